@@ -1,0 +1,1 @@
+"""Mirror of k8s.io/kubernetes/plugin/pkg/scheduler (v1.6.1)."""
