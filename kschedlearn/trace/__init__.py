@@ -1,0 +1,12 @@
+"""Tracing: events, the stage catalogue, and the Go-shaped shims mirrored code calls.
+
+Go: none — kschedlearn-only (DESIGN §6).
+"""
+
+from kschedlearn.trace.core import Frame, TraceEvent, Tracer, capture_stack, emit
+from kschedlearn.trace.stages import CATALOGUE, Stage, register_stage, stage
+
+__all__ = [
+    "CATALOGUE", "Frame", "Stage", "TraceEvent", "Tracer", "capture_stack", "emit",
+    "register_stage", "stage",
+]

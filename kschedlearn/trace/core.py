@@ -1,0 +1,152 @@
+"""Trace events, the tracer that records them, and ``emit`` — the one trace-point call.
+
+Go: none — kschedlearn-only (DESIGN §6). A :class:`Tracer` is attached to a runtime from
+outside (``runtime.tracer = Tracer(...)``); without one, :func:`emit` costs one attribute check.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
+from kschedlearn.trace.stages import stage as lookup_stage
+
+_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
+
+
+@attrs.frozen
+class Frame:
+    """One frame of a goroutine's call stack, as the startup view shows it."""
+
+    function: str
+    module: str
+    line: int
+
+
+@attrs.frozen
+class TraceEvent:
+    """One recorded step: what happened, where in Go, why it matters, and the state after it."""
+
+    seq: int
+    time: float
+    goroutine: str
+    process: str
+    stage: str
+    go_ref: str
+    message: str
+    why: str = ""
+    data: dict[str, Any] = attrs.field(factory=dict)
+    stack: tuple[Frame, ...] = ()
+    snapshot: Any = attrs.field(default=None, eq=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-able form (without the snapshot)."""
+        return {
+            "seq": self.seq,
+            "time": self.time,
+            "goroutine": self.goroutine,
+            "process": self.process,
+            "stage": self.stage,
+            "go_ref": self.go_ref,
+            "message": self.message,
+            "why": self.why,
+            "data": self.data,
+            "stack": [attrs.asdict(f) for f in self.stack],
+        }
+
+
+def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
+    """The mirrored-code frames of the running goroutine, outermost first."""
+    frames: list[Frame] = []
+    f = sys._getframe(1)
+    while f is not None and len(frames) < limit:
+        mod = f.f_globals.get("__name__", "")
+        if mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES):
+            frames.append(Frame(f.f_code.co_qualname if hasattr(f.f_code, "co_qualname") else f.f_code.co_name, mod, f.f_lineno))
+        f = f.f_back
+    frames.reverse()
+    return tuple(frames)
+
+
+@attrs.define(eq=False)
+class Tracer:
+    """Records :class:`TraceEvent` s and decides where to pause.
+
+    ``breakpoint``: a predicate over events; when it returns True the emitting goroutine pauses
+    and control returns to whoever drives the runtime. ``snapshot_fn``: builds the immutable
+    state snapshot stored on events (every ``snapshot_every`` events; 0 = never).
+    ``log_verbosity``: glog ``V(n)`` lines above this level are not recorded.
+    """
+
+    breakpoint: Callable[[TraceEvent], bool] | None = None
+    snapshot_fn: Callable[[], Any] | None = None
+    snapshot_every: int = 1
+    capture_stacks: bool = True
+    log_verbosity: int = 10
+    events: list[TraceEvent] = attrs.field(factory=list)
+    listeners: list[Callable[[TraceEvent], None]] = attrs.field(factory=list)
+
+    def record(
+        self,
+        rt: Runtime,
+        g: Goroutine | None,
+        stage: str,
+        message: str,
+        why: str | None,
+        data: dict[str, Any] | None,
+    ) -> TraceEvent:
+        info = lookup_stage(stage)
+        seq = len(self.events)
+        snap = None
+        if self.snapshot_fn is not None and self.snapshot_every and seq % self.snapshot_every == 0:
+            snap = self.snapshot_fn()
+        event = TraceEvent(
+            seq=seq,
+            time=rt.now,
+            goroutine=g.name if g is not None else "",
+            process=g.process.name if g is not None else "",
+            stage=stage,
+            go_ref=info.go_ref,
+            message=message,
+            why=why if why is not None else info.why,
+            data=data or {},
+            stack=capture_stack() if (self.capture_stacks and g is not None) else (),
+            snapshot=snap,
+        )
+        self.events.append(event)
+        for listener in self.listeners:
+            listener(event)
+        return event
+
+    def on_crash(self, rt: Runtime, g: Goroutine, exc: BaseException) -> None:
+        self.record(
+            rt, g, "process.crash", f"{g.process.name} exited: {type(exc).__name__}: {exc}",
+            None, {"process": g.process.name, "error": f"{type(exc).__name__}: {exc}"},
+        )
+
+
+def emit(
+    stage: str,
+    message: str = "",
+    *,
+    why: str | None = None,
+    data: dict[str, Any] | None = None,
+    runtime: Runtime | None = None,
+) -> TraceEvent | None:
+    """Record a trace point on the current runtime's tracer; maybe pause here.
+
+    Returns the event, or None when no tracer is attached.
+    """
+    g = current_goroutine()
+    rt = g.runtime if g is not None else runtime
+    if rt is None or rt.tracer is None:
+        return None
+    tracer: Tracer = rt.tracer
+    event = tracer.record(rt, g, stage, message, why, data)
+    if g is not None and tracer.breakpoint is not None and tracer.breakpoint(event):
+        rt.pause(event)
+    return event

@@ -1,0 +1,90 @@
+"""Go's glog, as trace events: ``glog.v(4).infof(...)``, ``infof``, ``warningf``, ``errorf``, ``fatalf``.
+
+Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/vendor/github.com/golang/glog/glog.go
+
+Each call becomes a ``log`` trace event on the current runtime (level and verbosity in
+``data``). Outside a traced runtime the line goes to Python's ``logging`` (logger
+``kschedlearn.glog``). ``fatalf`` raises :class:`FatalError`, which kills the calling goroutine's
+simulated process — exactly what ``glog.Fatalf`` (exit code 255) does to the Go binary.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import attrs
+
+from kschedlearn.sim.runtime import current_goroutine
+from kschedlearn.trace.core import emit
+from kschedlearn.trace.gofmt import sprintf
+
+_logger = logging.getLogger("kschedlearn.glog")
+_PY_LEVEL = {"INFO": logging.DEBUG, "WARNING": logging.WARNING, "ERROR": logging.ERROR, "FATAL": logging.CRITICAL}
+
+
+class FatalError(SystemExit):
+    """``glog.Fatalf``: the process logs and exits with status 255."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(255)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _log(level: str, verbosity: int, message: str) -> None:
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is not None:
+        if verbosity <= tracer.log_verbosity:
+            emit("log", message, data={"level": level, "v": verbosity})
+        return
+    _logger.log(_PY_LEVEL[level], message)
+
+
+@attrs.frozen
+class Verbose:
+    """What ``glog.V(n)`` returns: logs at INFO when verbosity ``n`` is enabled."""
+
+    level: int
+
+    def __bool__(self) -> bool:
+        g = current_goroutine()
+        tracer = g.runtime.tracer if g is not None else None
+        return tracer is not None and self.level <= tracer.log_verbosity
+
+    def infof(self, fmt: str, *args: Any) -> None:
+        _log("INFO", self.level, sprintf(fmt, *args))
+
+    def info(self, *args: Any) -> None:
+        _log("INFO", self.level, " ".join(str(a) for a in args))
+
+
+def v(level: int) -> Verbose:
+    """``glog.V(level)``."""
+    return Verbose(level)
+
+
+def infof(fmt: str, *args: Any) -> None:
+    _log("INFO", 0, sprintf(fmt, *args))
+
+
+def warningf(fmt: str, *args: Any) -> None:
+    _log("WARNING", 0, sprintf(fmt, *args))
+
+
+def errorf(fmt: str, *args: Any) -> None:
+    _log("ERROR", 0, sprintf(fmt, *args))
+
+
+def error(*args: Any) -> None:
+    _log("ERROR", 0, " ".join(str(a) for a in args))
+
+
+def fatalf(fmt: str, *args: Any) -> None:
+    """Log at FATAL and end the process (raises :class:`FatalError`)."""
+    message = sprintf(fmt, *args)
+    _log("FATAL", 0, message)
+    raise FatalError(message)
