@@ -1,0 +1,453 @@
+"""NodeInfo: what the scheduler knows about one node, aggregated from the node and its pods.
+
+Go: plugin/pkg/scheduler/schedulercache/node_info.go
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+
+A ``NodeInfo`` holds the node object (maybe none yet: pod events and node events come over
+different watches), every pod placed there -- confirmed *and* merely assumed -- and running sums
+of their requests, so that predicates and priorities never re-add containers. Every change bumps
+``generation``; the scheduler's per-cycle snapshot re-clones only NodeInfos whose generation moved
+(``SchedulerCache.update_node_name_to_info_map``).
+
+1.6 has no ``usedPorts`` field here (host ports are recomputed by PodFitsHostPorts).
+
+Differs from Go:
+- Go's accessors can be called on a nil ``*NodeInfo``; Python cannot call a method on ``None``,
+  so each nil-safe accessor also exists as a module-level function of the same name taking
+  ``NodeInfo | None`` (``node_info.pods(None) == ()``).
+- Go's ``(T, error)`` results raise instead; ``fmt.Errorf`` values become :class:`CacheError`.
+- Resources absent from a Go nil map and from an allocated empty map look the same here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import attrs
+
+from kschedlearn.scheduler.algorithm.priorities.util.non_zero import get_nonzero_requests
+from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
+
+if TYPE_CHECKING:
+    from kschedlearn.api.resource import Quantity
+    from kschedlearn.api.v1 import Node, Pod, Taint
+
+_GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
+
+# Resource names and condition strings (pkg/api/v1/types.go); kept here as plain strings so the
+# cache depends on the API package only for the objects themselves.
+_RESOURCE_CPU = "cpu"
+_RESOURCE_MEMORY = "memory"
+_RESOURCE_NVIDIA_GPU = "alpha.kubernetes.io/nvidia-gpu"
+_RESOURCE_PODS = "pods"
+_OPAQUE_INT_RESOURCE_PREFIX = "pod.alpha.kubernetes.io/opaque-int-resource-"
+_NODE_MEMORY_PRESSURE = "MemoryPressure"
+_NODE_DISK_PRESSURE = "DiskPressure"
+#: Go: v1.ConditionUnknown
+CONDITION_UNKNOWN = "Unknown"
+
+
+class CacheError(Exception):
+    """An error the cache returns (Go: a ``fmt.Errorf`` value); the message is Go's, verbatim.
+
+    Differs from Go: Go returns plain ``error`` values; Python raises this class.
+    """
+
+
+class GoPanic(RuntimeError):
+    """A Go ``panic``: nothing in mirrored code catches it, so it kills the simulated process.
+
+    Differs from Go: Go unwinds with ``panic``; Python raises, and the runtime records the
+    exception escaping the goroutine as a crash of that process.
+    """
+
+
+class NilPointerDereference(GoPanic):
+    """Go's runtime panic on reading through a nil pointer (1.6 quirks raise it, see cache.py)."""
+
+    def __init__(self) -> None:
+        super().__init__("runtime error: invalid memory address or nil pointer dereference")
+
+
+def _is_opaque_int_resource_name(name: str) -> bool:
+    """Go: v1.IsOpaqueIntResourceName (pkg/api/v1/helpers.go) -- a prefix test."""
+    return name.startswith(_OPAQUE_INT_RESOURCE_PREFIX)
+
+
+@attrs.define
+class Resource:
+    """Summed compute resources: millicores, bytes, GPUs and opaque integer resources.
+
+    Go: type Resource struct (node_info.go)
+    """
+
+    milli_cpu: int = 0
+    memory: int = 0
+    nvidia_gpu: int = 0
+    opaque_int_resources: dict[str, int] = attrs.field(factory=dict)
+
+    def resource_list(self) -> dict[str, Quantity]:
+        """Turn the sums back into a resource list of quantities.
+
+        Go: func (r *Resource) ResourceList() v1.ResourceList
+        """
+        from kschedlearn.api.resource import (  # noqa: PLC0415 - only this helper needs them
+            BINARY_SI,
+            DECIMAL_SI,
+            new_milli_quantity,
+            new_quantity,
+        )
+
+        result = {
+            _RESOURCE_CPU: new_milli_quantity(self.milli_cpu, DECIMAL_SI),
+            _RESOURCE_MEMORY: new_quantity(self.memory, BINARY_SI),
+            _RESOURCE_NVIDIA_GPU: new_quantity(self.nvidia_gpu, DECIMAL_SI),
+        }
+        for r_name, r_quant in self.opaque_int_resources.items():
+            result[r_name] = new_quantity(r_quant, DECIMAL_SI)
+        return result
+
+    def clone(self) -> Resource:
+        """Copy, including a fresh opaque-resource map.
+
+        Go: func (r *Resource) Clone() *Resource
+        """
+        return Resource(
+            milli_cpu=self.milli_cpu,
+            memory=self.memory,
+            nvidia_gpu=self.nvidia_gpu,
+            opaque_int_resources=dict(self.opaque_int_resources),
+        )
+
+    def add_opaque(self, name: str, quantity: int) -> None:
+        """Go: func (r *Resource) AddOpaque(name v1.ResourceName, quantity int64)"""
+        self.set_opaque(name, self.opaque_int_resources.get(name, 0) + quantity)
+
+    def set_opaque(self, name: str, quantity: int) -> None:
+        """Go: func (r *Resource) SetOpaque(name v1.ResourceName, quantity int64)"""
+        self.opaque_int_resources[name] = quantity
+
+    def go_string(self) -> str:
+        """Go's ``%#v`` rendering of a ``*Resource``, used by ``NodeInfo.__str__``."""
+        if self.opaque_int_resources:
+            inner = ", ".join(f'"{k}":{v}' for k, v in self.opaque_int_resources.items())
+            opaque = f"map[v1.ResourceName]int64{{{inner}}}"
+        else:
+            opaque = "map[v1.ResourceName]int64(nil)"
+        return (
+            f"&schedulercache.Resource{{MilliCPU:{self.milli_cpu}, Memory:{self.memory}, "
+            f"NvidiaGPU:{self.nvidia_gpu}, OpaqueIntResources:{opaque}}}"
+        )
+
+
+@attrs.define(eq=False)
+class NodeInfo:
+    """Node-level aggregate: the node, its pods, and their summed requests.
+
+    Go: type NodeInfo struct (node_info.go)
+    Differs from Go: private fields carry a leading underscore; ``generation`` is public as the
+    contract says (Go tests and the cache read it directly).
+    """
+
+    _node: Node | None = None
+    _pods: list[Pod] = attrs.field(factory=list)
+    _pods_with_affinity: list[Pod] = attrs.field(factory=list)
+    _requested_resource: Resource = attrs.field(factory=Resource)
+    _nonzero_request: Resource = attrs.field(factory=Resource)
+    _allocatable_resource: Resource = attrs.field(factory=Resource)
+    _allowed_pod_number: int = 0
+    _taints: tuple[Taint, ...] = ()
+    _taints_err: Exception | None = None
+    # Go's zero ConditionStatus is "", not "Unknown": a NodeInfo that never saw a node says "".
+    _memory_pressure_condition: str = ""
+    _disk_pressure_condition: str = ""
+    generation: int = 0
+
+    # --- accessors (Go: Node(), Pods(), ...) -------------------------------------------------
+
+    def node(self) -> Node | None:
+        """Go: func (n *NodeInfo) Node() *v1.Node"""
+        return self._node
+
+    def pods(self) -> list[Pod]:
+        """All pods on this node, assumed ones included. Go: func (n *NodeInfo) Pods()"""
+        return self._pods
+
+    def pods_with_affinity(self) -> list[Pod]:
+        """Pods with pod (anti-)affinity. Go: func (n *NodeInfo) PodsWithAffinity()"""
+        return self._pods_with_affinity
+
+    def allowed_pod_number(self) -> int:
+        """Go: func (n *NodeInfo) AllowedPodNumber() int"""
+        return self._allowed_pod_number
+
+    def taints(self) -> tuple[Taint, ...]:
+        """Go: func (n *NodeInfo) Taints() ([]v1.Taint, error) -- the error is always nil in 1.6."""
+        if self._taints_err is not None:
+            raise self._taints_err
+        return self._taints
+
+    def memory_pressure_condition(self) -> str:
+        """Go: func (n *NodeInfo) MemoryPressureCondition() v1.ConditionStatus"""
+        return self._memory_pressure_condition
+
+    def disk_pressure_condition(self) -> str:
+        """Go: func (n *NodeInfo) DiskPressureCondition() v1.ConditionStatus"""
+        return self._disk_pressure_condition
+
+    def requested_resource(self) -> Resource:
+        """Sum of the pods' requests. Go: func (n *NodeInfo) RequestedResource() Resource
+
+        Differs from Go: Go returns a copy of the struct (sharing the opaque map); Python
+        returns a clone so callers cannot change the cache by accident.
+        """
+        return self._requested_resource.clone()
+
+    def nonzero_request(self) -> Resource:
+        """Sum with defaults for missing cpu/memory. Go: func (n *NodeInfo) NonZeroRequest()"""
+        return self._nonzero_request.clone()
+
+    def allocatable_resource(self) -> Resource:
+        """Go: func (n *NodeInfo) AllocatableResource() Resource"""
+        return self._allocatable_resource.clone()
+
+    def clone(self) -> NodeInfo:
+        """Copy with fresh resource structs and shallow copies of the pod and taint lists.
+
+        Go: func (n *NodeInfo) Clone() *NodeInfo
+        """
+        return NodeInfo(
+            node=self._node,
+            pods=list(self._pods),
+            pods_with_affinity=list(self._pods_with_affinity),
+            requested_resource=self._requested_resource.clone(),
+            nonzero_request=self._nonzero_request.clone(),
+            allocatable_resource=self._allocatable_resource.clone(),
+            allowed_pod_number=self._allowed_pod_number,
+            taints=tuple(self._taints),
+            taints_err=self._taints_err,
+            memory_pressure_condition=self._memory_pressure_condition,
+            disk_pressure_condition=self._disk_pressure_condition,
+            generation=self.generation,
+        )
+
+    def __str__(self) -> str:
+        """Go: func (n *NodeInfo) String() string"""
+        names = " ".join(pod.metadata.name for pod in self._pods)
+        return (
+            f"&NodeInfo{{Pods:[{names}], "
+            f"RequestedResource:{self._requested_resource.go_string()}, "
+            f"NonZeroRequest: {self._nonzero_request.go_string()}}}"
+        )
+
+    # --- mutation ------------------------------------------------------------------------------
+
+    def add_pod(self, pod: Pod) -> None:
+        """Add the pod and its requests to the sums; bump the generation.
+
+        Go: func (n *NodeInfo) addPod(pod *v1.Pod)
+        Differs from Go: unexported in Go (only the cache calls it); public here as the
+        contract lists it, because tests and the exercise checker build NodeInfos directly.
+        """
+        res, non0_cpu, non0_mem = calculate_resource(pod)
+        self._requested_resource.milli_cpu += res.milli_cpu
+        self._requested_resource.memory += res.memory
+        self._requested_resource.nvidia_gpu += res.nvidia_gpu
+        for r_name, r_quant in res.opaque_int_resources.items():
+            self._requested_resource.add_opaque(r_name, r_quant)
+        self._nonzero_request.milli_cpu += non0_cpu
+        self._nonzero_request.memory += non0_mem
+        self._pods.append(pod)
+        if _has_pod_affinity_constraints(pod):
+            self._pods_with_affinity.append(pod)
+        self.generation += 1
+
+    def remove_pod(self, pod: Pod) -> None:
+        """Remove the pod with the same key and subtract *the given pod's* requests.
+
+        Removal swaps the last pod into the hole, so pod order changes (as in Go).
+
+        Go: func (n *NodeInfo) removePod(pod *v1.Pod) error
+        1.6 quirk: when the pod is not found Go builds its error from ``n.node.Name``; on a
+        NodeInfo that has no node object that read is a nil dereference, i.e. a panic.
+        """
+        k1 = get_pod_key(pod)
+        for i, other in enumerate(self._pods_with_affinity):
+            if get_pod_key(other) == k1:
+                self._pods_with_affinity[i] = self._pods_with_affinity[-1]
+                self._pods_with_affinity.pop()
+                break
+        for i, other in enumerate(self._pods):
+            if get_pod_key(other) == k1:
+                self._pods[i] = self._pods[-1]
+                self._pods.pop()
+                res, non0_cpu, non0_mem = calculate_resource(pod)
+                self._requested_resource.milli_cpu -= res.milli_cpu
+                self._requested_resource.memory -= res.memory
+                self._requested_resource.nvidia_gpu -= res.nvidia_gpu
+                for r_name, r_quant in res.opaque_int_resources.items():
+                    self._requested_resource.add_opaque(r_name, -r_quant)
+                self._nonzero_request.milli_cpu -= non0_cpu
+                self._nonzero_request.memory -= non0_mem
+                self.generation += 1
+                return
+        if self._node is None:
+            raise NilPointerDereference()
+        raise CacheError(
+            f"no corresponding pod {pod.metadata.name} in pods of node {self._node.metadata.name}"
+        )
+
+    def set_node(self, node: Node) -> None:
+        """Record the node: allocatable, allowed pod count, taints, pressure conditions.
+
+        Resources missing from ``allocatable`` keep their old values, and a pressure condition
+        that disappears keeps its old status -- Go only overwrites what it sees.
+
+        Go: func (n *NodeInfo) SetNode(node *v1.Node) error
+        """
+        self._node = node
+        for r_name, r_quant in node.status.allocatable.items():
+            if r_name == _RESOURCE_CPU:
+                self._allocatable_resource.milli_cpu = r_quant.milli_value()
+            elif r_name == _RESOURCE_MEMORY:
+                self._allocatable_resource.memory = r_quant.value()
+            elif r_name == _RESOURCE_NVIDIA_GPU:
+                self._allocatable_resource.nvidia_gpu = r_quant.value()
+            elif r_name == _RESOURCE_PODS:
+                self._allowed_pod_number = r_quant.value()
+            elif _is_opaque_int_resource_name(r_name):
+                self._allocatable_resource.set_opaque(r_name, r_quant.value())
+        self._taints = node.spec.taints
+        for cond in node.status.conditions:
+            if cond.type == _NODE_MEMORY_PRESSURE:
+                self._memory_pressure_condition = cond.status
+            elif cond.type == _NODE_DISK_PRESSURE:
+                self._disk_pressure_condition = cond.status
+            # other condition types are not cached
+        self.generation += 1
+
+    def remove_node(self, node: Node) -> None:
+        """Forget the node object but keep the pods (their delete events may still be coming).
+
+        Go: func (n *NodeInfo) RemoveNode(node *v1.Node) error
+        """
+        self._node = None
+        self._allocatable_resource = Resource()
+        self._allowed_pod_number = 0
+        self._taints, self._taints_err = (), None
+        self._memory_pressure_condition = CONDITION_UNKNOWN
+        self._disk_pressure_condition = CONDITION_UNKNOWN
+        self.generation += 1
+
+
+def new_node_info(*pods: Pod) -> NodeInfo:
+    """An empty NodeInfo (generation 0) with the given pods added.
+
+    Go: func NewNodeInfo(pods ...*v1.Pod) *NodeInfo
+    """
+    ni = NodeInfo()
+    for pod in pods:
+        ni.add_pod(pod)
+    return ni
+
+
+def _has_pod_affinity_constraints(pod: Pod) -> bool:
+    """Go: func hasPodAffinityConstraints(pod *v1.Pod) bool"""
+    affinity = reconcile_affinity(pod)
+    return affinity is not None and (
+        affinity.pod_affinity is not None or affinity.pod_anti_affinity is not None
+    )
+
+
+def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
+    """Sum a pod's requests over its regular containers (init containers are ignored here).
+
+    Returns ``(requests, non_zero_milli_cpu, non_zero_memory)``.
+
+    Go: func calculateResource(pod *v1.Pod) (res Resource, non0_cpu int64, non0_mem int64)
+    Differs from Go: public (Go's is unexported) so the priorities and tests can reuse it.
+    """
+    res = Resource()
+    non0_cpu = 0
+    non0_mem = 0
+    for c in pod.spec.containers:
+        requests: Mapping[str, Quantity] = c.resources.requests
+        for r_name, r_quant in requests.items():
+            if r_name == _RESOURCE_CPU:
+                res.milli_cpu += r_quant.milli_value()
+            elif r_name == _RESOURCE_MEMORY:
+                res.memory += r_quant.value()
+            elif r_name == _RESOURCE_NVIDIA_GPU:
+                res.nvidia_gpu += r_quant.value()
+            elif _is_opaque_int_resource_name(r_name):
+                res.add_opaque(r_name, r_quant.value())
+        non0_cpu_req, non0_mem_req = get_nonzero_requests(requests)
+        non0_cpu += non0_cpu_req
+        non0_mem += non0_mem_req
+        # GPUs and opaque resources get no non-zero default.
+    return res, non0_cpu, non0_mem
+
+
+def get_pod_key(pod: Pod) -> str:
+    """The cache's key for a pod: ``namespace/name`` (just ``name`` without a namespace).
+
+    Go: func getPodKey(pod *v1.Pod) (string, error) -- clientcache.MetaNamespaceKeyFunc
+    Differs from Go: computed here directly; Go's key function can only fail for objects
+    without metadata, which a typed Pod always has.
+    """
+    if pod.metadata.namespace:
+        return f"{pod.metadata.namespace}/{pod.metadata.name}"
+    return pod.metadata.name
+
+
+# --- nil-safe accessors: Go allows these calls on a nil *NodeInfo ---------------------------------
+
+def node(n: NodeInfo | None) -> Node | None:
+    """Go: (*NodeInfo)(nil).Node() == nil"""
+    return None if n is None else n.node()
+
+
+def pods(n: NodeInfo | None) -> list[Pod]:
+    """Go: (*NodeInfo)(nil).Pods() == nil (an empty list here)"""
+    return [] if n is None else n.pods()
+
+
+def pods_with_affinity(n: NodeInfo | None) -> list[Pod]:
+    """Go: (*NodeInfo)(nil).PodsWithAffinity() == nil (an empty list here)"""
+    return [] if n is None else n.pods_with_affinity()
+
+
+def allowed_pod_number(n: NodeInfo | None) -> int:
+    """Go: (*NodeInfo)(nil).AllowedPodNumber() == 0"""
+    return 0 if n is None else n.allowed_pod_number()
+
+
+def taints(n: NodeInfo | None) -> tuple[Taint, ...]:
+    """Go: (*NodeInfo)(nil).Taints() == (nil, nil)"""
+    return () if n is None else n.taints()
+
+
+def memory_pressure_condition(n: NodeInfo | None) -> str:
+    """Go: (*NodeInfo)(nil).MemoryPressureCondition() == v1.ConditionUnknown"""
+    return CONDITION_UNKNOWN if n is None else n.memory_pressure_condition()
+
+
+def disk_pressure_condition(n: NodeInfo | None) -> str:
+    """Go: (*NodeInfo)(nil).DiskPressureCondition() == v1.ConditionUnknown"""
+    return CONDITION_UNKNOWN if n is None else n.disk_pressure_condition()
+
+
+def requested_resource(n: NodeInfo | None) -> Resource:
+    """Go: (*NodeInfo)(nil).RequestedResource() == Resource{}"""
+    return Resource() if n is None else n.requested_resource()
+
+
+def nonzero_request(n: NodeInfo | None) -> Resource:
+    """Go: (*NodeInfo)(nil).NonZeroRequest() == Resource{}"""
+    return Resource() if n is None else n.nonzero_request()
+
+
+def allocatable_resource(n: NodeInfo | None) -> Resource:
+    """Go: (*NodeInfo)(nil).AllocatableResource() == Resource{}"""
+    return Resource() if n is None else n.allocatable_resource()
