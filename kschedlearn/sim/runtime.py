@@ -130,6 +130,7 @@ class Runtime:
     _driver: greenlet.greenlet | None = attrs.field(default=None, init=False, repr=False)
     _paused: Goroutine | None = attrs.field(default=None, init=False, repr=False)
     _until: float | None = attrs.field(default=None, init=False, repr=False)
+    _stop_when: Callable[[], bool] | None = attrs.field(default=None, init=False, repr=False)
     current: Goroutine | None = attrs.field(default=None, init=False, repr=False)
     main_process: Process = attrs.field(init=False, repr=False)
 
@@ -289,6 +290,9 @@ class Runtime:
                     g.glet.switch()
                 self.current = None
                 switches += 1
+                if self._stop_when is not None and self._stop_when():
+                    self._driver.switch(("stopped", None))  # type: ignore[union-attr]
+                    switches = 0
                 if self.max_switches is not None and switches > self.max_switches:
                     self._driver.switch(("limit", None))  # type: ignore[union-attr]
                     switches = 0
@@ -308,15 +312,20 @@ class Runtime:
             self._driver.switch(("idle", None))  # type: ignore[union-attr]
             switches = 0
 
-    def run(self, until: float | None = None) -> Any:
+    def run(
+        self, until: float | None = None, stop_when: Callable[[], bool] | None = None
+    ) -> Any:
         """Drive the runtime until it is idle, virtual time ``until`` is reached, or a pause.
 
-        Returns the pause payload (a trace event) if a trace point paused, else ``None``.
+        ``stop_when`` is checked after every goroutine switch; when it returns True the run
+        stops there. Returns the pause payload (a trace event) if a trace point paused, else
+        ``None``.
         """
         if isinstance(greenlet.getcurrent(), _GoGreenlet):
             raise RuntimeError("Runtime.run() must be called from outside any goroutine")
         self._driver = greenlet.getcurrent()
         self._until = until
+        self._stop_when = stop_when
         hub = self._ensure_hub()
         hub.parent = self._driver
         if self._paused is not None:
@@ -327,7 +336,7 @@ class Runtime:
             kind, payload = hub.switch()
         if kind == "pause":
             return payload
-        if until is not None and not self._ready and self.now < until:
+        if kind == "idle" and until is not None and self.now < until:
             self.now = until
         return None
 
@@ -370,7 +379,7 @@ class Runtime:
         proc = self.new_process(f"run_fn:{getattr(fn, '__name__', 'fn')}")
         g = self.go(wrapper, name=getattr(fn, "__name__", "run_fn"), process=proc)
         while g.alive:
-            paused = self.run(until=until)
+            paused = self.run(until=until, stop_when=lambda: not g.alive)
             if paused is None and g.alive:
                 if until is not None:
                     break

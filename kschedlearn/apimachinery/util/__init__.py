@@ -1,1 +1,1 @@
-"""k8s.io/apimachinery/pkg/util."""
+"""Go: ``k8s.io/apimachinery/pkg/util`` (only the pieces kschedlearn needs)."""

@@ -138,18 +138,22 @@ def poll_infinite(interval: float, condition: ConditionFunc) -> None:
 
 
 def poll_until(interval: float, condition: ConditionFunc, stop_ch: Chan) -> None:
-    """``wait.PollUntil``: like poll_infinite, but closing ``stop_ch`` ends it (ErrWaitTimeout)."""
-    done = Chan(name="poll-done")
+    """``wait.PollUntil``: like poll_infinite, but closing ``stop_ch`` ends it (ErrWaitTimeout).
+
+    Go: wait.go#L229-L241 — a helper goroutine closes ``done`` once ``stop_ch`` closes (and,
+    as in Go, lingers until then even if the condition came true first).
+    """
+    done = Chan(name="poll-until-done")
 
     def closer() -> None:
-        sim.select(("recv", stop_ch), ("recv", done))
+        try:
+            sim.select(("recv", done), ("recv", stop_ch))
+        finally:
+            if not done.closed:
+                done.close()
 
-    sim.go(closer, name="wait.PollUntil stop")
-    try:
-        wait_for(poller(interval, 0.0), condition, stop_ch)
-    finally:
-        if not done.closed:
-            done.close()
+    sim.go(closer, name="wait.PollUntil")
+    wait_for(poller(interval, 0.0), condition, done)
 
 
 def _poll_internal(wait_func: Callable[[Chan], Chan], condition: ConditionFunc) -> None:
