@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from kschedlearn.api.v1 import node_selector_requirements_as_selector
+from kschedlearn.api.v1.helpers import node_selector_requirements_as_selector
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import NodeNotFoundError
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from kschedlearn.api.v1.helpers import tolerations_tolerate_taint
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import NodeNotFoundError
 from kschedlearn.scheduler.api.types import HostPriority
 
@@ -25,36 +26,6 @@ if TYPE_CHECKING:
 TAINT_EFFECT_PREFER_NO_SCHEDULE = "PreferNoSchedule"
 
 
-def _toleration_tolerates_taint(toleration: "Toleration", taint: "Taint") -> bool:
-    """Does one toleration cover one taint? (empty effect/key = wildcard; empty operator = Equal)
-
-    Go: func (t *Toleration) ToleratesTaint(taint *Taint) bool (pkg/api/v1/helpers.go)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go
-    Differs from Go: a private copy of the API helper, kept next to its only caller here.
-    """
-    if len(toleration.effect) > 0 and toleration.effect != taint.effect:
-        return False
-    if len(toleration.key) > 0 and toleration.key != taint.key:
-        return False
-    if toleration.operator in ("", "Equal"):
-        return toleration.value == taint.value
-    if toleration.operator == "Exists":
-        return True
-    return False
-
-
-def _taint_tolerated_by_tolerations(taint: "Taint", tolerations: "Sequence[Toleration]") -> bool:
-    """True if any toleration covers the taint.
-
-    Go: func TaintToleratedByTolerations(taint *Taint, tolerations []Toleration) bool (pkg/api/v1/helpers.go)
-    Differs from Go: a private copy of the API helper.
-    """
-    for toleration in tolerations:
-        if _toleration_tolerates_taint(toleration, taint):
-            return True
-    return False
-
-
 def _count_intolerable_taints_prefer_no_schedule(
     taints: "Sequence[Taint]", tolerations: "Sequence[Toleration]"
 ) -> int:
@@ -62,13 +33,15 @@ def _count_intolerable_taints_prefer_no_schedule(
 
     Go: func countIntolerableTaintsPreferNoSchedule(taints []v1.Taint, tolerations []v1.Toleration) (intolerableTaints int)
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L28-L42
+    Differs from Go: calls ``v1.TolerationsTolerateTaint`` (same test as Go's
+    ``TaintToleratedByTolerations``, arguments swapped).
     """
     intolerable_taints = 0
     for taint in taints:
         # NoSchedule/NoExecute taints are the predicate's business, not this priority's.
         if taint.effect != TAINT_EFFECT_PREFER_NO_SCHEDULE:
             continue
-        if not _taint_tolerated_by_tolerations(taint, tolerations):
+        if not tolerations_tolerate_taint(tolerations, taint):
             intolerable_taints += 1
     return intolerable_taints
 

@@ -1,0 +1,83 @@
+"""Port of least_requested_test.go (TestLeastRequested), v1.6.1.
+
+Go: plugin/pkg/scheduler/algorithm/priorities/least_requested_test.go
+"""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from kschedlearn.api.resource import must_parse
+from kschedlearn.api.v1.meta import ObjectMeta
+from kschedlearn.api.v1.pod import Container, Pod, PodSpec, ResourceRequirements
+from kschedlearn.scheduler.algorithm.priorities.least_requested import least_requested_priority_map
+from kschedlearn.scheduler.algorithm.priorities.test_util import make_node, priority_function
+from kschedlearn.scheduler.api.types import HostPriority
+from kschedlearn.scheduler.schedulercache.util import create_node_name_to_info_map
+
+LABELS1 = {"foo": "bar", "baz": "blah"}
+LABELS2 = {"bar": "foo", "baz": "blah"}
+
+
+def _container(cpu: str, memory: str) -> Container:
+    return Container(resources=ResourceRequirements(requests={"cpu": must_parse(cpu), "memory": must_parse(memory)}))
+
+
+MACHINE1_SPEC = PodSpec(node_name="machine1")
+MACHINE2_SPEC = PodSpec(node_name="machine2")
+NO_RESOURCES = PodSpec(containers=())
+CPU_ONLY = PodSpec(node_name="machine1", containers=(_container("1000m", "0"), _container("2000m", "0")))
+CPU_ONLY2 = attrs.evolve(CPU_ONLY, node_name="machine2")
+CPU_AND_MEMORY = PodSpec(node_name="machine2", containers=(_container("1000m", "2000"), _container("2000m", "3000")))
+
+
+def _pod(spec: PodSpec, labels: dict[str, str] | None = None) -> Pod:
+    return Pod(metadata=ObjectMeta(labels=dict(labels or {})), spec=spec)
+
+
+def hp(host: str, score: int) -> HostPriority:
+    return HostPriority(host=host, score=score)
+
+
+CASES = [
+    # (pod, pods, nodes, expected, test)
+    (_pod(NO_RESOURCES), [], [make_node("machine1", 4000, 10000), make_node("machine2", 4000, 10000)],
+     [hp("machine1", 10), hp("machine2", 10)], "nothing scheduled, nothing requested"),
+    # cpu (4000-3000)*10//4000 = 2, mem 5 -> 3; machine2 5 and 5 -> 5
+    (_pod(CPU_AND_MEMORY), [], [make_node("machine1", 4000, 10000), make_node("machine2", 6000, 10000)],
+     [hp("machine1", 3), hp("machine2", 5)], "nothing scheduled, resources requested, differently sized machines"),
+    (_pod(NO_RESOURCES),
+     [_pod(MACHINE1_SPEC, LABELS2), _pod(MACHINE1_SPEC, LABELS1), _pod(MACHINE2_SPEC, LABELS1), _pod(MACHINE2_SPEC, LABELS1)],
+     [make_node("machine1", 4000, 10000), make_node("machine2", 4000, 10000)],
+     [hp("machine1", 10), hp("machine2", 10)], "no resources requested, pods scheduled"),
+    (_pod(NO_RESOURCES),
+     [_pod(CPU_ONLY, LABELS2), _pod(CPU_ONLY, LABELS1), _pod(CPU_ONLY2, LABELS1), _pod(CPU_AND_MEMORY, LABELS1)],
+     [make_node("machine1", 10000, 20000), make_node("machine2", 10000, 20000)],
+     [hp("machine1", 7), hp("machine2", 5)], "no resources requested, pods scheduled with resources"),
+    (_pod(CPU_AND_MEMORY), [_pod(CPU_ONLY), _pod(CPU_AND_MEMORY)],
+     [make_node("machine1", 10000, 20000), make_node("machine2", 10000, 20000)],
+     [hp("machine1", 5), hp("machine2", 4)], "resources requested, pods scheduled with resources"),
+    (_pod(CPU_AND_MEMORY), [_pod(CPU_ONLY), _pod(CPU_AND_MEMORY)],
+     [make_node("machine1", 10000, 20000), make_node("machine2", 10000, 50000)],
+     [hp("machine1", 5), hp("machine2", 6)], "resources requested, pods scheduled with resources, differently sized machines"),
+    (_pod(CPU_ONLY), [_pod(CPU_ONLY), _pod(CPU_AND_MEMORY)],
+     [make_node("machine1", 4000, 10000), make_node("machine2", 4000, 10000)],
+     [hp("machine1", 5), hp("machine2", 2)], "requested resources exceed node capacity"),
+    (_pod(NO_RESOURCES), [_pod(CPU_ONLY), _pod(CPU_AND_MEMORY)],
+     [make_node("machine1", 0, 0), make_node("machine2", 0, 0)],
+     [hp("machine1", 0), hp("machine2", 0)], "zero node resources, pods scheduled with resources"),
+]
+
+
+@pytest.mark.parametrize(("pod", "pods", "nodes", "expected", "test"), CASES, ids=[c[-1] for c in CASES])
+def test_least_requested(pod, pods, nodes, expected, test):
+    node_name_to_info = create_node_name_to_info_map(pods, nodes)
+    result = priority_function(least_requested_priority_map, None)(pod, node_name_to_info, nodes)
+    assert result == expected, test
+
+
+def test_node_without_object_raises_node_not_found():
+    node_name_to_info = create_node_name_to_info_map([_pod(CPU_ONLY)], [])
+    with pytest.raises(Exception, match="node not found"):
+        least_requested_priority_map(_pod(NO_RESOURCES), None, node_name_to_info["machine1"])
