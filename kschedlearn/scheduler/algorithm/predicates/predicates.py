@@ -28,11 +28,11 @@ import attrs
 from kschedlearn.apimachinery import labels
 from kschedlearn.apimachinery.apis.meta import v1 as metav1
 from kschedlearn.scheduler.algorithm.predicates import error as errs
-from kschedlearn.scheduler.algorithm.predicates._helpers import (
-    get_pod_qos,
+from kschedlearn.api.v1.helpers import (
     node_selector_requirements_as_selector,
     tolerations_tolerate_taints_with_filter,
 )
+from kschedlearn.scheduler.algorithm.predicates._qos import get_pod_qos
 from kschedlearn.scheduler.algorithm.predicates.utils import (
     add_unset_labels_to_map,
     create_selector_from_labels,
@@ -513,7 +513,7 @@ def _node_matches_node_selector_terms(node: "Node", node_selector_terms: tuple) 
     for req in node_selector_terms:
         try:
             node_selector = node_selector_requirements_as_selector(req.match_expressions)
-        except ValueError:
+        except Exception:  # Go: any parse error -> "regarding as not match"
             return False
         if node_selector.matches(node.metadata.labels):
             return True
