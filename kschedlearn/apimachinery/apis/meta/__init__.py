@@ -1,0 +1,1 @@
+"""Go: ``k8s.io/apimachinery/pkg/apis/meta``."""
