@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from kschedlearn.api import v1
 from kschedlearn.scheduler.algorithm.priorities.util.non_zero import get_nonzero_requests
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
 
@@ -33,19 +34,8 @@ if TYPE_CHECKING:
     from kschedlearn.api.resource import Quantity
     from kschedlearn.api.v1 import Node, Pod, Taint
 
-_GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
-
-# Resource names and condition strings (pkg/api/v1/types.go); kept here as plain strings so the
-# cache depends on the API package only for the objects themselves.
-_RESOURCE_CPU = "cpu"
-_RESOURCE_MEMORY = "memory"
-_RESOURCE_NVIDIA_GPU = "alpha.kubernetes.io/nvidia-gpu"
-_RESOURCE_PODS = "pods"
-_OPAQUE_INT_RESOURCE_PREFIX = "pod.alpha.kubernetes.io/opaque-int-resource-"
-_NODE_MEMORY_PRESSURE = "MemoryPressure"
-_NODE_DISK_PRESSURE = "DiskPressure"
-#: Go: v1.ConditionUnknown
-CONDITION_UNKNOWN = "Unknown"
+#: Go: v1.ConditionUnknown (re-exported for the nil-safe accessors' callers)
+CONDITION_UNKNOWN = v1.CONDITION_UNKNOWN
 
 
 class CacheError(Exception):
@@ -68,11 +58,6 @@ class NilPointerDereference(GoPanic):
 
     def __init__(self) -> None:
         super().__init__("runtime error: invalid memory address or nil pointer dereference")
-
-
-def _is_opaque_int_resource_name(name: str) -> bool:
-    """Go: v1.IsOpaqueIntResourceName (pkg/api/v1/helpers.go) -- a prefix test."""
-    return name.startswith(_OPAQUE_INT_RESOURCE_PREFIX)
 
 
 @attrs.define
@@ -100,9 +85,9 @@ class Resource:
         )
 
         result = {
-            _RESOURCE_CPU: new_milli_quantity(self.milli_cpu, DECIMAL_SI),
-            _RESOURCE_MEMORY: new_quantity(self.memory, BINARY_SI),
-            _RESOURCE_NVIDIA_GPU: new_quantity(self.nvidia_gpu, DECIMAL_SI),
+            v1.RESOURCE_CPU: new_milli_quantity(self.milli_cpu, DECIMAL_SI),
+            v1.RESOURCE_MEMORY: new_quantity(self.memory, BINARY_SI),
+            v1.RESOURCE_NVIDIA_GPU: new_quantity(self.nvidia_gpu, DECIMAL_SI),
         }
         for r_name, r_quant in self.opaque_int_resources.items():
             result[r_name] = new_quantity(r_quant, DECIMAL_SI)
@@ -308,21 +293,21 @@ class NodeInfo:
         """
         self._node = node
         for r_name, r_quant in node.status.allocatable.items():
-            if r_name == _RESOURCE_CPU:
+            if r_name == v1.RESOURCE_CPU:
                 self._allocatable_resource.milli_cpu = r_quant.milli_value()
-            elif r_name == _RESOURCE_MEMORY:
+            elif r_name == v1.RESOURCE_MEMORY:
                 self._allocatable_resource.memory = r_quant.value()
-            elif r_name == _RESOURCE_NVIDIA_GPU:
+            elif r_name == v1.RESOURCE_NVIDIA_GPU:
                 self._allocatable_resource.nvidia_gpu = r_quant.value()
-            elif r_name == _RESOURCE_PODS:
+            elif r_name == v1.RESOURCE_PODS:
                 self._allowed_pod_number = r_quant.value()
-            elif _is_opaque_int_resource_name(r_name):
+            elif v1.is_opaque_int_resource_name(r_name):
                 self._allocatable_resource.set_opaque(r_name, r_quant.value())
         self._taints = node.spec.taints
         for cond in node.status.conditions:
-            if cond.type == _NODE_MEMORY_PRESSURE:
+            if cond.type == v1.NODE_MEMORY_PRESSURE:
                 self._memory_pressure_condition = cond.status
-            elif cond.type == _NODE_DISK_PRESSURE:
+            elif cond.type == v1.NODE_DISK_PRESSURE:
                 self._disk_pressure_condition = cond.status
             # other condition types are not cached
         self.generation += 1
@@ -374,13 +359,13 @@ def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
     for c in pod.spec.containers:
         requests: Mapping[str, Quantity] = c.resources.requests
         for r_name, r_quant in requests.items():
-            if r_name == _RESOURCE_CPU:
+            if r_name == v1.RESOURCE_CPU:
                 res.milli_cpu += r_quant.milli_value()
-            elif r_name == _RESOURCE_MEMORY:
+            elif r_name == v1.RESOURCE_MEMORY:
                 res.memory += r_quant.value()
-            elif r_name == _RESOURCE_NVIDIA_GPU:
+            elif r_name == v1.RESOURCE_NVIDIA_GPU:
                 res.nvidia_gpu += r_quant.value()
-            elif _is_opaque_int_resource_name(r_name):
+            elif v1.is_opaque_int_resource_name(r_name):
                 res.add_opaque(r_name, r_quant.value())
         non0_cpu_req, non0_mem_req = get_nonzero_requests(requests)
         non0_cpu += non0_cpu_req

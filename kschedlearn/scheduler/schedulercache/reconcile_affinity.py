@@ -10,16 +10,14 @@ In 1.6 affinity moved from the annotation ``scheduler.alpha.kubernetes.io/affini
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import attrs
 
+from kschedlearn.api import v1
+
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Affinity, Pod
-
-#: Go: v1.AffinityAnnotationKey
-AFFINITY_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/affinity"
 
 
 def reconcile_affinity(pod: Pod, *, affinity_in_annotations: bool = False) -> Affinity | None:
@@ -56,14 +54,9 @@ def _fill_missing(affinity: Affinity, extra: Affinity) -> Affinity:
 def _get_affinity_from_pod_annotations(annotations: dict[str, str]) -> Affinity | None:
     """Decode the alpha affinity annotation; a bad value counts as none (Go drops the error).
 
-    Go: v1.GetAffinityFromPodAnnotations (pkg/api/v1/helpers.go)
+    Go: ``annotationsAffinity, _ := v1.GetAffinityFromPodAnnotations(pod.Annotations)``
     """
-    from kschedlearn.api.v1 import Affinity  # noqa: PLC0415 - only needed with the alpha gate
-
-    text = annotations.get(AFFINITY_ANNOTATION_KEY, "")
-    if not text:
-        return None
     try:
-        return Affinity.from_dict(json.loads(text))
-    except ValueError:  # json errors and ManifestError are both ValueErrors
+        return v1.get_affinity_from_pod_annotations(annotations)
+    except ValueError:  # ManifestError is a ValueError
         return None
