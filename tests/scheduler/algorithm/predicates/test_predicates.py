@@ -440,7 +440,8 @@ def test_run_general_predicates_collects_all_reasons_in_go_order():
     ni.set_node(Node(metadata=ObjectMeta(name="machine1"), status=NodeStatus(allocatable=make_allocatable(10, 20, 0, 32, 0))))
     fits, reasons = p.general_predicates(pod, predicate_metadata(pod, None), ni)
     assert not fits
-    assert reasons_of(reasons) == ["Insufficient cpu", "HostName", "PodFitsHostPorts", "MatchNodeSelector"]
+    # cpu 8+5 > 10 and memory 10+19 > 20: both resources are short
+    assert reasons_of(reasons) == ["Insufficient cpu", "Insufficient memory", "HostName", "PodFitsHostPorts", "MatchNodeSelector"]
 
 
 # --- failure reason strings -------------------------------------------------------------
