@@ -380,6 +380,7 @@ class _FieldPlan:
     key: str
     optional: bool
     omitempty: bool
+    required: bool
     tp: Any
 
 
@@ -398,6 +399,7 @@ def _plan(cls: type) -> tuple[_FieldPlan, ...]:
                 key=a.metadata.get(_JSON_KEY, _camel(a.name)),
                 optional=optional,
                 omitempty=a.metadata.get(_OMITEMPTY_KEY, True),
+                required=a.default is attrs.NOTHING,
                 tp=tp,
             )
         )
@@ -411,10 +413,29 @@ def _decode_struct(cls: type, value: Any, path: str) -> Any:
     for fp in _plan(cls):
         item = value.get(fp.key)
         if item is None:
+            if fp.required:  # a class without defaults (from outside): use Go's zero value
+                kwargs[fp.init_name] = _zero_value(fp.tp)
             continue
         decode = _codec_for(fp.tp)[0]
         kwargs[fp.init_name] = decode(item, _key_path(path, fp.key))
     return cls(**kwargs)
+
+
+def _zero_value(tp: Any) -> Any:
+    """Go's zero value for a field type (only needed for classes without defaults)."""
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType) and type(None) in typing.get_args(tp):
+        return None
+    if origin is tuple:
+        return ()
+    if origin is list:
+        return []
+    if origin in (dict, collections.abc.Mapping, typing.Mapping):
+        return {}
+    zeros: dict[Any, Any] = {str: "", int: 0, bool: False, float: 0.0}
+    if tp in zeros:
+        return zeros[tp]
+    return _codec_for(tp)[0]({}, "")
 
 
 def _encode_struct(obj: Any) -> dict[str, Any]:
