@@ -26,6 +26,7 @@ import attrs
 from kschedlearn.apimachinery import labels
 from kschedlearn.apimachinery.apis.meta.v1 import label_selector_as_selector
 from kschedlearn.scheduler.api.types import HostPriority
+from kschedlearn.scheduler.schedulercache import node_info as schedulercache_node_info
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Node, Pod
@@ -124,7 +125,8 @@ class SelectorSpread:
             for node in nodes:
                 node_name = node.metadata.name
                 count = _f32(0.0)
-                for node_pod in node_name_to_info[node_name].pods():
+                # A node without an entry is Go's nil *NodeInfo, whose Pods() is nil (nil-safe).
+                for node_pod in schedulercache_node_info.pods(node_name_to_info.get(node_name)):
                     if pod.metadata.namespace != node_pod.metadata.namespace:
                         continue
                     # A pod being deleted is usually the one being replaced: don't count it.
