@@ -45,7 +45,7 @@ class ErrZeroLengthDeltasObject(Exception):
     """An empty ``Deltas`` has no key.
 
     Go: delta_fifo.go ``var ErrZeroLengthDeltasObject`` (``0 length Deltas object; can't get key``)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L129-L135
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
 
     Differs from Go: an exception class instead of a sentinel error value.
     """
@@ -58,7 +58,7 @@ class ErrZeroLengthDeltasObject(Exception):
 class Delta:
     """One change: its type and the object's state after it (for a deletion, the last known
     state). Go: delta_fifo.go ``type Delta struct{Type, Object}``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L620-L630
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
     """
 
     type: DeltaType
@@ -69,7 +69,7 @@ class Deltas(tuple[Delta, ...]):
     """The changes to one object, oldest first.
 
     Go: delta_fifo.go ``type Deltas []Delta`` with ``Oldest()``/``Newest()``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L632-L659
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
 
     Differs from Go: an immutable tuple, so Go's ``copyDeltas`` (copy before handing a slice
     out) is unnecessary; appending builds a new ``Deltas``.
@@ -95,7 +95,7 @@ class DeletedFinalStateUnknown:
     (possibly stale, possibly None) state.
 
     Go: delta_fifo.go ``type DeletedFinalStateUnknown struct{Key, Obj}``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L669-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
     """
 
     key: str
@@ -120,7 +120,7 @@ class KeyListerGetter(Protocol):
     """What DeltaFIFO needs from the consumer's store: its keys and a lookup.
 
     Go: delta_fifo.go ``KeyListerGetter`` (= ``KeyLister`` + ``KeyGetter``)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L580-L594
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
     """
 
     def list_keys(self) -> list[str]: ...
@@ -131,7 +131,7 @@ class DeltaCompressor(Protocol):
     """Rewrites a key's Deltas after each append (may drop some or all).
 
     Go: delta_fifo.go ``type DeltaCompressor interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L596-L599
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
     """
 
     def compress(self, deltas: Deltas) -> Deltas: ...
@@ -142,7 +142,7 @@ class DeltaCompressorFunc:
     """Adapt a plain function to ``DeltaCompressor``.
 
     Go: delta_fifo.go ``type DeltaCompressorFunc`` and its ``Compress``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L601-L612
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
     """
 
     fn: Callable[[Deltas], Iterable[Delta]]
@@ -155,7 +155,7 @@ def _dedup_deltas(deltas: Deltas) -> Deltas:
     """Collapse the two newest deltas into one if they describe the same event.
 
     Go: delta_fifo.go ``dedupDeltas``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L297-L311
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
     """
     n = len(deltas)
     if n < 2:
@@ -194,7 +194,7 @@ class DeltaFIFO:
     """The delta queue described in the module docstring.
 
     Go: delta_fifo.go ``type DeltaFIFO struct``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L62-L127
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
 
     ``_items`` maps key -> non-empty ``Deltas``; ``_queue`` is the key line (it may hold ghost
     keys with no item, which ``pop`` skips). Build one with ``new_delta_fifo``.
@@ -317,7 +317,7 @@ class DeltaFIFO:
         """Append a delta for ``obj``'s key, dedup and compress, and enqueue the key if new.
 
         Go: ``(*DeltaFIFO).queueActionLocked``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L336-L371
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
         """
         id_ = self._key_of_or_raise(obj)
         # A Sync after a queued Deleted would resurrect the object: drop it.
@@ -370,7 +370,7 @@ class DeltaFIFO:
         lock, and return the Deltas.
 
         Go: ``(*DeltaFIFO).Pop``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L440-L476
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
 
         Errors as ``FIFO.pop`` (``FIFOClosedError``, ``ProcessError``, ``sim.WouldBlockError``).
         """
@@ -396,7 +396,7 @@ class DeltaFIFO:
         that is gone.
 
         Go: ``(*DeltaFIFO).Replace``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L478-L545
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
 
         Without known objects "gone" means "queued here but not listed"; with them, "known but
         not listed". Differs from Go: tombstones are queued in insertion / ``list_keys`` order
@@ -476,7 +476,7 @@ class DeltaFIFO:
         """Queue a ``Sync`` for every known object that has nothing queued.
 
         Go: ``(*DeltaFIFO).Resync``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L547-L560
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
 
         Differs from Go: without known objects Go dereferences a nil interface and panics;
         Python raises ``RuntimeError`` saying so.
@@ -538,15 +538,7 @@ def new_delta_fifo(
     known_objects: KeyListerGetter | None,
 ) -> DeltaFIFO:
     """Go: delta_fifo.go ``NewDeltaFIFO(keyFunc, compressor, knownObjects)``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L31-L60
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
     """
     return DeltaFIFO(key_func, compressor, known_objects)
 
-
-# Go's FIFOClosedError is shared by both queues; re-exported here for ``delta_fifo`` users.
-__all__ = [
-    "ADDED", "DELETED", "SYNC", "UPDATED", "Delta", "DeltaCompressor", "DeltaCompressorFunc",
-    "DeltaFIFO", "DeltaType", "Deltas", "DeletedFinalStateUnknown", "ErrZeroLengthDeltasObject",
-    "FIFOClosedError", "KeyListerGetter", "deletion_handling_meta_namespace_key_func",
-    "new_delta_fifo",
-]

@@ -6,7 +6,9 @@ https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-g
 The v1.6.1 scheduler's pending-pod queue (``podQueue``) is a FIFO: the unassigned-pod reflector
 adds, updates and deletes pods, ``scheduleOne`` pops them. Adding a key that is already queued
 keeps its place in line and only replaces the stored object; deleting removes the object but
-leaves a "ghost" key in the line that ``pop`` skips.
+leaves a "ghost" key in the line that ``pop`` skips. 1.6 quirk: if the key is added again before
+the ghost reaches the head, the key is appended a second time, yet the *first* (older) copy finds
+the new object - the re-added item pops at its old place and the later copy is the ghost.
 
 Differs from Go: Go guards ``closed`` with a second mutex (``closedLock``); on the cooperative
 runtime nothing can interleave with the check, so one lock suffices. Go's ``sync.RWMutex`` is a
@@ -36,7 +38,7 @@ class FIFOClosedError(Exception):
     """``pop`` on a closed, empty queue. Its text is Go's, ``DeltaFIFO`` prefix included.
 
     Go: fifo.go ``var FIFOClosedError error`` (used by FIFO and DeltaFIFO alike)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L38
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
 
     Differs from Go: an exception class instead of a sentinel error value; ``except
     FIFOClosedError`` plays the role of ``err == FIFOClosedError``.
@@ -50,7 +52,7 @@ class ErrRequeue(Exception):
     """Raised by a process function to put the popped item back (``err`` may be ``None``).
 
     Go: fifo.go ``type ErrRequeue struct{ Err error }`` and its ``Error()``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L30-L46
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
     """
 
     def __init__(self, err: BaseException | None = None) -> None:
@@ -89,7 +91,7 @@ class Queue(Protocol):
     """A Store with ``pop``.
 
     Go: fifo.go ``type Queue interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L48-L67
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
 
     Differs from Go: the Store methods (``store.Store``) are not repeated here.
     """
@@ -104,7 +106,7 @@ def pop(queue: Queue) -> Any:
     """Pop one item with a process function that just captures it (test helper).
 
     Go: fifo.go ``func Pop(queue Queue) interface{}``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L69-L80
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
 
     Like Go, the error is ignored: a closed queue yields ``None``.
     """
@@ -141,7 +143,7 @@ class FIFO:
     """The producer/consumer queue described in the module docstring.
 
     Go: fifo.go ``type FIFO struct``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L82-L126
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
 
     ``_items`` (key -> newest object) and ``_queue`` (keys in line) are Go's ``items`` and
     ``queue``. Build one with ``new_fifo(key_func)``.
@@ -210,7 +212,8 @@ class FIFO:
         self.add(obj)
 
     def delete(self, obj: Any) -> None:
-        """Forget the item; its key stays in the line as a ghost that ``pop`` skips.
+        """Forget the item; its key stays in the line as a ghost that ``pop`` skips (see the
+        module docstring for what a later re-add does with it).
 
         Go: ``(*FIFO).Delete``.
         """
@@ -246,7 +249,7 @@ class FIFO:
         and return the item.
 
         Go: ``(*FIFO).Pop``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L236-L276
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
 
         Raises ``FIFOClosedError`` if the queue is empty and closed; ``sim.WouldBlockError`` if
         it is empty and the caller is not a goroutine. If ``process`` raises ``ErrRequeue`` the
@@ -339,6 +342,6 @@ def _run_process(process: PopProcessFunc, item: Any, requeue: Callable[[], None]
 
 def new_fifo(key_func: KeyFunc) -> FIFO:
     """Go: fifo.go ``NewFIFO``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L346-L358
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
     """
     return FIFO(key_func)
