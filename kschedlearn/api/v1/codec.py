@@ -456,9 +456,11 @@ def _encode_struct(obj: Any) -> dict[str, Any]:
 
 def decode_object(cls: type, d: Any, *, source: str = "") -> Any:
     """Decode ``d`` into ``cls``; errors become ManifestError naming object and field."""
-    kind = cls.kind if issubclass(cls, TopLevelObject) else cls.__name__
-    metadata = d.get("metadata") if isinstance(d, Mapping) else None
-    obj_desc = describe_object(kind, metadata)
+    if issubclass(cls, TopLevelObject):
+        metadata = d.get("metadata") if isinstance(d, Mapping) else None
+        obj_desc = describe_object(cls.kind, metadata)
+    else:  # a part of an object (e.g. an annotation's JSON): name just the type
+        obj_desc = cls.__name__
     try:
         if issubclass(cls, TopLevelObject) and isinstance(d, Mapping):
             _check_type_meta(cls, d)
