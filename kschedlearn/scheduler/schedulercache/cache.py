@@ -69,6 +69,7 @@ class _PodState:
     """What the cache remembers about one stored pod.
 
     Go: type podState struct -- ``deadline`` None is Go's nil *time.Time (no deadline yet).
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
     """
 
     pod: Pod
@@ -97,6 +98,7 @@ class SchedulerCache:
         """Bring the caller's snapshot up to date: clone changed NodeInfos, drop vanished ones.
 
         Go: func (cache *schedulerCache) UpdateNodeNameToInfoMap(...) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         """
         with self._mu:
             for name, info in self._nodes.items():
@@ -111,6 +113,7 @@ class SchedulerCache:
         """Optimistically account ``pod`` on ``pod.spec.node_name`` (no deadline yet).
 
         Go: func (cache *schedulerCache) AssumePod(pod *v1.Pod) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         """
         key = get_pod_key(pod)
         with self._mu:
@@ -124,12 +127,17 @@ class SchedulerCache:
         """The bind call returned: start the assumed pod's TTL now.
 
         Go: func (cache *schedulerCache) FinishBinding(pod *v1.Pod) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         Differs from Go: ``sim.now()`` instead of ``time.Now()``.
         """
         self._finish_binding(pod, sim.now())
 
     def _finish_binding(self, pod: Pod, now: float) -> None:
-        """Test seam taking ``now``. Go: func (cache *schedulerCache) finishBinding(pod, now)"""
+        """Test seam taking ``now`` explicitly.
+
+        Go: func (cache *schedulerCache) finishBinding(pod *v1.Pod, now time.Time) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        """
         key = get_pod_key(pod)
         with self._mu:
             glog.v(5).infof("Finished binding for pod %v. Can be expired.", key)
@@ -142,6 +150,7 @@ class SchedulerCache:
         """Undo ``assume_pod`` (the binding failed).
 
         Go: func (cache *schedulerCache) ForgetPod(pod *v1.Pod) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         1.6 quirk: Go reads the stored state's node name *before* checking that the pod is
         stored at all; for an unknown pod that is a nil-pointer dereference, a panic that kills
         the scheduler. (1.7 added the missing ``ok &&``, PR #44152.)
@@ -164,6 +173,7 @@ class SchedulerCache:
         """Account the pod on its node, creating the NodeInfo if needed (lock held).
 
         Go: func (cache *schedulerCache) addPod(pod *v1.Pod)
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         """
         n = self._nodes.get(pod.spec.node_name)
         if n is None:
@@ -172,7 +182,10 @@ class SchedulerCache:
         n.add_pod(pod)
 
     def _update_pod(self, old_pod: Pod, new_pod: Pod) -> None:
-        """Go: func (cache *schedulerCache) updatePod(oldPod, newPod *v1.Pod) error"""
+        """Go: func (cache *schedulerCache) updatePod(oldPod, newPod *v1.Pod) error
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        """
         self._remove_pod(old_pod)
         self._add_pod(new_pod)
 
@@ -180,6 +193,7 @@ class SchedulerCache:
         """Take the pod off its node; drop a NodeInfo left with no pods and no node (lock held).
 
         Go: func (cache *schedulerCache) removePod(pod *v1.Pod) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         A NodeInfo missing for ``pod.spec.node_name`` is a nil receiver in Go: a panic.
         """
         n = self._nodes.get(pod.spec.node_name)
@@ -193,6 +207,7 @@ class SchedulerCache:
         """The watch reports the pod as bound: confirm it, or add it back if it expired.
 
         Go: func (cache *schedulerCache) AddPod(pod *v1.Pod) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         1.6 quirk: when the pod landed on a different node than assumed, only the NodeInfos are
         fixed; the stored pod object stays the *stale assumed copy*, so the next update_pod /
         remove_pod for it sees a node mismatch and ends the process (see ``update_pod``).
@@ -221,6 +236,7 @@ class SchedulerCache:
         """Swap an added pod's object for its new version.
 
         Go: func (cache *schedulerCache) UpdatePod(oldPod, newPod *v1.Pod) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         1.6 quirk: a node mismatch with the stored pod is fatal for the whole process.
         """
         key = get_pod_key(old_pod)
@@ -239,6 +255,7 @@ class SchedulerCache:
         """Drop an added pod (it was deleted or finished).
 
         Go: func (cache *schedulerCache) RemovePod(pod *v1.Pod) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         1.6 quirk: a node mismatch with the stored pod is fatal for the whole process.
         """
         key = get_pod_key(pod)
@@ -255,7 +272,10 @@ class SchedulerCache:
                 raise CacheError(f"pod state wasn't added but get removed. Pod key: {key}")
 
     def add_node(self, node: Node) -> None:
-        """Go: func (cache *schedulerCache) AddNode(node *v1.Node) error"""
+        """Go: func (cache *schedulerCache) AddNode(node *v1.Node) error
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        """
         with self._mu:
             n = self._nodes.get(node.metadata.name)
             if n is None:
@@ -267,6 +287,7 @@ class SchedulerCache:
         """Same as ``add_node`` for ``new_node``; ``old_node`` is ignored.
 
         Go: func (cache *schedulerCache) UpdateNode(oldNode, newNode *v1.Node) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         """
         with self._mu:
             n = self._nodes.get(new_node.metadata.name)
@@ -281,6 +302,7 @@ class SchedulerCache:
         Pod events travel on another watch, so a pod's delete may arrive after its node's.
 
         Go: func (cache *schedulerCache) RemoveNode(node *v1.Node) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         A node the cache never saw is a nil receiver in Go: a panic.
         """
         with self._mu:
@@ -292,7 +314,10 @@ class SchedulerCache:
                 del self._nodes[node.metadata.name]
 
     def _run(self) -> None:
-        """Go: func (cache *schedulerCache) run() -- ``go wait.Until(cleanup, period, stop)``"""
+        """Go: func (cache *schedulerCache) run() -- ``go wait.Until(cleanup, period, stop)``
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        """
         sim.go(
             wait.until,
             self._cleanup_expired_assumed_pods,
@@ -302,7 +327,10 @@ class SchedulerCache:
         )
 
     def _cleanup_expired_assumed_pods(self) -> None:
-        """Go: func (cache *schedulerCache) cleanupExpiredAssumedPods()"""
+        """Go: func (cache *schedulerCache) cleanupExpiredAssumedPods()
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        """
         self._cleanup_assumed_pods(sim.now())
 
     def _cleanup_assumed_pods(self, now: float) -> None:
@@ -311,6 +339,7 @@ class SchedulerCache:
         A pod whose binding is still in flight is skipped with a warning, every second.
 
         Go: func (cache *schedulerCache) cleanupAssumedPods(now time.Time)
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         """
         with self._mu:
             for key in builtins.list(self._assumed_pods):
@@ -336,7 +365,10 @@ class SchedulerCache:
                         glog.errorf("ExpirePod failed for %s: %v", key, err)
 
     def _expire_pod(self, key: str, ps: _PodState) -> None:
-        """Go: func (cache *schedulerCache) expirePod(key string, ps *podState) error"""
+        """Go: func (cache *schedulerCache) expirePod(key string, ps *podState) error
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        """
         self._remove_pod(ps.pod)
         del self._assumed_pods[key]
         del self._pod_states[key]
@@ -376,6 +408,7 @@ class SchedulerCache:
         """Every cached pod (assumed ones too) whose labels match.
 
         Go: func (cache *schedulerCache) List(selector labels.Selector) ([]*v1.Pod, error)
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
         """
         with self._mu:
             pods: builtins.list[Pod] = []
@@ -390,6 +423,7 @@ def _new_scheduler_cache(ttl: float, period: float, stop: sim.Chan | None) -> Sc
     """Build the cache without starting the sweep (tests drive ``_cleanup_assumed_pods``).
 
     Go: func newSchedulerCache(ttl, period time.Duration, stop <-chan struct{}) *schedulerCache
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L77
     """
     return SchedulerCache(stop=stop, ttl=ttl, period=period)
 

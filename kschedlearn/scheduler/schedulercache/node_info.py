@@ -65,6 +65,7 @@ class Resource:
     """Summed compute resources: millicores, bytes, GPUs and opaque integer resources.
 
     Go: type Resource struct (node_info.go)
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
     """
 
     milli_cpu: int = 0
@@ -76,6 +77,7 @@ class Resource:
         """Turn the sums back into a resource list of quantities.
 
         Go: func (r *Resource) ResourceList() v1.ResourceList
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
         """
         from kschedlearn.api.resource import (  # noqa: PLC0415 - only this helper needs them
             BINARY_SI,
@@ -97,6 +99,7 @@ class Resource:
         """Copy, including a fresh opaque-resource map.
 
         Go: func (r *Resource) Clone() *Resource
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
         """
         return Resource(
             milli_cpu=self.milli_cpu,
@@ -106,11 +109,17 @@ class Resource:
         )
 
     def add_opaque(self, name: str, quantity: int) -> None:
-        """Go: func (r *Resource) AddOpaque(name v1.ResourceName, quantity int64)"""
+        """Go: func (r *Resource) AddOpaque(name v1.ResourceName, quantity int64)
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         self.set_opaque(name, self.opaque_int_resources.get(name, 0) + quantity)
 
     def set_opaque(self, name: str, quantity: int) -> None:
-        """Go: func (r *Resource) SetOpaque(name v1.ResourceName, quantity int64)"""
+        """Go: func (r *Resource) SetOpaque(name v1.ResourceName, quantity int64)
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         self.opaque_int_resources[name] = quantity
 
     def go_string(self) -> str:
@@ -131,6 +140,7 @@ class NodeInfo:
     """Node-level aggregate: the node, its pods, and their summed requests.
 
     Go: type NodeInfo struct (node_info.go)
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
     Differs from Go: private fields carry a leading underscore; ``generation`` is public as the
     contract says (Go tests and the cache read it directly).
     """
@@ -152,37 +162,63 @@ class NodeInfo:
     # --- accessors (Go: Node(), Pods(), ...) -------------------------------------------------
 
     def node(self) -> Node | None:
-        """Go: func (n *NodeInfo) Node() *v1.Node"""
+        """Go: func (n *NodeInfo) Node() *v1.Node
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         return self._node
 
     def pods(self) -> list[Pod]:
-        """All pods on this node, assumed ones included. Go: func (n *NodeInfo) Pods()"""
+        """All pods on this node, assumed ones included.
+
+        Go: func (n *NodeInfo) Pods() []*v1.Pod
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         return self._pods
 
     def pods_with_affinity(self) -> list[Pod]:
-        """Pods with pod (anti-)affinity. Go: func (n *NodeInfo) PodsWithAffinity()"""
+        """Pods with pod (anti-)affinity.
+
+        Go: func (n *NodeInfo) PodsWithAffinity() []*v1.Pod
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         return self._pods_with_affinity
 
     def allowed_pod_number(self) -> int:
-        """Go: func (n *NodeInfo) AllowedPodNumber() int"""
+        """Go: func (n *NodeInfo) AllowedPodNumber() int
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         return self._allowed_pod_number
 
     def taints(self) -> tuple[Taint, ...]:
-        """Go: func (n *NodeInfo) Taints() ([]v1.Taint, error) -- the error is always nil in 1.6."""
+        """Go: func (n *NodeInfo) Taints() ([]v1.Taint, error) -- the error is always nil in 1.6.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         if self._taints_err is not None:
             raise self._taints_err
         return self._taints
 
     def memory_pressure_condition(self) -> str:
-        """Go: func (n *NodeInfo) MemoryPressureCondition() v1.ConditionStatus"""
+        """Go: func (n *NodeInfo) MemoryPressureCondition() v1.ConditionStatus
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         return self._memory_pressure_condition
 
     def disk_pressure_condition(self) -> str:
-        """Go: func (n *NodeInfo) DiskPressureCondition() v1.ConditionStatus"""
+        """Go: func (n *NodeInfo) DiskPressureCondition() v1.ConditionStatus
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         return self._disk_pressure_condition
 
     def requested_resource(self) -> Resource:
-        """Sum of the pods' requests. Go: func (n *NodeInfo) RequestedResource() Resource
+        """Sum of the pods' requests.
+
+        Go: func (n *NodeInfo) RequestedResource() Resource
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
 
         Differs from Go: Go returns a copy of the struct (sharing the opaque map); Python
         returns a clone so callers cannot change the cache by accident.
@@ -190,17 +226,26 @@ class NodeInfo:
         return self._requested_resource.clone()
 
     def nonzero_request(self) -> Resource:
-        """Sum with defaults for missing cpu/memory. Go: func (n *NodeInfo) NonZeroRequest()"""
+        """Sum with defaults for missing cpu/memory.
+
+        Go: func (n *NodeInfo) NonZeroRequest() Resource
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        Differs from Go: returns a clone (see ``requested_resource``).
+        """
         return self._nonzero_request.clone()
 
     def allocatable_resource(self) -> Resource:
-        """Go: func (n *NodeInfo) AllocatableResource() Resource"""
+        """Go: func (n *NodeInfo) AllocatableResource() Resource
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         return self._allocatable_resource.clone()
 
     def clone(self) -> NodeInfo:
         """Copy with fresh resource structs and shallow copies of the pod and taint lists.
 
         Go: func (n *NodeInfo) Clone() *NodeInfo
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
         """
         return NodeInfo(
             node=self._node,
@@ -218,7 +263,10 @@ class NodeInfo:
         )
 
     def __str__(self) -> str:
-        """Go: func (n *NodeInfo) String() string"""
+        """Go: func (n *NodeInfo) String() string
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        """
         names = " ".join(pod.metadata.name for pod in self._pods)
         return (
             f"&NodeInfo{{Pods:[{names}], "
@@ -232,6 +280,7 @@ class NodeInfo:
         """Add the pod and its requests to the sums; bump the generation.
 
         Go: func (n *NodeInfo) addPod(pod *v1.Pod)
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
         Differs from Go: unexported in Go (only the cache calls it); public here as the
         contract lists it, because tests and the exercise checker build NodeInfos directly.
         """
@@ -254,6 +303,7 @@ class NodeInfo:
         Removal swaps the last pod into the hole, so pod order changes (as in Go).
 
         Go: func (n *NodeInfo) removePod(pod *v1.Pod) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
         1.6 quirk: when the pod is not found Go builds its error from ``n.node.Name``; on a
         NodeInfo that has no node object that read is a nil dereference, i.e. a panic.
         """
@@ -290,6 +340,7 @@ class NodeInfo:
         that disappears keeps its old status -- Go only overwrites what it sees.
 
         Go: func (n *NodeInfo) SetNode(node *v1.Node) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
         """
         self._node = node
         for r_name, r_quant in node.status.allocatable.items():
@@ -316,6 +367,7 @@ class NodeInfo:
         """Forget the node object but keep the pods (their delete events may still be coming).
 
         Go: func (n *NodeInfo) RemoveNode(node *v1.Node) error
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
         """
         self._node = None
         self._allocatable_resource = Resource()
@@ -330,6 +382,7 @@ def new_node_info(*pods: Pod) -> NodeInfo:
     """An empty NodeInfo (generation 0) with the given pods added.
 
     Go: func NewNodeInfo(pods ...*v1.Pod) *NodeInfo
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
     """
     ni = NodeInfo()
     for pod in pods:
@@ -338,7 +391,10 @@ def new_node_info(*pods: Pod) -> NodeInfo:
 
 
 def _has_pod_affinity_constraints(pod: Pod) -> bool:
-    """Go: func hasPodAffinityConstraints(pod *v1.Pod) bool"""
+    """Go: func hasPodAffinityConstraints(pod *v1.Pod) bool
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     affinity = reconcile_affinity(pod)
     return affinity is not None and (
         affinity.pod_affinity is not None or affinity.pod_anti_affinity is not None
@@ -351,6 +407,7 @@ def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
     Returns ``(requests, non_zero_milli_cpu, non_zero_memory)``.
 
     Go: func calculateResource(pod *v1.Pod) (res Resource, non0_cpu int64, non0_mem int64)
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
     Differs from Go: public (Go's is unexported) so the priorities and tests can reuse it.
     """
     res = Resource()
@@ -378,6 +435,7 @@ def get_pod_key(pod: Pod) -> str:
     """The cache's key for a pod: ``namespace/name`` (just ``name`` without a namespace).
 
     Go: func getPodKey(pod *v1.Pod) (string, error) -- clientcache.MetaNamespaceKeyFunc
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
     Differs from Go: computed here directly; Go's key function can only fail for objects
     without metadata, which a typed Pod always has.
     """
@@ -389,50 +447,80 @@ def get_pod_key(pod: Pod) -> str:
 # --- nil-safe accessors: Go allows these calls on a nil *NodeInfo ---------------------------------
 
 def node(n: NodeInfo | None) -> Node | None:
-    """Go: (*NodeInfo)(nil).Node() == nil"""
+    """Go: (*NodeInfo)(nil).Node() == nil
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return None if n is None else n.node()
 
 
 def pods(n: NodeInfo | None) -> list[Pod]:
-    """Go: (*NodeInfo)(nil).Pods() == nil (an empty list here)"""
+    """Go: (*NodeInfo)(nil).Pods() == nil (an empty list here)
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return [] if n is None else n.pods()
 
 
 def pods_with_affinity(n: NodeInfo | None) -> list[Pod]:
-    """Go: (*NodeInfo)(nil).PodsWithAffinity() == nil (an empty list here)"""
+    """Go: (*NodeInfo)(nil).PodsWithAffinity() == nil (an empty list here)
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return [] if n is None else n.pods_with_affinity()
 
 
 def allowed_pod_number(n: NodeInfo | None) -> int:
-    """Go: (*NodeInfo)(nil).AllowedPodNumber() == 0"""
+    """Go: (*NodeInfo)(nil).AllowedPodNumber() == 0
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return 0 if n is None else n.allowed_pod_number()
 
 
 def taints(n: NodeInfo | None) -> tuple[Taint, ...]:
-    """Go: (*NodeInfo)(nil).Taints() == (nil, nil)"""
+    """Go: (*NodeInfo)(nil).Taints() == (nil, nil)
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return () if n is None else n.taints()
 
 
 def memory_pressure_condition(n: NodeInfo | None) -> str:
-    """Go: (*NodeInfo)(nil).MemoryPressureCondition() == v1.ConditionUnknown"""
+    """Go: (*NodeInfo)(nil).MemoryPressureCondition() == v1.ConditionUnknown
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return CONDITION_UNKNOWN if n is None else n.memory_pressure_condition()
 
 
 def disk_pressure_condition(n: NodeInfo | None) -> str:
-    """Go: (*NodeInfo)(nil).DiskPressureCondition() == v1.ConditionUnknown"""
+    """Go: (*NodeInfo)(nil).DiskPressureCondition() == v1.ConditionUnknown
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return CONDITION_UNKNOWN if n is None else n.disk_pressure_condition()
 
 
 def requested_resource(n: NodeInfo | None) -> Resource:
-    """Go: (*NodeInfo)(nil).RequestedResource() == Resource{}"""
+    """Go: (*NodeInfo)(nil).RequestedResource() == Resource{}
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return Resource() if n is None else n.requested_resource()
 
 
 def nonzero_request(n: NodeInfo | None) -> Resource:
-    """Go: (*NodeInfo)(nil).NonZeroRequest() == Resource{}"""
+    """Go: (*NodeInfo)(nil).NonZeroRequest() == Resource{}
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return Resource() if n is None else n.nonzero_request()
 
 
 def allocatable_resource(n: NodeInfo | None) -> Resource:
-    """Go: (*NodeInfo)(nil).AllocatableResource() == Resource{}"""
+    """Go: (*NodeInfo)(nil).AllocatableResource() == Resource{}
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    """
     return Resource() if n is None else n.allocatable_resource()
