@@ -54,6 +54,7 @@ import attrs
 
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.resource import Quantity, parse_quantity
+from kschedlearn.api.v1.times import _TIME_MARK, EPOCH, Time, format_time, parse_time
 
 __all__ = [
     "EPOCH",
@@ -68,22 +69,13 @@ __all__ = [
     "parse_time",
 ]
 
-_TIME_MARK = "rfc3339-time"
-#: Float seconds of the simulated clock, written as an RFC3339 string in manifests.
-Time = Annotated[float, _TIME_MARK]
 #: Go's ``v1.ResourceList``: resource name -> Quantity.
 ResourceList = dict[str, Quantity]
 #: Go's ``intstr.IntOrString``.
 IntOrString = Union[int, str]
 
-#: Simulated time 0.0 (the v1.6.1 release day).
-EPOCH = _dt.datetime(2017, 4, 3, tzinfo=_dt.timezone.utc)
-
 _JSON_KEY = "kschedlearn.json"
 _OMITEMPTY_KEY = "kschedlearn.omitempty"
-_RFC3339 = re.compile(
-    r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|z|[+-]\d{2}:\d{2})"
-)
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
@@ -124,42 +116,6 @@ class TopLevelObject(Serializable):
     __slots__ = ()
     kind: ClassVar[str] = ""
     api_version: ClassVar[str] = "v1"
-
-
-# --- times -----------------------------------------------------------------------
-
-
-def format_time(t: float) -> str:
-    """Simulated seconds -> RFC3339 UTC string (fraction only when non-zero)."""
-    moment = EPOCH + _dt.timedelta(seconds=t)
-    text = moment.strftime("%Y-%m-%dT%H:%M:%S")
-    if moment.microsecond:
-        text += ("." + f"{moment.microsecond:06d}").rstrip("0")
-    return text + "Z"
-
-
-def parse_time(value: Any) -> float:
-    """RFC3339 string (or a datetime, as PyYAML yields) -> simulated seconds.
-
-    Raises ValueError with a learner-facing message.
-    """
-    if isinstance(value, _dt.datetime):
-        moment = value if value.tzinfo else value.replace(tzinfo=_dt.timezone.utc)
-        return (moment - EPOCH).total_seconds()
-    if not isinstance(value, str):
-        raise ValueError(f"expected RFC3339 time string, got {_describe(value)}")
-    match = _RFC3339.fullmatch(value)
-    if match is None:
-        raise ValueError(f'invalid time {_quote(value)} (want RFC3339, e.g. "2017-04-03T00:00:00Z")')
-    date, clock, fraction, zone = match.groups()
-    zone = "+00:00" if zone in ("Z", "z") else zone
-    # fromisoformat only takes up to microseconds, so cut longer fractions.
-    frac = f".{(fraction or '0')[:6]:0<6}"
-    try:
-        moment = _dt.datetime.fromisoformat(f"{date}T{clock}{frac}{zone}")
-    except ValueError:
-        raise ValueError(f"invalid time {_quote(value)} (out of range)") from None
-    return (moment - EPOCH).total_seconds()
 
 
 # --- error helpers ----------------------------------------------------------------
@@ -244,6 +200,8 @@ def _dec_float(value: Any, path: str) -> float:
 
 
 def _dec_time(value: Any, path: str) -> float:
+    if not isinstance(value, (str, _dt.datetime)):
+        raise _DecodeError(path, f"expected RFC3339 time string, got {_describe(value)}")
     try:
         return parse_time(value)
     except ValueError as err:
