@@ -464,3 +464,9 @@ def test_numbers_are_accepted_as_quantities():
     assert node.status.capacity["cpu"].milli_value() == 2000
     assert node.status.capacity["pods"].value() == 110
     assert node.to_dict()["status"]["capacity"] == {"cpu": "2", "pods": "110", "memory": "1Gi"}
+
+
+def test_label_selector_fields_missing_in_manifest_get_go_zero_values():
+    rs = v1.ReplicaSet.from_dict({"kind": "ReplicaSet", "spec": {"selector": {"matchExpressions": [{"operator": "Exists"}]}}})
+    req = rs.spec.selector.match_expressions[0]
+    assert (req.key, req.operator, req.values) == ("", "Exists", ())
