@@ -1,0 +1,31 @@
+"""``errors.NewAggregate``: several errors reported as one.
+
+Go: staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go#L24-L72
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class Aggregate(Exception):
+    """Go: errors.Aggregate — one error's text alone, several as ``[a, b]``."""
+
+    def __init__(self, errs: Sequence[BaseException]) -> None:
+        self.errs = list(errs)
+        super().__init__(self.error())
+
+    def error(self) -> str:
+        if len(self.errs) == 1:
+            return str(self.errs[0])
+        return "[" + ", ".join(str(e) for e in self.errs) + "]"
+
+    def __str__(self) -> str:
+        return self.error()
+
+
+def new_aggregate(errs: Sequence[BaseException]) -> Aggregate | None:
+    """Go: errors.NewAggregate — None for an empty list."""
+    errs = [e for e in errs if e is not None]
+    return Aggregate(errs) if errs else None

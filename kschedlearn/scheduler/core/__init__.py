@@ -1,0 +1,1 @@
+"""plugin/pkg/scheduler/core: the generic scheduling algorithm and the HTTP extender."""

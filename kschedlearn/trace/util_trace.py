@@ -1,0 +1,59 @@
+"""``util.Trace``: named steps of one operation, logged only if it took too long.
+
+Go: pkg/util/trace/trace.go
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/util/trace/trace.go#L28-L72
+
+Each ``step`` also becomes a trace event, so the notebook can pause at it.
+Differs from Go: ``step`` takes optional ``stage`` and ``data`` (kschedlearn-only) so the
+teaching views get the step's inputs; Go's ``Step`` only records a message and a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from kschedlearn.sim.runtime import current_goroutine
+from kschedlearn.trace import glog
+from kschedlearn.trace.core import emit
+
+
+def _now() -> float:
+    g = current_goroutine()
+    return g.runtime.now if g is not None else 0.0
+
+
+@attrs.define(eq=False)
+class Trace:
+    """Go: util.Trace."""
+
+    name: str
+    start_time: float
+    steps: list[tuple[float, str]] = attrs.field(factory=list)
+
+    def step(self, msg: str, *, stage: str | None = None, data: dict[str, Any] | None = None) -> None:
+        """Go: Trace.Step(msg)."""
+        self.steps.append((_now(), msg))
+        if stage is not None:
+            emit(stage, msg, data=data)
+
+    def total_time(self) -> float:
+        """Go: Trace.TotalTime()."""
+        return _now() - self.start_time
+
+    def log_if_long(self, threshold: float) -> None:
+        """Go: Trace.LogIfLong(threshold): log all steps when the total exceeds ``threshold``."""
+        if self.total_time() >= threshold:
+            last = self.start_time
+            lines = [f'Trace "{self.name}" (started {self.start_time:g}s):']
+            for t, msg in self.steps:
+                lines.append(f"[{t - self.start_time:g}s] [{t - last:g}s] {msg}")
+                last = t
+            lines.append(f'"{self.name}" [{_now() - self.start_time:g}s] END')
+            glog.infof("%s", "\n".join(lines))
+
+
+def new_trace(name: str) -> Trace:
+    """Go: util.NewTrace(name)."""
+    return Trace(name, _now())
