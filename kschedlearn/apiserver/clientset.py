@@ -1,0 +1,151 @@
+"""A typed clientset for the embedded API server, shaped like client-go's.
+
+Go: ``kubernetes.Clientset`` and its typed clients
+(https://github.com/kubernetes/kubernetes/tree/v1.6.1/staging/src/k8s.io/client-go/kubernetes/typed/core/v1):
+``clientset.CoreV1().Pods(ns).List(opts)``, ``.Watch(opts)``, ``.Get(name, opts)``,
+``.Create(pod)``, ``.Update(pod)``, ``.UpdateStatus(pod)``, ``.Delete(name, opts)``, and the
+``Bind`` of ``pod_expansion.go``.
+
+Differs from Go: ``metav1.ListOptions`` / ``DeleteOptions`` become keyword arguments; errors
+are raised (``StatusError`` subclasses) instead of returned; calls go straight to the
+in-memory server instead of over HTTP, so a real-cluster client can replace this object later.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from kschedlearn.apiserver.lists import List
+from kschedlearn.apiserver.server import APIServer
+from kschedlearn.apiserver.watchers import ServerWatch
+
+
+@attrs.define(eq=False)
+class ResourceClient:
+    """The typed client of one resource in one namespace ("" = all namespaces for list/watch).
+
+    Go: e.g. ``typed/core/v1/pod.go`` (``pods`` struct).
+    """
+
+    server: APIServer = attrs.field(repr=False)
+    resource: str
+    namespace: str = ""
+
+    def create(self, obj: Any) -> Any:
+        """Go: Create. Returns the stored object (with uid, resourceVersion, defaults)."""
+        return self.server.create(self.resource, self.namespace, obj)
+
+    def update(self, obj: Any) -> Any:
+        """Go: Update (Conflict if ``obj.metadata.resource_version`` is stale)."""
+        return self.server.update(self.resource, self.namespace, obj)
+
+    def update_status(self, obj: Any) -> Any:
+        """Go: UpdateStatus (PUT .../status)."""
+        return self.server.update_status(self.resource, self.namespace, obj)
+
+    def delete(self, name: str, grace_period_seconds: int | None = None) -> None:
+        """Go: Delete(name, &DeleteOptions{GracePeriodSeconds: ...})."""
+        self.server.delete(self.resource, self.namespace, name, grace_period_seconds)
+
+    def get(self, name: str) -> Any:
+        """Go: Get(name, metav1.GetOptions{})."""
+        return self.server.get(self.resource, self.namespace, name)
+
+    def list(self, label_selector: Any = None, field_selector: Any = None,
+             resource_version: str = "") -> List:
+        """Go: List(metav1.ListOptions{...}); ``.items`` and ``.metadata.resource_version``."""
+        return self.server.list(self.resource, self.namespace, label_selector, field_selector,
+                                resource_version)
+
+    def watch(self, label_selector: Any = None, field_selector: Any = None,
+              resource_version: str = "", timeout_seconds: float | None = None) -> ServerWatch:
+        """Go: Watch(metav1.ListOptions{...}); returns a ``watch.Interface``."""
+        return self.server.watch(self.resource, self.namespace, label_selector, field_selector,
+                                 resource_version, timeout_seconds)
+
+
+@attrs.define(eq=False)
+class PodClient(ResourceClient):
+    """Pods, plus the binding subresource. Go: typed/core/v1/pod.go and pod_expansion.go."""
+
+    def bind(self, binding: Any) -> None:
+        """Go: PodExpansion.Bind — POST /namespaces/{ns}/bindings."""
+        self.server.bind(self.namespace, binding)
+
+
+@attrs.define(eq=False)
+class CoreV1Client:
+    """Go: typed/core/v1 ``CoreV1Client``."""
+
+    server: APIServer = attrs.field(repr=False)
+
+    def pods(self, namespace: str = "") -> PodClient:
+        return PodClient(self.server, "pods", namespace)
+
+    def nodes(self) -> ResourceClient:
+        return ResourceClient(self.server, "nodes")
+
+    def events(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "events", namespace)
+
+    def endpoints(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "endpoints", namespace)
+
+    def services(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "services", namespace)
+
+    def replication_controllers(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "replicationcontrollers", namespace)
+
+    def persistent_volumes(self) -> ResourceClient:
+        return ResourceClient(self.server, "persistentvolumes")
+
+    def persistent_volume_claims(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "persistentvolumeclaims", namespace)
+
+
+@attrs.define(eq=False)
+class ExtensionsV1beta1Client:
+    """Go: typed/extensions/v1beta1 ``ExtensionsV1beta1Client``."""
+
+    server: APIServer = attrs.field(repr=False)
+
+    def replica_sets(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "replicasets", namespace)
+
+
+@attrs.define(eq=False)
+class AppsV1beta1Client:
+    """Go: typed/apps/v1beta1 ``AppsV1beta1Client``."""
+
+    server: APIServer = attrs.field(repr=False)
+
+    def stateful_sets(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "statefulsets", namespace)
+
+
+@attrs.define(eq=False)
+class Clientset:
+    """Go: kubernetes.Clientset (``CoreV1()``, ``ExtensionsV1beta1()``, ``AppsV1beta1()``)."""
+
+    server: APIServer = attrs.field(repr=False)
+
+    def core_v1(self) -> CoreV1Client:
+        return CoreV1Client(self.server)
+
+    def core(self) -> CoreV1Client:
+        """Go: Clientset.Core() (the same client as CoreV1() in 1.6)."""
+        return CoreV1Client(self.server)
+
+    def extensions_v1beta1(self) -> ExtensionsV1beta1Client:
+        return ExtensionsV1beta1Client(self.server)
+
+    def apps_v1beta1(self) -> AppsV1beta1Client:
+        return AppsV1beta1Client(self.server)
+
+
+def new_for_server(server: APIServer) -> Clientset:
+    """A clientset talking to ``server``. Go: kubernetes.NewForConfig (no config needed here)."""
+    return Clientset(server)

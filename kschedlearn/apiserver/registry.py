@@ -1,0 +1,159 @@
+"""The resources the embedded API server serves, and what it does to objects on create/update.
+
+Go: the per-resource REST strategies of ``pkg/registry/...`` (``PrepareForCreate``,
+``PrepareForUpdate``), the v1 defaulting functions (``SetDefaults_PodSpec``,
+``SetDefaults_ContainerPort``, ... in
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/defaults.go) and
+``rest.BeforeCreate`` / ``FillObjectMetaSystemFields``
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/registry/rest/create.go).
+
+Differs from Go: kschedlearn-only module gathering those pieces; only the defaults that the
+scheduler or the notebooks can observe are applied. On create 1.6 replaces a pod's whole
+status with ``{phase: Pending}``; here a supplied status is kept (only an empty phase becomes
+Pending) so scenarios can seed already-running pods.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from typing import Any
+
+import attrs
+
+from kschedlearn.apimachinery.api.errors import GroupResource
+
+DEFAULT_SCHEDULER_NAME = "default-scheduler"
+DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30
+# Go: names.SimpleNameGenerator (alphanumerics without vowels and look-alikes, 5 of them).
+_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+_RANDOM_LENGTH = 5
+_MAX_GENERATED_NAME_LENGTH = 63 - _RANDOM_LENGTH
+_UID_NAMESPACE = uuid.UUID("6b8a0f0e-4c1b-5d2e-9f3a-6b7c8d9e0f10")
+
+
+@attrs.frozen
+class ResourceInfo:
+    """One served resource: plural name, Go kind, API group, scope, status subresource."""
+
+    resource: str
+    kind: str
+    group: str = ""
+    namespaced: bool = True
+    has_status: bool = True
+
+    def qualified(self) -> GroupResource:
+        return GroupResource(self.group, self.resource)
+
+
+RESOURCES: dict[str, ResourceInfo] = {
+    r.resource: r
+    for r in (
+        ResourceInfo("pods", "Pod"),
+        ResourceInfo("nodes", "Node", namespaced=False),
+        ResourceInfo("events", "Event", has_status=False),
+        ResourceInfo("endpoints", "Endpoints", has_status=False),
+        ResourceInfo("services", "Service"),
+        ResourceInfo("replicationcontrollers", "ReplicationController"),
+        ResourceInfo("replicasets", "ReplicaSet", group="extensions"),
+        ResourceInfo("statefulsets", "StatefulSet", group="apps"),
+        ResourceInfo("persistentvolumes", "PersistentVolume", namespaced=False),
+        ResourceInfo("persistentvolumeclaims", "PersistentVolumeClaim"),
+    )
+}
+
+
+def resource_info(resource: str) -> ResourceInfo:
+    """Look a resource up; an unknown name is a clear error naming it."""
+    try:
+        return RESOURCES[resource]
+    except KeyError:
+        raise ValueError(
+            f"apiserver: unknown resource {resource!r} (served: {', '.join(sorted(RESOURCES))})"
+        ) from None
+
+
+def generate_name(base: str, counter: int) -> str:
+    """``base`` + 5 characters, derived from a counter (not random) so runs repeat.
+
+    Go: names.SimpleNameGenerator.GenerateName,
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/storage/names/generate.go
+
+    Differs from Go: the suffix is a hash of ``base`` and the counter, not utilrand.String.
+    """
+    if len(base) > _MAX_GENERATED_NAME_LENGTH:
+        base = base[:_MAX_GENERATED_NAME_LENGTH]
+    digest = hashlib.sha256(f"{base}/{counter}".encode()).digest()
+    return base + "".join(_NAME_ALPHABET[b % len(_NAME_ALPHABET)] for b in digest[:_RANDOM_LENGTH])
+
+
+def new_uid(resource: str, namespace: str, name: str, counter: int) -> str:
+    """A deterministic UID (uuid5 of the object's identity and a counter).
+
+    Go: rest.FillObjectMetaSystemFields uses uuid.NewUUID(); Differs from Go: not random.
+    """
+    return str(uuid.uuid5(_UID_NAMESPACE, f"{resource}/{namespace}/{name}/{counter}"))
+
+
+def _default_ports(containers: tuple[Any, ...]) -> tuple[Any, ...]:
+    out = []
+    for c in containers:
+        ports = tuple(p if p.protocol else attrs.evolve(p, protocol="TCP") for p in c.ports)
+        out.append(c if ports == c.ports else attrs.evolve(c, ports=ports))
+    return tuple(out)
+
+
+def default_pod(pod: Any) -> Any:
+    """The pod defaults of the 1.6 API that the scheduler can observe.
+
+    Go: SetDefaults_PodSpec (restartPolicy Always, dnsPolicy ClusterFirst, grace period 30,
+    schedulerName default-scheduler), SetDefaults_ContainerPort (protocol TCP), and
+    podStrategy.PrepareForCreate (phase Pending).
+    """
+    spec = pod.spec
+    spec = attrs.evolve(
+        spec,
+        restart_policy=spec.restart_policy or "Always",
+        dns_policy=spec.dns_policy or "ClusterFirst",
+        termination_grace_period_seconds=(
+            spec.termination_grace_period_seconds
+            if spec.termination_grace_period_seconds is not None
+            else DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
+        ),
+        scheduler_name=spec.scheduler_name or DEFAULT_SCHEDULER_NAME,
+        containers=_default_ports(spec.containers),
+        init_containers=_default_ports(spec.init_containers),
+    )
+    status = pod.status if pod.status.phase else attrs.evolve(pod.status, phase="Pending")
+    return attrs.evolve(pod, spec=spec, status=status)
+
+
+def prepare_for_create(info: ResourceInfo, obj: Any) -> Any:
+    """Kind-specific create defaults (pods only, so far)."""
+    if info.resource == "pods":
+        return default_pod(obj)
+    return obj
+
+
+def prepare_for_update(info: ResourceInfo, new: Any, old: Any, *, status_only: bool) -> Any:
+    """Carry over what the verb may not change.
+
+    Go: ``PrepareForUpdate`` of the strategies: a main-resource update keeps the stored status
+    (``newPod.Status = oldPod.Status``); a ``/status`` update keeps the stored spec (and the
+    rest of the object but labels/annotations). System metadata is kept either way
+    (rest.BeforeUpdate).
+    """
+    meta = attrs.evolve(
+        new.metadata,
+        uid=old.metadata.uid,
+        creation_timestamp=old.metadata.creation_timestamp,
+        deletion_timestamp=old.metadata.deletion_timestamp,
+        deletion_grace_period_seconds=old.metadata.deletion_grace_period_seconds,
+        generate_name=old.metadata.generate_name,
+        namespace=old.metadata.namespace,
+    )
+    if status_only:
+        return attrs.evolve(old, metadata=meta, status=new.status)
+    if info.has_status and hasattr(old, "status"):
+        return attrs.evolve(new, metadata=meta, status=old.status)
+    return attrs.evolve(new, metadata=meta)

@@ -1,0 +1,479 @@
+"""The embedded in-memory Kubernetes API server.
+
+Go: stands in for kube-apiserver's generic registry store
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go:
+Create, Get, List, Update, Delete with graceful deletion, Watch), the pod binding subresource
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L128-L188)
+and the watch cache (storage.py). Reached through :mod:`kschedlearn.apiserver.clientset`.
+
+Differs from Go: no HTTP, no etcd, no admission, no validation beyond what the scheduler can
+observe; one Python object holds it all. Its goroutines (watch pumps, graceful-deletion timers)
+run in a simulated process of its own (``kube-apiserver``). Calls run on the caller's goroutine
+(or, for non-blocking ones, outside any goroutine, e.g. from the notebook).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import attrs
+
+from kschedlearn import trace
+from kschedlearn.apimachinery import fields, labels
+from kschedlearn.apimachinery.api.errors import (
+    GroupResource,
+    StatusError,
+    new_already_exists,
+    new_bad_request,
+    new_conflict,
+    new_gone,
+    new_invalid,
+    new_not_found,
+)
+from kschedlearn.apimachinery.watch import ERROR, Event
+from kschedlearn.apiserver.faults import Faults
+from kschedlearn.apiserver.fieldsets import selectable_fields, supported_fields
+from kschedlearn.apiserver.lists import List, ListMeta
+from kschedlearn.apiserver.registry import (
+    DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
+    RESOURCES,
+    ResourceInfo,
+    generate_name,
+    new_uid,
+    prepare_for_create,
+    prepare_for_update,
+    resource_info,
+)
+from kschedlearn.apiserver.storage import DEFAULT_WATCH_WINDOW, HistoryEntry, Key, Storage, WatchFilter
+from kschedlearn.apiserver.watchers import ServerWatch
+from kschedlearn.sim import Process, Runtime, WouldBlockError, current_goroutine
+
+_REGISTRY = trace.stages.K8S + "staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go"
+_CACHER = trace.stages.K8S + "staging/src/k8s.io/apiserver/pkg/storage/cacher.go"
+for _name, _ref, _why in [
+    ("apiserver.create", _REGISTRY, "The API server stored a new object and told every matching watch (ADDED)."),
+    ("apiserver.update", _REGISTRY, "The API server replaced an object; its resourceVersion went up and watches saw MODIFIED (or ADDED/DELETED if it entered or left their selector)."),
+    ("apiserver.delete", _REGISTRY, "The API server deleted an object, or marked a pod for graceful deletion."),
+    ("apiserver.bind", trace.stages.K8S + "pkg/registry/core/pod/storage/storage.go#L128-L188",
+     "POST .../bindings: the API server set spec.nodeName and PodScheduled=True on the pod."),
+    ("apiserver.watch", _CACHER, "A client opened (or lost) a watch on the API server."),
+    ("apiserver.watch_event", _CACHER, "The API server delivered one watch event to a client (a reflector)."),
+]:
+    trace.register_stage(_name, _ref, _why)
+
+_OPTIMISTIC_LOCK_MSG = (
+    "the object has been modified; please apply your changes to the latest version and try again"
+)
+_BINDING = GroupResource("", "pods/binding")
+
+Selector = Any  # a selector string, a parsed labels/fields Selector, or None
+
+
+@attrs.define(eq=False)
+class APIServer:
+    """The in-memory API server of one simulation (``server.faults`` holds the fault hooks)."""
+
+    runtime: Runtime
+    name: str = "kube-apiserver"
+    watch_window: int = DEFAULT_WATCH_WINDOW
+    process: Process = attrs.field(init=False)
+    storage: Storage = attrs.field(init=False)
+    faults: Faults = attrs.field(init=False)
+    watches: list[ServerWatch] = attrs.field(factory=list, init=False)
+    _wids: itertools.count[int] = attrs.field(factory=lambda: itertools.count(1), init=False)
+    _counter: itertools.count[int] = attrs.field(factory=lambda: itertools.count(1), init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.process = self.runtime.new_process(self.name)
+        self.storage = Storage(watch_window=self.watch_window)
+        self.storage.listeners.append(self._fan_out)
+        self.faults = Faults(self)
+
+    # -- plumbing ------------------------------------------------------------------------
+    def now(self) -> float:
+        return self.runtime.now
+
+    def _emit(self, stage: str, message: str, **data: Any) -> None:
+        trace.emit(stage, message, data=data, runtime=self.runtime)
+
+    def _before(self, verb: str, info: ResourceInfo) -> None:
+        """Apply injected delays (the caller sleeps) and failures before serving a call."""
+        delay = self.faults.take_delay(verb, info.resource)
+        if delay > 0:
+            if current_goroutine() is None:
+                raise WouldBlockError(
+                    f"apiserver: {verb} {info.resource} is delayed {delay:g}s by an injected"
+                    " fault; call it from a goroutine"
+                )
+            self.runtime.sleep(delay)
+        err = self.faults.take_failure(verb, info.resource)
+        if err is not None:
+            raise err
+
+    def _namespace(self, info: ResourceInfo, request_ns: str, obj_ns: str = "") -> str:
+        if not info.namespaced:
+            return ""
+        if request_ns and obj_ns and request_ns != obj_ns:
+            raise new_bad_request(
+                "the namespace of the provided object does not match the namespace sent on the"
+                " request"
+            )
+        return request_ns or obj_ns or "default"
+
+    @staticmethod
+    def _check_kind(info: ResourceInfo, obj: Any) -> None:
+        kind = getattr(type(obj), "kind", None)
+        if kind != info.kind:
+            raise new_bad_request(
+                f"{info.resource}: expected a {info.kind} object, got {type(obj).__name__}"
+            )
+
+    def _filter(self, info: ResourceInfo, namespace: str, label_selector: Selector,
+                field_selector: Selector) -> WatchFilter:
+        lsel = _parse_labels(label_selector)
+        fsel = _parse_fields(info, field_selector)
+        return WatchFilter(
+            namespace=namespace if info.namespaced else "",
+            matches_labels=lambda o: lsel.matches(o.metadata.labels),
+            matches_fields=lambda o: fsel.matches(selectable_fields(info.resource, o)),
+        )
+
+    def _get_or_not_found(self, info: ResourceInfo, key: Key) -> Any:
+        obj = self.storage.get(info.resource, key)
+        if obj is None:
+            raise new_not_found(info.qualified(), key[1])
+        return obj
+
+    # -- verbs ---------------------------------------------------------------------------
+    def create(self, resource: str, namespace: str, obj: Any) -> Any:
+        """Store a new object with its system fields and API defaults filled in.
+
+        Go: Store.Create + rest.BeforeCreate (uid, creationTimestamp, generateName) and the
+        kind's defaults. Raises AlreadyExists (409) if the name is taken.
+        Differs from Go: a resourceVersion on the new object is ignored rather than refused.
+        """
+        info = resource_info(resource)
+        self._before("create", info)
+        self._check_kind(info, obj)
+        meta = obj.metadata
+        ns = self._namespace(info, namespace, meta.namespace)
+        counter = next(self._counter)
+        name = meta.name
+        if not name and meta.generate_name:
+            name = generate_name(meta.generate_name, counter)
+        if not name:
+            raise new_invalid(info.kind, "", "metadata.name: Required value: name or"
+                              " generateName is required")
+        key = (ns, name)
+        if self.storage.get(resource, key) is not None:
+            raise new_already_exists(info.qualified(), name)
+        meta = attrs.evolve(meta, name=name, namespace=ns, resource_version="",
+                            uid=meta.uid or new_uid(resource, ns, name, counter),
+                            creation_timestamp=self.now(), deletion_timestamp=None,
+                            deletion_grace_period_seconds=None)
+        stored = self.storage.create(resource, key, prepare_for_create(info, attrs.evolve(obj, metadata=meta)))
+        self._emit("apiserver.create", f"create {resource} {_key_str(key)}", resource=resource,
+                   key=_key_str(key), resource_version=stored.metadata.resource_version)
+        return stored
+
+    def get(self, resource: str, namespace: str, name: str) -> Any:
+        """Go: Store.Get. Raises NotFound (404)."""
+        info = resource_info(resource)
+        self._before("get", info)
+        return self._get_or_not_found(info, (self._namespace(info, namespace), name))
+
+    def list(self, resource: str, namespace: str = "", label_selector: Selector = None,
+             field_selector: Selector = None, resource_version: str = "") -> List:
+        """Matching objects sorted by namespace/name, with the list's resourceVersion.
+
+        Go: Store.List (served from the watch cache for ``resource_version="0"``).
+        Differs from Go: every resource_version is served from the current state.
+        """
+        info = resource_info(resource)
+        self._before("list", info)
+        _parse_rv(resource_version)
+        flt = self._filter(info, namespace, label_selector, field_selector)
+        items = tuple(o for o in self.storage.items(resource) if flt.matches(o))
+        return List(kind=f"{info.kind}List", items=items,
+                    metadata=ListMeta(resource_version=str(self.storage.resource_version)))
+
+    def update(self, resource: str, namespace: str, obj: Any, *, status_only: bool = False) -> Any:
+        """Replace an object; Conflict (409) if its resourceVersion is stale, "" = unconditional.
+
+        Go: Store.Update (GuaranteedUpdate with a resourceVersion precondition). A main
+        update keeps the stored status; ``status_only`` (the ``/status`` subresource) keeps
+        everything but the status. An update that changes nothing writes nothing (etcd3's
+        byte-equality short cut): same resourceVersion, no watch event.
+        """
+        info = resource_info(resource)
+        self._before("update_status" if status_only else "update", info)
+        self._check_kind(info, obj)
+        key = (self._namespace(info, namespace, obj.metadata.namespace), obj.metadata.name)
+        old = self._get_or_not_found(info, key)
+        rv = obj.metadata.resource_version
+        if rv and rv != old.metadata.resource_version:
+            raise new_conflict(info.qualified(), key[1], _OPTIMISTIC_LOCK_MSG)
+        new = prepare_for_update(info, obj, old, status_only=status_only)
+        new = attrs.evolve(new, metadata=attrs.evolve(
+            new.metadata, resource_version=old.metadata.resource_version))
+        if new == old:
+            return old
+        stored = self.storage.update(resource, key, new)
+        verb = "update_status" if status_only else "update"
+        self._emit("apiserver.update", f"{verb} {resource} {_key_str(key)}", resource=resource,
+                   key=_key_str(key), resource_version=stored.metadata.resource_version)
+        return stored
+
+    def update_status(self, resource: str, namespace: str, obj: Any) -> Any:
+        """PUT .../{name}/status. Go: the ``StatusREST`` of the kind's registry."""
+        return self.update(resource, namespace, obj, status_only=True)
+
+    def delete(self, resource: str, namespace: str, name: str,
+               grace_period_seconds: int | None = None) -> None:
+        """Delete an object; pods are deleted gracefully.
+
+        Go: Store.Delete with rest.BeforeDelete and podStrategy.CheckGracefulDelete: a bound
+        pod with a grace period > 0 (default: its terminationGracePeriodSeconds) only gets
+        ``deletionTimestamp = now + grace`` (MODIFIED); an unbound pod or grace 0 is removed at
+        once (DELETED). A second delete may only shorten the grace period.
+        Differs from Go: the kubelet's final delete is replaced by a timer on the API server's
+        process that removes the pod when the grace period is over.
+        """
+        info = resource_info(resource)
+        self._before("delete", info)
+        key = (self._namespace(info, namespace), name)
+        obj = self._get_or_not_found(info, key)
+        grace = 0
+        if resource == "pods":
+            grace = _pod_grace(obj, grace_period_seconds)
+        meta = obj.metadata
+        if meta.deletion_timestamp is not None and meta.deletion_grace_period_seconds is not None:
+            if grace >= meta.deletion_grace_period_seconds:
+                return  # already terminating at least as soon
+            if grace > 0:
+                start = meta.deletion_timestamp - meta.deletion_grace_period_seconds
+                self._mark_deleting(info, key, obj, start + grace, grace)
+                return
+        if grace > 0:
+            self._mark_deleting(info, key, obj, self.now() + grace, grace)
+            return
+        self._delete_now(info, key)
+
+    def _mark_deleting(self, info: ResourceInfo, key: Key, obj: Any, at: float, grace: int) -> None:
+        meta = attrs.evolve(obj.metadata, deletion_timestamp=at,
+                            deletion_grace_period_seconds=grace)
+        stored = self.storage.update(info.resource, key, attrs.evolve(obj, metadata=meta))
+        self._emit("apiserver.delete", f"delete {info.resource} {_key_str(key)} (grace {grace}s)",
+                   resource=info.resource, key=_key_str(key), grace_period_seconds=grace,
+                   resource_version=stored.metadata.resource_version)
+        self.process.go(self._finish_graceful_delete, info, key, meta.uid, at,
+                        name=f"graceful-delete {_key_str(key)}")
+
+    def _finish_graceful_delete(self, info: ResourceInfo, key: Key, uid: str, at: float) -> None:
+        self.runtime.sleep(at - self.now())
+        obj = self.storage.get(info.resource, key)
+        if (obj is not None and obj.metadata.uid == uid
+                and obj.metadata.deletion_timestamp == at):
+            self._delete_now(info, key)
+
+    def _delete_now(self, info: ResourceInfo, key: Key) -> None:
+        stored = self.storage.delete(info.resource, key)
+        self._emit("apiserver.delete", f"delete {info.resource} {_key_str(key)}",
+                   resource=info.resource, key=_key_str(key), grace_period_seconds=0,
+                   resource_version=stored.metadata.resource_version)
+
+    def bind(self, namespace: str, binding: Any) -> None:
+        """POST /api/v1/namespaces/{ns}/bindings: assign a pod to a node.
+
+        Go: BindingREST.Create → assignPod → setPodHostAndAnnotations (storage.go#L128-L188):
+        a deleting pod and an already-assigned pod are refused with 409 Conflict on
+        ``pods/binding``; otherwise nodeName is set, the binding's annotations merged in and
+        the PodScheduled condition set to True.
+        Differs from Go: a missing target name is reported as 422 Invalid.
+        """
+        from kschedlearn.api.v1 import (  # noqa: PLC0415 - keeps the module importable alone
+            CONDITION_TRUE, POD_SCHEDULED, PodCondition, update_pod_condition,
+        )
+
+        info = RESOURCES["pods"]
+        self._before("bind", info)
+        name = binding.metadata.name
+        if not binding.target.name:
+            raise new_invalid("Binding", name, "target.name: Required value")
+        key = (self._namespace(info, namespace, binding.metadata.namespace), name)
+        pod = self._get_or_not_found(info, key)
+        if pod.metadata.deletion_timestamp is not None:
+            raise new_conflict(_BINDING, name,
+                               f"pod {name} is being deleted, cannot be assigned to a host")
+        if pod.spec.node_name != "":
+            raise new_conflict(_BINDING, name,
+                               f'pod {name} is already assigned to node "{pod.spec.node_name}"')
+        annotations = {**pod.metadata.annotations, **binding.metadata.annotations}
+        _, status = update_pod_condition(
+            pod.status, PodCondition(type=POD_SCHEDULED, status=CONDITION_TRUE), now=self.now())
+        pod = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, annotations=annotations),
+                           spec=attrs.evolve(pod.spec, node_name=binding.target.name),
+                           status=status)
+        stored = self.storage.update("pods", key, pod)
+        self._emit("apiserver.bind", f"bind {_key_str(key)} to {binding.target.name}",
+                   pod=_key_str(key), node=binding.target.name,
+                   resource_version=stored.metadata.resource_version)
+
+    def watch(self, resource: str, namespace: str = "", label_selector: Selector = None,
+              field_selector: Selector = None, resource_version: str = "",
+              timeout_seconds: float | None = None) -> ServerWatch:
+        """Open a watch: events after ``resource_version`` ("0"/"" = from now), then live ones.
+
+        If events after that version already left the history window, the watch delivers one
+        ERROR event carrying a 410 Status (``too old resource version: %d (%d)``) and closes.
+        Go: Cacher.Watch / watchCache.GetAllEventsSinceThreadUnsafe.
+        Differs from Go: Go's cache answers a watch from "0" with ADDED events for every
+        current object; here "0" means "from now", as a watch right after a list.
+        """
+        info = resource_info(resource)
+        self._before("watch", info)
+        flt = self._filter(info, namespace, label_selector, field_selector)
+        rv = _parse_rv(resource_version)
+        deadline = self.now() + timeout_seconds if timeout_seconds else None
+        w = ServerWatch(next(self._wids), resource, flt, label_selector=str(label_selector or ""),
+                        field_selector=str(field_selector or ""), deadline=deadline,
+                        on_deliver=self._on_deliver, on_stop=self._unregister)
+        history = self.storage.history(resource)
+        too_old = history.too_old_message(rv) if rv else None
+        if too_old is not None:
+            w.close_when_drained = True
+            w.enqueue(Event(ERROR, new_gone(too_old).status()))
+        else:
+            for entry in history.since(rv) if rv else ():
+                event = flt.translate(entry)
+                if event is not None:
+                    w.enqueue(event)
+            self.watches.append(w)
+        self.process.go(w.pump, name=f"watch-{w.wid} {resource}")
+        self._emit("apiserver.watch", f"watch {resource} from rv {resource_version or 'now'}"
+                   + (f": {too_old}" if too_old else ""), watch=w.wid, resource=resource,
+                   resource_version=resource_version, too_old=too_old is not None)
+        return w
+
+    # -- watch plumbing ------------------------------------------------------------------
+    def _fan_out(self, resource: str, entry: HistoryEntry) -> None:
+        for w in list(self.watches):
+            if w.resource == resource:
+                event = w.filter.translate(entry)
+                if event is not None:
+                    w.enqueue(event)
+
+    def _unregister(self, w: ServerWatch) -> None:
+        if w in self.watches:
+            self.watches.remove(w)
+
+    def _on_deliver(self, w: ServerWatch, event: Event) -> None:
+        obj = event.object
+        what = (_key_str((obj.metadata.namespace, obj.metadata.name))
+                if event.type != ERROR else obj.message)
+        self._emit("apiserver.watch_event", f"watch-{w.wid} {event.type} {what}", watch=w.wid,
+                   resource=w.resource, type=event.type, object=what)
+
+    # -- fault hooks on watches ----------------------------------------------------------
+    def close_watches(self, resource: str | None = None) -> int:
+        """Close every open watch (of ``resource``) now, dropping undelivered events."""
+        victims = [w for w in self.watches if resource is None or w.resource == resource]
+        for w in victims:
+            w.stop()
+        return len(victims)
+
+    def stall_watches(self, duration: float, resource: str | None = None) -> int:
+        """Hold back events of open watches for ``duration`` seconds, then release in order."""
+        victims = [w for w in self.watches if resource is None or w.resource == resource]
+        for w in victims:
+            w.stall(self.now() + duration)
+        return len(victims)
+
+    def set_watch_window(self, n: int, resource: str | None = None) -> None:
+        """Keep only the last ``n`` events per resource (older RVs become "too old")."""
+        if n < 0:
+            raise ValueError(f"apiserver: watch window must be >= 0, got {n}")
+        self.storage.set_watch_window(n, resource)
+
+    # -- kschedlearn-only ----------------------------------------------------------------
+    def debug_state(self) -> dict[str, Any]:
+        """Plain data: every stored object (manifest form), open watches, pending faults."""
+        return {
+            "resource_version": str(self.storage.resource_version),
+            "objects": {
+                resource: {_key_str(_obj_key(o)): o.to_dict() for o in self.storage.items(resource)}
+                for resource in sorted(self.storage.objects)
+                if self.storage.objects[resource]
+            },
+            "watches": [
+                {"id": w.wid, "resource": w.resource, "namespace": w.filter.namespace,
+                 "label_selector": w.label_selector, "field_selector": w.field_selector,
+                 "pending": len(w.pending), "delivered": w.delivered,
+                 "stalled_until": w.stalled_until}
+                for w in self.watches
+            ],
+            "faults": self.faults.describe(),
+        }
+
+
+def _obj_key(obj: Any) -> Key:
+    return (obj.metadata.namespace, obj.metadata.name)
+
+
+def _key_str(key: Key) -> str:
+    return f"{key[0]}/{key[1]}" if key[0] else key[1]
+
+
+def _pod_grace(pod: Any, requested: int | None) -> int:
+    """Go: podStrategy.CheckGracefulDelete — unbound pods go at once."""
+    if requested is not None:
+        grace = requested
+    elif pod.spec.termination_grace_period_seconds is not None:
+        grace = pod.spec.termination_grace_period_seconds
+    else:
+        grace = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
+    if not pod.spec.node_name:
+        grace = 0
+    return max(grace, 0)
+
+
+def _parse_rv(rv: str) -> int:
+    if rv in ("", None):
+        return 0
+    try:
+        value = int(rv)
+    except (TypeError, ValueError):
+        raise new_bad_request(f"invalid resource version {rv!r}") from None
+    if value < 0:
+        raise new_bad_request(f"invalid resource version {rv!r}")
+    return value
+
+
+def _parse_labels(sel: Selector) -> Any:
+    if sel is None or sel == "":
+        return labels.everything()
+    if isinstance(sel, str):
+        try:
+            return labels.parse(sel)
+        except ValueError as exc:
+            raise new_bad_request(f"invalid label selector {sel!r}: {exc}") from None
+    return sel
+
+
+def _parse_fields(info: ResourceInfo, sel: Selector) -> Any:
+    if sel is None or sel == "":
+        return fields.everything()
+    if isinstance(sel, str):
+        try:
+            sel = fields.parse_selector(sel)
+        except ValueError as exc:
+            raise new_bad_request(f"invalid field selector: {exc}") from None
+    allowed = supported_fields(info.resource)
+    for req in sel.requirements():
+        if req.field not in allowed:
+            raise new_bad_request(f"field label not supported: {req.field}")
+    return sel
+
+
+__all__ = ["APIServer", "StatusError"]
