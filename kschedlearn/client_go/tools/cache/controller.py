@@ -1,0 +1,314 @@
+"""Controller: a reflector filling a queue plus a loop popping it; and the informers built on it.
+
+Go: staging/src/k8s.io/client-go/tools/cache/controller.go
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L29-L349
+
+``new_informer`` / ``new_indexer_informer`` wire the whole chain a learner follows (spec §9.6):
+API server → Reflector → DeltaFIFO → ``process_loop`` → client store + handler calls
+(``on_add`` / ``on_update`` / ``on_delete``). The scheduler's assigned-pod feed is one of these.
+
+Differs from Go: ``Process`` functions raise instead of returning an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import attrs
+
+from kschedlearn import sim
+from kschedlearn.apimachinery.util import wait
+from kschedlearn.client_go.tools.cache.delta_fifo import (
+    ADDED,
+    DELETED,
+    SYNC,
+    UPDATED,
+    Deltas,
+    deletion_handling_meta_namespace_key_func,
+    new_delta_fifo,
+)
+from kschedlearn.client_go.tools.cache.fifo import FIFOClosedError, ProcessError
+from kschedlearn.client_go.tools.cache.index import Indexers
+from kschedlearn.client_go.tools.cache.listwatch import ListerWatcher
+from kschedlearn.client_go.tools.cache.reflector import Reflector, new_reflector, store_debug_state
+from kschedlearn.client_go.tools.cache.store import Store, meta_namespace_key_func, new_indexer, new_store
+from kschedlearn.client_go.util.clock import Clock, RealClock
+from kschedlearn.sim import Chan
+from kschedlearn.trace import emit, register_stage
+from kschedlearn.trace.stages import CLIENT_GO_CACHE
+
+_GO = CLIENT_GO_CACHE + "controller.go"
+register_stage(
+    "controller.process_loop", _GO + "#L143-L160",
+    "The controller pops one key's Deltas from its queue and processes them (updating the "
+    "client store and calling the event handlers).",
+)
+for _kind, _lines in (("OnAdd", "#L185-L190"), ("OnUpdate", "#L192-L197"), ("OnDelete", "#L199-L204")):
+    register_stage(
+        f"handler.{_kind}", _GO + _lines,
+        f"An informer delivers a notification to a resource event handler's {_kind}.",
+    )
+
+ProcessFunc = Callable[[Any], None]
+"""Go: controller.go ``type ProcessFunc func(obj interface{}) error`` (raises on error)."""
+
+ShouldResyncFunc = Callable[[], bool]
+"""Go: controller.go ``type ShouldResyncFunc func() bool``."""
+
+
+@attrs.define(eq=False)
+class Config:
+    """Everything a Controller needs.
+
+    Go: controller.go ``type Config struct``
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L29-L68
+    """
+
+    queue: Any
+    lister_watcher: ListerWatcher
+    process: ProcessFunc
+    object_type: type | None
+    full_resync_period: float = 0.0
+    should_resync: ShouldResyncFunc | None = None
+    retry_on_error: bool = False
+
+
+@attrs.frozen
+class ControllerDebugState:
+    """A snapshot of a controller for the views. kschedlearn-only, not in Go."""
+
+    queue: Any
+    reflector: Any
+    has_synced: bool
+
+
+@attrs.define(eq=False)
+class Controller:
+    """Runs a reflector into ``config.queue`` and pops the queue into ``config.process``.
+
+    Go: controller.go ``type controller struct`` (and the ``Controller`` interface)
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L75-L92
+    """
+
+    config: Config
+    reflector: Reflector | None = None
+    clock: Clock = attrs.field(factory=RealClock)
+    name: str | None = None  # kschedlearn-only: names the reflector (Go uses the caller's file:line)
+
+    def run(self, stop_ch: Chan) -> None:
+        """Start the reflector, then pop the queue until ``stop_ch`` closes (blocks).
+
+        Go: ``(*controller).Run``
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L100-L122
+        """
+
+        def close_queue_on_stop() -> None:
+            stop_ch.recv()
+            self.config.queue.close()
+
+        sim.go(close_queue_on_stop, name="controller close-queue-on-stop")
+        r = new_reflector(self.config.lister_watcher, self.config.object_type,
+                          self.config.queue, self.config.full_resync_period, name=self.name)
+        r.should_resync = self.config.should_resync
+        r.clock = self.clock
+        self.reflector = r
+        r.run_until(stop_ch)
+        wait.until(self._process_loop, 1.0, stop_ch)
+
+    def has_synced(self) -> bool:
+        """True once the first list has been fully popped. Go: ``(*controller).HasSynced``."""
+        return bool(self.config.queue.has_synced())
+
+    def last_sync_resource_version(self) -> str:
+        """Go: ``(*controller).LastSyncResourceVersion`` ("" before Run)."""
+        if self.reflector is None:
+            return ""
+        return self.reflector.last_sync_resource_version()
+
+    def _process_loop(self) -> None:
+        """Pop and process forever; return only when the queue is closed.
+
+        Go: ``(*controller).processLoop``
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L143-L160
+        """
+        while True:
+            try:
+                self.config.queue.pop(self._traced_process)
+            except FIFOClosedError:
+                return
+            except ProcessError as err:
+                if self.config.retry_on_error:
+                    # Put it back unless newer deltas for the key arrived meanwhile.
+                    self.config.queue.add_if_not_present(err.item)
+
+    def _traced_process(self, obj: Any) -> None:
+        """``config.process`` preceded by the ``controller.process_loop`` trace point."""
+        emit("controller.process_loop", f"pop {_describe(obj)}", data=_pop_data(obj))
+        self.config.process(obj)
+
+    def debug_state(self) -> ControllerDebugState:
+        """A frozen snapshot: the queue's debug state, the reflector's, has_synced."""
+        return ControllerDebugState(
+            queue=store_debug_state(self.config.queue),
+            reflector=self.reflector.debug_state() if self.reflector is not None else None,
+            has_synced=self.has_synced(),
+        )
+
+
+def _describe(obj: Any) -> str:
+    if isinstance(obj, Deltas) and len(obj) > 0:
+        newest = obj.newest()
+        return f"{_key(newest.object)} {[d.type for d in obj]}"  # type: ignore[union-attr]
+    return _key(obj)
+
+
+def _pop_data(obj: Any) -> dict[str, Any]:
+    if isinstance(obj, Deltas) and len(obj) > 0:
+        return {"key": _key(obj.newest().object), "deltas": [d.type for d in obj]}  # type: ignore[union-attr]
+    return {"key": _key(obj)}
+
+
+def _key(obj: Any) -> str:
+    try:
+        return deletion_handling_meta_namespace_key_func(obj)
+    except Exception:  # noqa: BLE001 - only for trace lines
+        return "<no key>"
+
+
+def new(c: Config, name: str | None = None) -> Controller:
+    """Go: controller.go ``New(c *Config) Controller``."""
+    return Controller(config=c, name=name)
+
+
+class ResourceEventHandler(Protocol):
+    """Receives notifications: ``on_add(obj)``, ``on_update(old, new)``, ``on_delete(obj)``.
+
+    Go: controller.go ``type ResourceEventHandler interface``
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L162-L180
+
+    ``on_delete`` may receive a ``DeletedFinalStateUnknown`` tombstone.
+    """
+
+    def on_add(self, obj: Any) -> None: ...
+    def on_update(self, old_obj: Any, new_obj: Any) -> None: ...
+    def on_delete(self, obj: Any) -> None: ...
+
+
+@attrs.frozen
+class ResourceEventHandlerFuncs:
+    """A ResourceEventHandler from up to three functions (missing ones are skipped).
+
+    Go: controller.go ``type ResourceEventHandlerFuncs struct`` and its methods
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L182-L208
+    """
+
+    add_func: Callable[[Any], None] | None = None
+    update_func: Callable[[Any, Any], None] | None = None
+    delete_func: Callable[[Any], None] | None = None
+
+    def on_add(self, obj: Any) -> None:
+        """Go: ``ResourceEventHandlerFuncs.OnAdd``."""
+        if self.add_func is not None:
+            self.add_func(obj)
+
+    def on_update(self, old_obj: Any, new_obj: Any) -> None:
+        """Go: ``ResourceEventHandlerFuncs.OnUpdate``."""
+        if self.update_func is not None:
+            self.update_func(old_obj, new_obj)
+
+    def on_delete(self, obj: Any) -> None:
+        """Go: ``ResourceEventHandlerFuncs.OnDelete``."""
+        if self.delete_func is not None:
+            self.delete_func(obj)
+
+
+def dispatch_add(h: ResourceEventHandler, obj: Any) -> None:
+    """``h.on_add(obj)`` behind the ``handler.OnAdd`` trace point (kschedlearn-only seam)."""
+    emit("handler.OnAdd", f"OnAdd {_key(obj)}", data={"key": _key(obj)})
+    h.on_add(obj)
+
+
+def dispatch_update(h: ResourceEventHandler, old_obj: Any, new_obj: Any) -> None:
+    """``h.on_update(old, new)`` behind the ``handler.OnUpdate`` trace point."""
+    emit("handler.OnUpdate", f"OnUpdate {_key(new_obj)}", data={"key": _key(new_obj)})
+    h.on_update(old_obj, new_obj)
+
+
+def dispatch_delete(h: ResourceEventHandler, obj: Any) -> None:
+    """``h.on_delete(obj)`` behind the ``handler.OnDelete`` trace point."""
+    emit("handler.OnDelete", f"OnDelete {_key(obj)}", data={"key": _key(obj)})
+    h.on_delete(obj)
+
+
+def _informer_process(client_state: Store, h: ResourceEventHandler) -> ProcessFunc:
+    """The Process function of NewInformer/NewIndexerInformer: apply Deltas oldest first.
+
+    Go: controller.go, the ``Process`` closure inside ``NewInformer``
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L250-L276
+    """
+
+    def process(obj: Any) -> None:
+        for d in obj:
+            if d.type in (SYNC, ADDED, UPDATED):
+                old, exists = _get_or_missing(client_state, d.object)
+                if exists:
+                    client_state.update(d.object)
+                    dispatch_update(h, old, d.object)
+                else:
+                    client_state.add(d.object)
+                    dispatch_add(h, d.object)
+            elif d.type == DELETED:
+                client_state.delete(d.object)
+                dispatch_delete(h, d.object)
+
+    return process
+
+
+def _get_or_missing(store: Store, obj: Any) -> tuple[Any, bool]:
+    """Go's ``old, exists, err := store.Get(obj); err == nil && exists``: an error = missing."""
+    try:
+        return store.get(obj)
+    except Exception:  # noqa: BLE001 - Go treats a Get error as "not there" here
+        return None, False
+
+
+def new_informer(lw: ListerWatcher, obj_type: type | None, resync_period: float,
+                 h: ResourceEventHandler, name: str | None = None) -> tuple[Store, Controller]:
+    """A store plus a controller that keeps it filled and calls ``h`` on every change.
+
+    Go: controller.go ``NewInformer``
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L280
+
+    The DeltaFIFO gets the client store as its known objects, so a relist can detect deletions
+    missed while the watch was down (tombstones) and resyncs replay known objects.
+    """
+    client_state = new_store(deletion_handling_meta_namespace_key_func)
+    fifo = new_delta_fifo(meta_namespace_key_func, None, client_state)
+    cfg = Config(queue=fifo, lister_watcher=lw, object_type=obj_type,
+                 full_resync_period=resync_period, retry_on_error=False,
+                 process=_informer_process(client_state, h))
+    return client_state, new(cfg, name=name)
+
+
+def new_indexer_informer(lw: ListerWatcher, obj_type: type | None, resync_period: float,
+                         h: ResourceEventHandler, indexers: Indexers,
+                         name: str | None = None) -> tuple[Any, Controller]:
+    """Like ``new_informer`` with an Indexer as the client state.
+
+    Go: controller.go ``NewIndexerInformer``
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L282-L349
+    """
+    client_state = new_indexer(deletion_handling_meta_namespace_key_func, indexers)
+    fifo = new_delta_fifo(meta_namespace_key_func, None, client_state)
+    cfg = Config(queue=fifo, lister_watcher=lw, object_type=obj_type,
+                 full_resync_period=resync_period, retry_on_error=False,
+                 process=_informer_process(client_state, h))
+    return client_state, new(cfg, name=name)
+
+
+__all__ = [
+    "Config", "Controller", "ControllerDebugState", "ProcessFunc", "ResourceEventHandler",
+    "ResourceEventHandlerFuncs", "ShouldResyncFunc", "new", "new_indexer_informer",
+    "new_informer",
+]

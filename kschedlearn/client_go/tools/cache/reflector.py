@@ -1,0 +1,444 @@
+"""Reflector: keeps a store in step with the API server by listing once, then watching.
+
+Go: staging/src/k8s.io/client-go/tools/cache/reflector.go
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L47-L421
+
+The cycle (spec §9.5): list at resourceVersion "0" and ``replace`` the store; then watch from
+the list's version, applying each event to the store. A watch that the server closes normally
+is simply re-opened from the last seen version; a watch *error* (an ``ERROR`` event such as
+410 "too old resource version", a failed watch call) or a "very short watch" makes
+``list_and_watch`` return, and ``run``'s ``wait.until`` relists one second later.
+
+Differs from Go:
+- ``new_reflector`` takes an optional ``name``; Go derives it from the caller's ``file:line``
+  by walking the goroutine stack. Without a name we use ``"reflector.go"`` plus the expected
+  type, e.g. ``reflector(*v1.Pod)``.
+- Go's ``(error)`` returns are raised exceptions; ``utilruntime.HandleError`` becomes an
+  error-level glog line. ``io.EOF`` is Python's ``EOFError``; "connection refused" is
+  ``ConnectionRefusedError``. Go also ``fmt.Printf``s a wrong-typed watch event; we only log.
+- The resource version that Go's ``watchHandler`` updates through a ``*string`` lives in a
+  one-element list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from kschedlearn import sim
+from kschedlearn.apimachinery.util import wait
+from kschedlearn.client_go.tools.cache.listwatch import ListerWatcher, ListOptions
+from kschedlearn.client_go.tools.cache.store import Store, meta_namespace_key_func
+from kschedlearn.client_go.util.clock import Clock, RealClock
+from kschedlearn.sim import Chan
+from kschedlearn.trace import emit, glog, register_stage
+from kschedlearn.trace.gofmt import sprintf
+from kschedlearn.trace.stages import CLIENT_GO_CACHE
+
+_GO = CLIENT_GO_CACHE + "reflector.go"
+register_stage(
+    "reflector.list", _GO + "#L239-L262",
+    "The reflector lists every object (at resourceVersion \"0\") and replaces its store with "
+    "them: a fresh starting point from which the watch continues.",
+)
+register_stage(
+    "reflector.watch_start", _GO + "#L286-L300",
+    "The reflector opens a watch from the last resourceVersion it has seen, with a random "
+    "server-side timeout of 5 to 10 minutes.",
+)
+register_stage(
+    "reflector.watch_event", _GO + "#L345-L398",
+    "One watch event arrives and is applied to the store (Add, Update or Delete).",
+)
+register_stage(
+    "reflector.relist", _GO + "#L300-L325",
+    "ListAndWatch returned (a watch error such as 410 Gone, a failed call or a very short "
+    "watch): wait.Until will list everything again one second later.",
+)
+
+MIN_WATCH_TIMEOUT = 5 * 60.0
+"""Go: reflector.go ``minWatchTimeout`` (5 minutes); watch timeouts are drawn in [5, 10) min."""
+
+# Go: k8s.io/apimachinery/pkg/watch EventType values.
+EVENT_ADDED = "ADDED"
+EVENT_MODIFIED = "MODIFIED"
+EVENT_DELETED = "DELETED"
+EVENT_ERROR = "ERROR"
+
+
+class ErrorStopRequested(Exception):
+    """The stop channel closed while watching. Go: reflector.go ``errorStopRequested``."""
+
+    def __init__(self) -> None:
+        super().__init__("Stop requested")
+
+
+class StatusError(Exception):
+    """An API error delivered as the object of an ``ERROR`` watch event.
+
+    Go: apimachinery/pkg/api/errors ``StatusError`` (``Error()`` is the status message), as
+    built by ``FromObject``.
+    """
+
+    def __init__(self, status: Any) -> None:
+        super().__init__(getattr(status, "message", str(status)))
+        self.status = status
+
+
+def from_object(obj: Any) -> Exception:
+    """Turn an ``ERROR`` event's object into an error.
+
+    Go: apimachinery/pkg/api/errors ``FromObject`` - a Status becomes a ``StatusError``,
+    anything else ``unexpected object: %v``. Differs from Go: an exception object is used
+    as is (the embedded server may send one).
+    """
+    if isinstance(obj, Exception):
+        return obj
+    if hasattr(obj, "message"):
+        return StatusError(obj)
+    return RuntimeError(sprintf("unexpected object: %v", obj))
+
+
+def _handle_error(message: str) -> None:
+    """Go: apimachinery/pkg/util/runtime ``HandleError`` - logs the error and goes on."""
+    glog.errorf("%s", message)
+
+
+def type_name(t: type | None) -> str:
+    """How Go's ``%v`` prints a ``reflect.Type`` of an API pointer, e.g. ``*v1.Pod``."""
+    return "<nil>" if t is None else f"*v1.{t.__name__}"
+
+
+def go_duration(seconds: float) -> str:
+    """Go's ``time.Duration.String()`` for whole and fractional seconds (``0s``, ``1m0s``)."""
+    if seconds == 0:
+        return "0s"
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    frac = seconds - whole
+    sec_text = f"{secs + frac:g}s"
+    if hours:
+        return f"{hours}h{minutes}m{sec_text}"
+    if minutes:
+        return f"{minutes}m{sec_text}"
+    return sec_text
+
+
+@attrs.frozen
+class ReflectorDebugState:
+    """A snapshot of a reflector for the views. kschedlearn-only, not in Go."""
+
+    name: str
+    expected_type: str
+    resync_period: float
+    last_sync_resource_version: str
+    store: Any
+
+
+@attrs.define(eq=False)
+class Reflector:
+    """Watches one resource and mirrors every change into ``store``.
+
+    Go: reflector.go ``type Reflector struct``
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L47-L74
+    """
+
+    name: str
+    expected_type: type | None
+    store: Store
+    lister_watcher: ListerWatcher
+    period: float = 1.0
+    resync_period: float = 0.0
+    should_resync: Any = None  # Callable[[], bool] | None (Go: ShouldResync)
+    clock: Clock = attrs.field(factory=RealClock)
+    last_sync_resource_version_value: str = ""
+
+    def run(self) -> None:
+        """Start list-and-watch in a goroutine that never stops. Go: ``(*Reflector).Run``."""
+        glog.v(3).infof("Starting reflector %v (%s) from %s", type_name(self.expected_type),
+                        go_duration(self.resync_period), self.name)
+        sim.go(wait.until, lambda: self._list_and_watch_or_log(wait.NEVER_STOP), self.period,
+               wait.NEVER_STOP, name=f"reflector {self.name}")
+
+    def run_until(self, stop_ch: Chan) -> None:
+        """Start list-and-watch in a goroutine; returns at once; ends when ``stop_ch`` closes.
+
+        Go: ``(*Reflector).RunUntil``
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L196-L205
+        """
+        glog.v(3).infof("Starting reflector %v (%s) from %s", type_name(self.expected_type),
+                        go_duration(self.resync_period), self.name)
+        sim.go(wait.until, lambda: self._list_and_watch_or_log(stop_ch), self.period, stop_ch,
+               name=f"reflector {self.name}")
+
+    def _list_and_watch_or_log(self, stop_ch: Chan) -> None:
+        """The closure Go passes to wait.Until: run ListAndWatch, HandleError its error."""
+        try:
+            self.list_and_watch(stop_ch)
+        except Exception as err:  # Go: utilruntime.HandleError(err)
+            _handle_error(str(err))
+            emit("reflector.relist", f"{self.name}: {err}",
+                 data={"name": self.name, "reason": str(err)})
+
+    def _resync_chan(self) -> tuple[Chan, Any]:
+        """A channel that fires when a resync is due, and the timer's stop function.
+
+        Go: ``(*Reflector).resyncChan``; with no resync period the channel never fires.
+        """
+        if self.resync_period == 0:
+            return Chan(name="neverExitWatch"), lambda: False
+        t = self.clock.new_timer(self.resync_period)
+        return t.c, t.stop
+
+    def list_and_watch(self, stop_ch: Chan) -> None:
+        """List everything, then watch until an error, a stop, or a very short watch.
+
+        Go: ``(*Reflector).ListAndWatch``
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L224-L325
+
+        Raises on list errors (the caller logs them); returns normally when a watch ends
+        with an error, so that ``wait.until`` relists after ``period``.
+        """
+        glog.v(3).infof("Listing and watching %v from %s", type_name(self.expected_type), self.name)
+        resync_ch, cleanup = self._resync_chan()
+        first_cleanup = cleanup  # Go's `defer cleanup()` binds the first timer's Stop
+        try:
+            options = ListOptions(resource_version="0")
+            try:
+                lst = self.lister_watcher.list(options)
+            except Exception as err:
+                raise RuntimeError(sprintf("%s: Failed to list %v: %v", self.name,
+                                                type_name(self.expected_type), err)) from err
+            try:
+                resource_version = lst.metadata.resource_version
+                items = list(lst.items)
+            except AttributeError as err:
+                raise RuntimeError(sprintf("%s: Unable to understand list result %v: %v",
+                                                self.name, lst, err)) from err
+            try:
+                self._sync_with(items, resource_version)
+            except Exception as err:
+                raise RuntimeError(sprintf("%s: Unable to sync list result: %v",
+                                                self.name, err)) from err
+            self._set_last_sync_resource_version(resource_version)
+            emit("reflector.list",
+                 f"{self.name}: listed {len(items)} {type_name(self.expected_type)} at RV {resource_version}",
+                 data={"name": self.name, "count": len(items), "resource_version": resource_version})
+
+            resync_errc = Chan(1, name="resyncerrc")
+            cancel_ch = Chan(name="cancelCh")
+            try:
+                self._watch_forever(resource_version, resync_ch, cleanup, resync_errc,
+                                    cancel_ch, stop_ch)
+            finally:
+                cancel_ch.close()
+        finally:
+            first_cleanup()
+
+    def _watch_forever(self, resource_version: str, resync_ch: Chan, cleanup: Any,
+                       resync_errc: Chan, cancel_ch: Chan, stop_ch: Chan) -> None:
+        """The second half of ListAndWatch: the resync goroutine and the watch loop.
+
+        Go: reflector.go ListAndWatch lines 263-325 (kept in one Go function; split here only
+        so that each half stays readable).
+        """
+
+        def resync_loop() -> None:
+            nonlocal resync_ch, cleanup
+            while True:
+                index, _, _ = sim.select(("recv", resync_ch), ("recv", stop_ch), ("recv", cancel_ch))
+                if index != 0:
+                    return
+                if self.should_resync is None or self.should_resync():
+                    glog.v(4).infof("%s: forcing resync", self.name)
+                    try:
+                        self.store.resync()
+                    except Exception as err:
+                        resync_errc.send(err)
+                        return
+                cleanup()
+                resync_ch, cleanup = self._resync_chan()
+
+        sim.go(resync_loop, name=f"reflector {self.name} resync")
+
+        rv = [resource_version]
+        while True:
+            timeout_seconds = int(MIN_WATCH_TIMEOUT * (sim.current_runtime().rand.random() + 1.0))
+            options = ListOptions(resource_version=rv[0], timeout_seconds=timeout_seconds)
+            emit("reflector.watch_start",
+                 f"{self.name}: watch from RV {rv[0]} (timeout {timeout_seconds}s)",
+                 data={"name": self.name, "resource_version": rv[0],
+                       "timeout_seconds": timeout_seconds})
+            try:
+                w = self.lister_watcher.watch(options)
+            except Exception as err:
+                if isinstance(err, EOFError):
+                    pass  # the watch closed normally
+                else:
+                    _handle_error(sprintf("%s: Failed to watch %v: %v", self.name,
+                                               type_name(self.expected_type), err))
+                # An unreachable API server: re-watch where we left off instead of relisting.
+                if isinstance(err, ConnectionRefusedError):
+                    sim.sleep(1.0)
+                    continue
+                emit("reflector.relist", f"{self.name}: watch call failed: {err}",
+                     data={"name": self.name, "reason": str(err)})
+                return
+            try:
+                self._watch_handler(w, rv, resync_errc, stop_ch)
+            except ErrorStopRequested:
+                return
+            except Exception as err:
+                glog.warningf("%s: watch of %v ended with: %v", self.name,
+                              type_name(self.expected_type), err)
+                emit("reflector.relist", f"{self.name}: watch ended with: {err}",
+                     data={"name": self.name, "reason": str(err)})
+                return
+
+    def _sync_with(self, items: list[Any], resource_version: str) -> None:
+        """Replace the store's content with ``items``. Go: ``(*Reflector).syncWith``."""
+        found = list(items)
+        self.store.replace(found, resource_version)
+
+    def _watch_handler(self, w: Any, resource_version: list[str], errc: Chan,
+                       stop_ch: Chan) -> None:
+        """Apply the events of ``w`` to the store until it closes, errors or we are stopped.
+
+        Go: ``(*Reflector).watchHandler``
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L334-L402
+
+        Raises ``ErrorStopRequested``, the resync error, the ``ERROR`` event's status error,
+        or ``very short watch``; returns normally when the server closed a useful watch.
+        """
+        start = self.clock.now()
+        event_count = 0
+        try:
+            while True:
+                index, event, ok = sim.select(("recv", stop_ch), ("recv", errc),
+                                              ("recv", w.result_chan()))
+                if index == 0:
+                    raise ErrorStopRequested()
+                if index == 1:
+                    raise event
+                if not ok:
+                    break
+                if event.type == EVENT_ERROR:
+                    raise from_object(event.object)
+                if self._handle_event(event, resource_version):
+                    event_count += 1
+        finally:
+            w.stop()
+        watch_duration = self.clock.now() - start
+        if watch_duration < 1.0 and event_count == 0:
+            glog.v(4).infof("%s: Unexpected watch close - watch lasted less than a second and "
+                            "no items received", self.name)
+            raise RuntimeError("very short watch")
+        glog.v(4).infof("%s: Watch close - %v total %v items received", self.name,
+                        type_name(self.expected_type), event_count)
+
+    def _handle_event(self, event: Any, resource_version: list[str]) -> bool:
+        """One iteration of watchHandler's loop body; False when the event was skipped.
+
+        Go: reflector.go watchHandler, the ``case event, ok := <-w.ResultChan()`` branch.
+        """
+        obj = event.object
+        if self.expected_type is not None and type(obj) is not self.expected_type:
+            _handle_error(sprintf("%s: expected type %v, but watch event object had type %v",
+                                       self.name, type_name(self.expected_type), type_name(type(obj))))
+            return False
+        try:
+            new_resource_version = obj.metadata.resource_version
+        except AttributeError:
+            _handle_error(sprintf("%s: unable to understand watch event %v", self.name, event))
+            return False
+        emit("reflector.watch_event", f"{self.name}: {event.type} {_safe_key(obj)}",
+             data={"name": self.name, "type": event.type, "key": _safe_key(obj),
+                   "resource_version": new_resource_version})
+        if event.type == EVENT_ADDED:
+            self._store_op(self.store.add, obj, "unable to add watch event object (%v) to store: %v")
+        elif event.type == EVENT_MODIFIED:
+            self._store_op(self.store.update, obj,
+                           "unable to update watch event object (%v) to store: %v")
+        elif event.type == EVENT_DELETED:
+            self._store_op(self.store.delete, obj,
+                           "unable to delete watch event object (%v) from store: %v")
+        else:
+            _handle_error(sprintf("%s: unable to understand watch event %v", self.name, event))
+        resource_version[0] = new_resource_version
+        self._set_last_sync_resource_version(new_resource_version)
+        return True
+
+    def _store_op(self, op: Any, obj: Any, fmt: str) -> None:
+        """Apply a store operation; log (do not raise) its error, as Go does."""
+        try:
+            op(obj)
+        except Exception as err:
+            _handle_error(sprintf("%s: " + fmt, self.name, obj, err))
+
+    def last_sync_resource_version(self) -> str:
+        """The RV of the last list or watch event. Go: ``(*Reflector).LastSyncResourceVersion``."""
+        return self.last_sync_resource_version_value
+
+    def _set_last_sync_resource_version(self, v: str) -> None:
+        """Go: ``(*Reflector).setLastSyncResourceVersion``."""
+        self.last_sync_resource_version_value = v
+
+    def debug_state(self) -> ReflectorDebugState:
+        """A frozen snapshot (the store's own debug state if it has one, else its keys)."""
+        return ReflectorDebugState(
+            name=self.name,
+            expected_type=type_name(self.expected_type),
+            resync_period=self.resync_period,
+            last_sync_resource_version=self.last_sync_resource_version_value,
+            store=store_debug_state(self.store),
+        )
+
+
+def store_debug_state(store: Any) -> Any:
+    """A queue's ``debug_state()``, or a store's sorted key tuple. kschedlearn-only."""
+    if hasattr(store, "debug_state"):
+        return store.debug_state()
+    return tuple(sorted(store.list_keys()))
+
+
+def _safe_key(obj: Any) -> str:
+    try:
+        return meta_namespace_key_func(obj)
+    except Exception:  # noqa: BLE001 - only for the trace line
+        return "<no key>"
+
+
+def new_reflector(lw: ListerWatcher, expected_type: type | None, store: Store,
+                  resync_period: float, name: str | None = None) -> Reflector:
+    """Go: reflector.go ``NewReflector`` / ``NewNamedReflector``
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L84-L104
+
+    Differs from Go: the name is given, not found by walking the caller's stack.
+    """
+    if name is None:
+        name = f"reflector({type_name(expected_type)})"
+    return Reflector(name=name, expected_type=expected_type, store=store, lister_watcher=lw,
+                     period=1.0, resync_period=resync_period)
+
+
+def new_namespace_keyed_indexer_and_reflector(
+    lw: ListerWatcher, expected_type: type | None, resync_period: float
+) -> tuple[Any, Reflector]:
+    """An indexer keyed ``namespace/name`` with the namespace index, and its reflector.
+
+    Go: reflector.go ``NewNamespaceKeyedIndexerAndReflector``
+    """
+    from kschedlearn.client_go.tools.cache.index import NAMESPACE_INDEX, meta_namespace_index_func
+    from kschedlearn.client_go.tools.cache.store import new_indexer
+
+    indexer = new_indexer(meta_namespace_key_func, {NAMESPACE_INDEX: meta_namespace_index_func})
+    return indexer, new_reflector(lw, expected_type, indexer, resync_period)
+
+
+__all__ = [
+    "EVENT_ADDED", "EVENT_DELETED", "EVENT_ERROR", "EVENT_MODIFIED", "ErrorStopRequested",
+    "MIN_WATCH_TIMEOUT", "Reflector", "ReflectorDebugState", "StatusError", "from_object",
+    "new_namespace_keyed_indexer_and_reflector", "new_reflector",
+]
