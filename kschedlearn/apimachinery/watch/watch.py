@@ -9,7 +9,7 @@ plain strings ("ADDED", ...), as on the wire.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
@@ -39,6 +39,7 @@ class Event:
     object: Any
 
 
+@runtime_checkable
 class Interface(Protocol):
     """Anything that can be watched: events arrive on ``result_chan()`` until it is closed.
 
