@@ -1,0 +1,428 @@
+"""The immutable snapshot stored on every trace event, and the builder that takes it.
+
+Go: none — kschedlearn-only (DESIGN §6). A :class:`Snapshot` is plain data: frozen attrs values,
+tuples, strings and numbers, never a live object, so stepping back through history shows exactly
+what was there at that moment and a trace can be exported to JSON and read back.
+
+Shape (every part is ``None`` when that component does not exist in the run)::
+
+    Snapshot
+      seq, time                  event number and virtual time
+      stage, goroutine           the stage and goroutine of the event this snapshot belongs to
+      queues: {name: QueueView}  FIFO / DeltaFIFO: key line in order + per-key item summary
+                                 ("podQueue" is the scheduler's FIFO; "scheduledPodPopulator"
+                                 the assigned-pod informer's DeltaFIFO; others by informer)
+      stores: {name: (keys...)}  informer stores, sorted keys
+      cache: CacheDebugState     schedulercache.cache: nodes (requested/allocatable/pods),
+                                 pod states (assumed, deadline, binding_finished), ttl
+      backoff: (BackoffEntryView...)
+      apiserver: ApiServerView   pods, nodes, recent events, the leader-election record
+      goroutines: (GoroutineView...), processes: (ProcessView...)
+      stack: (Frame...)          the emitting goroutine's mirrored-code frames, outermost first
+      leader: LeaderView         holder, lease, renew time, transitions, candidates
+      stages_seen: (str...)      distinct stages seen so far, in first-seen order
+
+:class:`SnapshotBuilder` holds references to live components and builds a Snapshot when called;
+plug it into ``Tracer.snapshot_fn`` and ``Tracer.listeners`` (``builder.observe``).
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from kschedlearn.scheduler.schedulercache.cache import CacheDebugState
+from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
+
+LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
+"""Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
+
+
+# --- parts -----------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class QueueItemView:
+    """One keyed item of a queue: for a DeltaFIFO the delta types oldest first; ``node_name``
+    of the newest object (empty for an unassigned pod)."""
+
+    key: str
+    deltas: tuple[str, ...] = ()
+    node_name: str = ""
+
+
+@attrs.frozen
+class QueueView:
+    """A FIFO or DeltaFIFO as plain data (from its ``debug_state()``).
+
+    ``line`` is the key line exactly as stored (a key without an item is a "ghost", see the FIFO
+    docstring); ``items`` in insertion order.
+    """
+
+    kind: str  # "FIFO" | "DeltaFIFO"
+    line: tuple[str, ...] = ()
+    items: tuple[QueueItemView, ...] = ()
+    populated: bool = False
+    initial_population_count: int = 0
+    closed: bool = False
+
+    @classmethod
+    def of(cls, state: Any, kind: str) -> QueueView:
+        """Summarise a ``QueueDebugState`` (FIFO items are objects, DeltaFIFO items ``Deltas``)."""
+        items = []
+        for key, item in state.items.items():
+            if kind == "DeltaFIFO":
+                deltas = tuple(str(d.type) for d in item)
+                newest = item[-1].object if len(item) else None
+            else:
+                deltas, newest = (), item
+            items.append(QueueItemView(key, deltas, _node_name(newest)))
+        return cls(
+            kind=kind, line=tuple(state.queue), items=tuple(items), populated=bool(state.populated),
+            initial_population_count=int(state.initial_population_count), closed=bool(state.closed),
+        )
+
+
+@attrs.frozen
+class BackoffEntryView:
+    """One ``PodBackoff`` entry: next delay, last update, whether a retry is in flight."""
+
+    pod: str
+    backoff: float
+    last_update: float
+    in_flight: bool
+
+
+@attrs.frozen
+class PodView:
+    """A pod as the API server stores it, reduced to what the diagrams show."""
+
+    key: str
+    node_name: str = ""
+    phase: str = ""
+    conditions: tuple[tuple[str, str], ...] = ()  # (type, status)
+    deletion_timestamp: float | None = None
+    scheduler_name: str = ""
+
+
+@attrs.frozen
+class NodeView:
+    """A node as the API server stores it."""
+
+    name: str
+    unschedulable: bool = False
+    conditions: tuple[tuple[str, str], ...] = ()
+
+
+@attrs.frozen
+class EventView:
+    """A recorded Kubernetes Event (``Scheduled``, ``FailedScheduling``, ...)."""
+
+    involved: str
+    reason: str
+    message: str
+    type: str = ""
+    count: int = 1
+    time: float | None = None
+
+
+@attrs.frozen
+class LeaderRecordView:
+    """The leader-election record kept in an Endpoints annotation (Go: LeaderElectionRecord)."""
+
+    endpoints: str
+    holder_identity: str = ""
+    lease_duration_seconds: int = 0
+    acquire_time: float | None = None
+    renew_time: float | None = None
+    leader_transitions: int = 0
+
+
+@attrs.frozen
+class ApiServerView:
+    """The API server's objects as plain data (built by :func:`api_server_view`)."""
+
+    pods: tuple[PodView, ...] = ()
+    nodes: tuple[NodeView, ...] = ()
+    events: tuple[EventView, ...] = ()
+    leader_record: LeaderRecordView | None = None
+
+
+@attrs.frozen
+class GoroutineView:
+    """One goroutine: state is runnable | running | blocked | sleeping | paused | done | killed."""
+
+    gid: int
+    name: str
+    process: str
+    state: str
+    waiting_on: str = ""
+
+
+@attrs.frozen
+class ProcessView:
+    """One simulated process (API server, a kube-scheduler replica, the kubelet sim)."""
+
+    name: str
+    alive: bool = True
+    exit_reason: str | None = None
+
+
+@attrs.frozen
+class LeaderView:
+    """Leader election as the diagrams show it: who holds the lease and who competes."""
+
+    holder: str = ""
+    lease_duration: float = 0.0
+    acquire_time: float | None = None
+    renew_time: float | None = None
+    transitions: int = 0
+    candidates: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Snapshot:
+    """Everything observable at one trace event (see the module docstring for the shape)."""
+
+    seq: int
+    time: float
+    stage: str = ""
+    goroutine: str = ""
+    queues: dict[str, QueueView] | None = None
+    stores: dict[str, tuple[str, ...]] | None = None
+    cache: CacheDebugState | None = None
+    backoff: tuple[BackoffEntryView, ...] | None = None
+    apiserver: ApiServerView | None = None
+    goroutines: tuple[GoroutineView, ...] | None = None
+    processes: tuple[ProcessView, ...] | None = None
+    stack: tuple[Frame, ...] | None = None
+    leader: LeaderView | None = None
+    stages_seen: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-able data; mapping keys sorted so equal snapshots dump identically."""
+        return _encode(self)
+
+    def dumps(self) -> str:
+        """The JSON text of :meth:`to_json` (sorted keys, compact)."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Snapshot:
+        """Rebuild a snapshot from :meth:`to_json` output; raises ``ValueError`` naming the field."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"Snapshot.from_json: expected an object, got {type(data).__name__}")
+        return _decode(cls, data, "snapshot")
+
+
+# --- builders from live objects --------------------------------------------------------------
+
+
+def _node_name(obj: Any) -> str:
+    spec = getattr(obj, "spec", None)
+    if spec is None and hasattr(obj, "obj"):  # a DeletedFinalStateUnknown tombstone
+        spec = getattr(obj.obj, "spec", None)
+    return str(getattr(spec, "node_name", "") or "")
+
+
+def _meta_key(obj: Any) -> str:
+    meta = obj.metadata
+    return f"{meta.namespace}/{meta.name}" if meta.namespace else meta.name
+
+
+def _conditions(status: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((c.type, c.status) for c in getattr(status, "conditions", ()))
+
+
+def _leader_record(endpoints: Any) -> LeaderRecordView | None:
+    raw = endpoints.metadata.annotations.get(LEADER_ANNOTATION)
+    if not raw:
+        return None
+    try:
+        rec = json.loads(raw)
+    except ValueError as err:
+        raise ValueError(f"Endpoints {_meta_key(endpoints)}: annotation {LEADER_ANNOTATION}: {err}") from err
+    return LeaderRecordView(
+        endpoints=_meta_key(endpoints),
+        holder_identity=str(rec.get("holderIdentity", "")),
+        lease_duration_seconds=int(rec.get("leaseDurationSeconds", 0)),
+        acquire_time=_time(rec.get("acquireTime")),
+        renew_time=_time(rec.get("renewTime")),
+        leader_transitions=int(rec.get("leaderTransitions", 0)),
+    )
+
+
+def _time(value: Any) -> float | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    from kschedlearn.api.v1.times import parse_time
+
+    return parse_time(value)
+
+
+def api_server_view(objects: Iterable[Any], *, max_events: int = 20) -> ApiServerView:
+    """Reduce API objects (any order) to an :class:`ApiServerView`; keeps the newest events."""
+    pods: list[PodView] = []
+    nodes: list[NodeView] = []
+    events: list[EventView] = []
+    leader: LeaderRecordView | None = None
+    for obj in objects:
+        kind = getattr(obj, "kind", "")
+        if kind == "Pod":
+            pods.append(PodView(
+                key=_meta_key(obj), node_name=obj.spec.node_name, phase=obj.status.phase,
+                conditions=_conditions(obj.status),
+                deletion_timestamp=obj.metadata.deletion_timestamp,
+                scheduler_name=obj.spec.scheduler_name,
+            ))
+        elif kind == "Node":
+            nodes.append(NodeView(obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status)))
+        elif kind == "Event":
+            ref = obj.involved_object
+            involved = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
+            events.append(EventView(involved, obj.reason, obj.message, obj.type, obj.count or 1,
+                                    obj.last_timestamp or obj.first_timestamp))
+        elif kind == "Endpoints" and leader is None:
+            leader = _leader_record(obj)
+    events.sort(key=lambda e: (e.time if e.time is not None else float("-inf")))
+    return ApiServerView(
+        pods=tuple(sorted(pods, key=lambda p: p.key)),
+        nodes=tuple(sorted(nodes, key=lambda n: n.name)),
+        events=tuple(events[-max_events:]) if max_events else (),
+        leader_record=leader,
+    )
+
+
+@attrs.define(eq=False)
+class SnapshotBuilder:
+    """Holds references to live components; ``builder()`` returns a fresh :class:`Snapshot`.
+
+    ``queues``: name -> FIFO/DeltaFIFO; ``stores``: name -> anything with ``list_keys()``;
+    ``api_objects``: returns the API server's objects; ``leader_candidates``: identities of the
+    scheduler replicas. Register ``observe`` as a tracer listener so ``stages_seen`` grows.
+    Differs from the ideal: ``Tracer.record`` calls ``snapshot_fn()`` before the event exists, so
+    ``stage`` is the previous event's unless the caller passes ``stage=``.
+    """
+
+    runtime: Any = None
+    queues: dict[str, Any] = attrs.field(factory=dict)
+    stores: dict[str, Any] = attrs.field(factory=dict)
+    cache: Any = None
+    backoff: Any = None
+    api_objects: Callable[[], Iterable[Any]] | None = None
+    leader_candidates: tuple[str, ...] = ()
+    capture_stacks: bool = True
+    _stages: list[str] = attrs.field(factory=list, init=False)
+    _seen: set[str] = attrs.field(factory=set, init=False)
+    _last_stage: str = attrs.field(default="", init=False)
+
+    def observe(self, event: TraceEvent) -> None:
+        """Tracer listener: remember the event's stage."""
+        self._note(event.stage)
+
+    def _note(self, stage: str) -> None:
+        self._last_stage = stage
+        if stage and stage not in self._seen:
+            self._seen.add(stage)
+            self._stages.append(stage)
+
+    def __call__(self, stage: str | None = None) -> Snapshot:
+        if stage is not None:
+            self._note(stage)
+        rt = self.runtime
+        tracer = getattr(rt, "tracer", None)
+        current = getattr(rt, "current", None)
+        apiserver = api_server_view(self.api_objects()) if self.api_objects is not None else None
+        return Snapshot(
+            seq=len(tracer.events) if tracer is not None else 0,
+            time=float(rt.now) if rt is not None else 0.0,
+            stage=self._last_stage,
+            goroutine=current.name if current is not None else "",
+            queues={n: QueueView.of(q.debug_state(), type(q).__name__) for n, q in self.queues.items()}
+            if self.queues else None,
+            stores={n: tuple(sorted(s.list_keys())) for n, s in self.stores.items()} if self.stores else None,
+            cache=self.cache.debug_state() if self.cache is not None else None,
+            backoff=tuple(BackoffEntryView(*e) for e in self.backoff.debug_state())
+            if self.backoff is not None else None,
+            apiserver=apiserver,
+            goroutines=self._goroutines(),
+            processes=tuple(ProcessView(p.name, p.alive, p.exit_reason) for p in rt.processes)
+            if rt is not None else None,
+            stack=capture_stack() if (self.capture_stacks and current is not None) else None,
+            leader=self._leader(apiserver),
+            stages_seen=tuple(self._stages),
+        )
+
+    def _goroutines(self) -> tuple[GoroutineView, ...] | None:
+        if self.runtime is None:
+            return None
+        return tuple(
+            GoroutineView(g.gid, g.name, g.process.name, g.state, g.waiting_on)
+            for g in self.runtime.goroutines
+        )
+
+    def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
+        rec = apiserver.leader_record if apiserver is not None else None
+        if rec is None and not self.leader_candidates:
+            return None
+        if rec is None:
+            return LeaderView(candidates=self.leader_candidates)
+        return LeaderView(
+            holder=rec.holder_identity, lease_duration=float(rec.lease_duration_seconds),
+            acquire_time=rec.acquire_time, renew_time=rec.renew_time,
+            transitions=rec.leader_transitions, candidates=self.leader_candidates,
+        )
+
+
+# --- JSON (type-directed, so from_json rebuilds the exact frozen values) ----------------------
+
+
+def _encode(value: Any) -> Any:
+    if attrs.has(type(value)):
+        return {f.name: _encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    if isinstance(value, Mapping):
+        return {str(k): _encode(value[k]) for k in sorted(value)}
+    if isinstance(value, (tuple, list)):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(tp: Any, value: Any, path: str) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        return _decode(next(a for a in args if a is not type(None)), value, path)
+    if attrs.has(tp):
+        if not isinstance(value, Mapping):
+            raise ValueError(f"{path}: expected an object for {tp.__name__}, got {value!r}")
+        hints = typing.get_type_hints(tp)
+        kwargs = {f.name: _decode(hints[f.name], value[f.name], f"{path}.{f.name}")
+                  for f in attrs.fields(tp) if f.init and f.name in value}
+        try:
+            return tp(**kwargs)
+        except TypeError as err:
+            raise ValueError(f"{path}: {err}") from err
+    if origin is dict:
+        _, vt = typing.get_args(tp)
+        return {k: _decode(vt, v, f"{path}[{k}]") for k, v in value.items()}
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(value))
+        return tuple(_decode(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+    if tp is float and isinstance(value, int):
+        return float(value)
+    if tp is Any:
+        return value
+    if isinstance(tp, type) and not isinstance(value, tp):
+        raise ValueError(f"{path}: expected {tp.__name__}, got {value!r}")
+    return value
