@@ -80,10 +80,14 @@ class Storage:
 
     ``listeners`` are called with ``(resource, entry)`` after every write (the server fans
     the entry out to its watches).
+
+    The counter starts at 1, as a fresh etcd3's revision does, so the first write gets "2" and
+    even a list of an empty server returns a version ("1") that a watch can start from
+    ("0" would mean "from now" and could miss a write made between the list and the watch).
     """
 
     watch_window: int = DEFAULT_WATCH_WINDOW
-    resource_version: int = 0
+    resource_version: int = 1
     objects: dict[str, dict[Key, Any]] = attrs.field(factory=dict)
     histories: dict[str, ResourceHistory] = attrs.field(factory=dict)
     listeners: list[Callable[[str, HistoryEntry], None]] = attrs.field(factory=list)

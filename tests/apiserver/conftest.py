@@ -82,7 +82,7 @@ class Helpers:
     settle: Any = staticmethod(settle)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def h() -> Helpers:
     """The helper functions above (test modules cannot import conftest under importlib mode)."""
     return Helpers()

@@ -15,7 +15,7 @@ def test_create_defaults(client, rt, h):
     pods = client.core_v1().pods("")
     p = pods.create(h.make_pod("web-1", ns=""))
     assert p.metadata.namespace == "default"
-    assert p.metadata.resource_version == "1"
+    assert p.metadata.resource_version == "2"  # etcd3 starts at revision 1
     assert p.metadata.creation_timestamp == 12.5
     assert p.metadata.uid and p.metadata.uid == pods.get("web-1").metadata.uid
     assert p.spec.scheduler_name == "default-scheduler"
@@ -57,9 +57,9 @@ def test_single_resource_version_counter_across_kinds(client, h):
     n = client.core_v1().nodes().create(Node(metadata=ObjectMeta(name="n1")))
     e = client.core_v1().events("default").create(V1Event(metadata=ObjectMeta(name="e1")))
     assert [p.metadata.resource_version, n.metadata.resource_version,
-            e.metadata.resource_version] == ["1", "2", "3"]
+            e.metadata.resource_version] == ["2", "3", "4"]
     assert n.metadata.namespace == ""
-    assert client.core_v1().pods().list().metadata.resource_version == "3"
+    assert client.core_v1().pods().list().metadata.resource_version == "4"
 
 
 def test_not_found_and_already_exists(client, h):
@@ -121,7 +121,7 @@ def test_list_sorted_with_selectors(client, h):
     every = client.core_v1().pods().list(resource_version="0")
     assert [(p.metadata.namespace, p.metadata.name) for p in every.items] == [
         ("a", "y"), ("a", "z"), ("b", "a"), ("b", "x")]
-    assert every.kind == "PodList" and every.metadata.resource_version == "4"
+    assert every.kind == "PodList" and every.metadata.resource_version == "5"
     assert [p.metadata.name for p in client.core_v1().pods("b").list().items] == ["a", "x"]
     assigned = client.core_v1().pods().list(field_selector="spec.nodeName!=")
     assert [p.metadata.name for p in assigned.items] == ["z", "a"]
@@ -267,7 +267,7 @@ def test_debug_state_is_plain_data(client, h):
     client.core_v1().nodes().create(Node(metadata=ObjectMeta(name="n1")))
     w = client.core_v1().pods().watch(field_selector="spec.nodeName==")
     state = client.server.debug_state()
-    assert state["resource_version"] == "2"
+    assert state["resource_version"] == "3"
     assert set(state["objects"]) == {"pods", "nodes"}
     assert state["objects"]["pods"]["default/web-1"]["spec"]["schedulerName"] == "default-scheduler"
     assert state["objects"]["nodes"]["n1"]["metadata"]["name"] == "n1"

@@ -43,7 +43,7 @@ def test_event_sequence_and_resource_versions(client, rt, h):
     pods.delete("a")
     h.settle(rt)
     assert box.types() == [("ADDED", "a"), ("MODIFIED", "a"), ("DELETED", "a")]
-    assert [e.object.metadata.resource_version for e in box.events] == ["1", "2", "3"]
+    assert [e.object.metadata.resource_version for e in box.events] == ["2", "3", "4"]
 
 
 def test_namespace_and_label_selector(client, rt, h):
@@ -80,18 +80,18 @@ def test_too_old_resource_version(client, server, rt, h):
     server.set_watch_window(3)
     pods = client.core_v1().pods("default")
     for i in range(6):
-        pods.create(h.make_pod(f"p{i}"))  # rv 1..6; window keeps 4..6
-    box = h.collect(rt, client.core_v1().pods().watch(resource_version="2"))
+        pods.create(h.make_pod(f"p{i}"))  # rv 2..7; window keeps 5..7
+    box = h.collect(rt, client.core_v1().pods().watch(resource_version="3"))
     h.settle(rt)
     assert box.closed
     assert len(box.events) == 1 and box.events[0].type == "ERROR"
     status = box.events[0].object
     assert isinstance(status, Status)
     assert status.code == 410 and status.reason == "Gone"
-    assert status.message == "too old resource version: 2 (3)"
+    assert status.message == "too old resource version: 3 (4)"
     assert errors.is_gone(errors.from_object(status))
-    # RV 3 is still fine: every event after it is in the window.
-    ok = h.collect(rt, client.core_v1().pods().watch(resource_version="3"))
+    # RV 4 is still fine: every event after it is in the window.
+    ok = h.collect(rt, client.core_v1().pods().watch(resource_version="4"))
     h.settle(rt)
     assert ok.types() == [("ADDED", "p3"), ("ADDED", "p4"), ("ADDED", "p5")] and not ok.closed
 
