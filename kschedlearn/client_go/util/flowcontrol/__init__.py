@@ -1,0 +1,1 @@
+"""k8s.io/client-go/util/flowcontrol (the token-bucket rate limiter)."""

@@ -1,0 +1,1 @@
+"""Ready-made clusters and workloads (YAML), and the kubelet simulation."""
