@@ -5,7 +5,9 @@ Ported: TestPodFitsResources (both tables), TestPodFitsHost, TestPodFitsHostPort
 TestGetUsedPorts, TestDiskConflicts, TestAWSDiskConflicts, TestRBDDiskConflicts,
 TestISCSIDiskConflicts, TestPodFitsSelector (nodeSelector + node-affinity cases, affinity in
 spec as 1.6 does), plus tests of taints, node pressure, GeneralPredicates, the error strings
-and the anti-affinity loop-variable quirk. Not ported yet: see the module report.
+and the anti-affinity loop-variable quirk. The remaining tables live beside this file:
+test_pod_fits_selector.py (full TestPodFitsSelector), test_service_affinity.py,
+test_volume_predicates.py, test_inter_pod_affinity_predicate.py, test_predicates_utils.py.
 Skipped: TestPredicatesRegistered (needs the factory registry and a Go source parser).
 """
 
