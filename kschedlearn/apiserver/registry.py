@@ -157,3 +157,20 @@ def prepare_for_update(info: ResourceInfo, new: Any, old: Any, *, status_only: b
     if info.has_status and hasattr(old, "status"):
         return attrs.evolve(new, metadata=meta, status=old.status)
     return attrs.evolve(new, metadata=meta)
+
+
+def pod_grace_period(pod: Any, requested: int | None) -> int:
+    """The grace period a pod delete gets: the request's, else the pod's, else 30s; 0 if unbound.
+
+    Go: podStrategy.CheckGracefulDelete,
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/strategy.go
+    """
+    if requested is not None:
+        grace = requested
+    elif pod.spec.termination_grace_period_seconds is not None:
+        grace = pod.spec.termination_grace_period_seconds
+    else:
+        grace = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
+    if not pod.spec.node_name:
+        grace = 0
+    return max(grace, 0)

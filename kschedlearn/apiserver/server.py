@@ -20,7 +20,6 @@ from typing import Any
 import attrs
 
 from kschedlearn import trace
-from kschedlearn.apimachinery import fields, labels
 from kschedlearn.apimachinery.api.errors import (
     GroupResource,
     StatusError,
@@ -33,17 +32,23 @@ from kschedlearn.apimachinery.api.errors import (
 )
 from kschedlearn.apimachinery.watch import ERROR, Event
 from kschedlearn.apiserver.faults import Faults
-from kschedlearn.apiserver.fieldsets import selectable_fields, supported_fields
+from kschedlearn.apiserver.fieldsets import selectable_fields
 from kschedlearn.apiserver.lists import List, ListMeta
 from kschedlearn.apiserver.registry import (
-    DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
     RESOURCES,
     ResourceInfo,
     generate_name,
     new_uid,
+    pod_grace_period,
     prepare_for_create,
     prepare_for_update,
     resource_info,
+)
+from kschedlearn.apiserver.request import (
+    Selector,
+    parse_field_selector,
+    parse_label_selector,
+    parse_resource_version,
 )
 from kschedlearn.apiserver.storage import DEFAULT_WATCH_WINDOW, HistoryEntry, Key, Storage, WatchFilter
 from kschedlearn.apiserver.watchers import ServerWatch
@@ -66,9 +71,6 @@ _OPTIMISTIC_LOCK_MSG = (
     "the object has been modified; please apply your changes to the latest version and try again"
 )
 _BINDING = GroupResource("", "pods/binding")
-
-Selector = Any  # a selector string, a parsed labels/fields Selector, or None
-
 
 @attrs.define(eq=False)
 class APIServer:
@@ -131,8 +133,8 @@ class APIServer:
 
     def _filter(self, info: ResourceInfo, namespace: str, label_selector: Selector,
                 field_selector: Selector) -> WatchFilter:
-        lsel = _parse_labels(label_selector)
-        fsel = _parse_fields(info, field_selector)
+        lsel = parse_label_selector(label_selector)
+        fsel = parse_field_selector(info, field_selector)
         return WatchFilter(
             namespace=namespace if info.namespaced else "",
             matches_labels=lambda o: lsel.matches(o.metadata.labels),
@@ -192,7 +194,7 @@ class APIServer:
         """
         info = resource_info(resource)
         self._before("list", info)
-        _parse_rv(resource_version)
+        parse_resource_version(resource_version)
         flt = self._filter(info, namespace, label_selector, field_selector)
         items = tuple(o for o in self.storage.items(resource) if flt.matches(o))
         return List(kind=f"{info.kind}List", items=items,
@@ -246,7 +248,7 @@ class APIServer:
         obj = self._get_or_not_found(info, key)
         grace = 0
         if resource == "pods":
-            grace = _pod_grace(obj, grace_period_seconds)
+            grace = pod_grace_period(obj, grace_period_seconds)
         meta = obj.metadata
         if meta.deletion_timestamp is not None and meta.deletion_grace_period_seconds is not None:
             if grace >= meta.deletion_grace_period_seconds:
@@ -334,7 +336,7 @@ class APIServer:
         info = resource_info(resource)
         self._before("watch", info)
         flt = self._filter(info, namespace, label_selector, field_selector)
-        rv = _parse_rv(resource_version)
+        rv = parse_resource_version(resource_version)
         deadline = self.now() + timeout_seconds if timeout_seconds else None
         w = ServerWatch(next(self._wids), resource, flt, label_selector=str(label_selector or ""),
                         field_selector=str(field_selector or ""), deadline=deadline,
@@ -423,57 +425,6 @@ def _obj_key(obj: Any) -> Key:
 
 def _key_str(key: Key) -> str:
     return f"{key[0]}/{key[1]}" if key[0] else key[1]
-
-
-def _pod_grace(pod: Any, requested: int | None) -> int:
-    """Go: podStrategy.CheckGracefulDelete — unbound pods go at once."""
-    if requested is not None:
-        grace = requested
-    elif pod.spec.termination_grace_period_seconds is not None:
-        grace = pod.spec.termination_grace_period_seconds
-    else:
-        grace = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
-    if not pod.spec.node_name:
-        grace = 0
-    return max(grace, 0)
-
-
-def _parse_rv(rv: str) -> int:
-    if rv in ("", None):
-        return 0
-    try:
-        value = int(rv)
-    except (TypeError, ValueError):
-        raise new_bad_request(f"invalid resource version {rv!r}") from None
-    if value < 0:
-        raise new_bad_request(f"invalid resource version {rv!r}")
-    return value
-
-
-def _parse_labels(sel: Selector) -> Any:
-    if sel is None or sel == "":
-        return labels.everything()
-    if isinstance(sel, str):
-        try:
-            return labels.parse(sel)
-        except ValueError as exc:
-            raise new_bad_request(f"invalid label selector {sel!r}: {exc}") from None
-    return sel
-
-
-def _parse_fields(info: ResourceInfo, sel: Selector) -> Any:
-    if sel is None or sel == "":
-        return fields.everything()
-    if isinstance(sel, str):
-        try:
-            sel = fields.parse_selector(sel)
-        except ValueError as exc:
-            raise new_bad_request(f"invalid field selector: {exc}") from None
-    allowed = supported_fields(info.resource)
-    for req in sel.requirements():
-        if req.field not in allowed:
-            raise new_bad_request(f"field label not supported: {req.field}")
-    return sel
 
 
 __all__ = ["APIServer", "StatusError"]
