@@ -1,0 +1,210 @@
+"""``app.Run``: the kube-scheduler start-up chain, step by step, and its HTTP endpoints.
+
+Go: plugin/cmd/kube-scheduler/app/server.go
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L167
+
+The order of ``run`` is the order of spec §1.4: createClient → createRecorder →
+NewSharedInformerFactory → createScheduler (which, through CreateFromKeys, already starts the
+pod watches) → ``go startHTTP`` → informerFactory.Start → either ``run`` directly
+(``--leader-elect=false``) or leader election, whose OnStartedLeading calls ``sched.Run``.
+
+Differs from Go: the API server is the simulation's embedded one (passed in); the HTTP server
+is an in-process request table (:class:`HTTPEndpoints`) unless started from the command line
+with a real port, in which case a real HTTP server listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn import sim
+from kschedlearn.api.v1 import ObjectMeta
+from kschedlearn.cmd.kube_scheduler.app.configurator import (
+    ConfigError,
+    create_client,
+    create_recorder,
+    create_scheduler,
+)
+from kschedlearn.trace import emit, glog, register_stage
+from kschedlearn.trace.stages import K8S
+
+_SERVER = K8S + "plugin/cmd/kube-scheduler/app/server.go"
+_CONFIGURATOR = K8S + "plugin/cmd/kube-scheduler/app/configurator.go"
+for _name, _ref, _why in [
+    ("main", K8S + "plugin/cmd/kube-scheduler/scheduler.go#L30-L43",
+     "main builds a SchedulerServer with the defaults, parses the flags and calls app.Run."),
+    ("NewSchedulerServer", K8S + "plugin/cmd/kube-scheduler/app/options/options.go#L48-L59",
+     "The defaults come from the v1alpha1 defaulting functions; leader election is forced on."),
+    ("Run", _SERVER + "#L66-L140", "app.Run wires everything together in a fixed order."),
+    ("createClient", _CONFIGURATOR + "#L56-L72", "One clientset for everything, rate-limited by --kube-api-qps/--kube-api-burst."),
+    ("createRecorder", _CONFIGURATOR + "#L49-L54", "Events (Scheduled, FailedScheduling...) are logged and written to the API server."),
+    ("NewSharedInformerFactory", _SERVER + "#L84-L85", "One shared informer per resource type; none runs until Start."),
+    ("createScheduler", _CONFIGURATOR + "#L75-L109", "Build the ConfigFactory and let the configurator pick a policy file or the provider."),
+    ("startHTTP", _SERVER + "#L142-L167", "/healthz, /metrics and /configz are served in a goroutine of their own."),
+    ("informerFactory.Start", _SERVER + "#L100-L102", "Start every informer requested so far (nodes, PVs, PVCs, services, RCs, RSs, StatefulSets)."),
+    ("Scheduler.Run", K8S + "plugin/pkg/scheduler/scheduler.go#L144-L146", "go wait.Until(scheduleOne, 0, stop): the scheduling loop starts."),
+    ("leaderelection.start", _SERVER + "#L118-L139", "Only the leader schedules: RunOrDie calls sched.Run once the lease is acquired."),
+]:
+    register_stage(_name, _ref, _why)
+
+LOCK_NAMESPACE = "kube-system"
+LOCK_NAME = "kube-scheduler"
+
+
+@attrs.define(eq=False)
+class HTTPEndpoints:
+    """The scheduler's HTTP mux (Go: startHTTP) as an in-process request table."""
+
+    s: Any
+    metrics: Any = None
+    handlers: dict[str, Callable[[], tuple[int, str, str]]] = attrs.field(factory=dict)
+
+    def get(self, path: str) -> tuple[int, str, str]:
+        """Serve GET ``path``: (status code, content type, body)."""
+        handler = self.handlers.get(path)
+        if handler is None:
+            return 404, "text/plain; charset=utf-8", "404 page not found\n"
+        return handler()
+
+
+def start_http(s: Any, endpoints: HTTPEndpoints) -> None:
+    """Go: startHTTP — register /healthz, /configz and /metrics (pprof only as a 501 note)."""
+    emit("startHTTP", f"serving on {s.address}:{s.port}")
+    endpoints.handlers["/healthz"] = lambda: (200, "text/plain; charset=utf-8", "ok")
+    endpoints.handlers["/healthz/ping"] = lambda: (200, "text/plain; charset=utf-8", "ok")
+    endpoints.handlers["/configz"] = lambda: (200, "application/json", json.dumps(
+        {"componentconfig": configz(s)}, indent=2, sort_keys=True))
+    endpoints.handlers["/metrics"] = lambda: (
+        200, "text/plain; version=0.0.4",
+        endpoints.metrics.exposition() if endpoints.metrics is not None else "")
+    if getattr(s, "enable_profiling", False):
+        endpoints.handlers["/debug/pprof/"] = lambda: (
+            501, "text/plain", "pprof is a Go runtime feature; the simulation has no Go runtime to profile\n")
+
+
+def configz(s: Any) -> dict[str, Any]:
+    """The KubeSchedulerConfiguration as /configz shows it (Go field names, JSON tags)."""
+    le = s.leader_election
+    return {
+        "port": s.port,
+        "address": s.address,
+        "algorithmProvider": s.algorithm_provider,
+        "policyConfigFile": s.policy_config_file,
+        "enableProfiling": s.enable_profiling,
+        "enableContentionProfiling": s.enable_contention_profiling,
+        "contentType": s.content_type,
+        "kubeAPIQPS": s.kube_api_qps,
+        "kubeAPIBurst": s.kube_api_burst,
+        "schedulerName": s.scheduler_name,
+        "hardPodAffinitySymmetricWeight": s.hard_pod_affinity_symmetric_weight,
+        "failureDomains": s.failure_domains,
+        "leaderElection": {
+            "leaderElect": le.leader_elect,
+            "leaseDuration": _go_duration(le.lease_duration),
+            "renewDeadline": _go_duration(le.renew_deadline),
+            "retryPeriod": _go_duration(le.retry_period),
+        },
+    }
+
+
+def _go_duration(seconds: float) -> str:
+    return f"{seconds:g}s"
+
+
+@attrs.define(eq=False)
+class RunningScheduler:
+    """kschedlearn-only: handles on what ``run`` built, for the notebook and the views."""
+
+    s: Any
+    kubecli: Any = None
+    informer_factory: Any = None
+    scheduler: Any = None
+    config_factory: Any = None
+    http: HTTPEndpoints | None = None
+    elector: Any = None
+    stop: sim.Chan | None = None
+
+
+def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningScheduler | None = None,
+        registry: Any = None) -> None:
+    """Go: app.Run — never returns while the scheduler runs (raises on a set-up error).
+
+    ``server`` is the embedded API server; ``hostname`` is this replica's identity for leader
+    election (Go: ``os.Hostname()``); ``handles`` (optional) is filled with what gets built.
+    """
+    from kschedlearn.client_go.informers import new_shared_informer_factory
+
+    emit("Run", "app.Run(s)")
+    h = handles if handles is not None else RunningScheduler(s)
+    try:
+        kubecli = create_client(s, server)
+    except Exception as err:  # noqa: BLE001 - Go wraps whatever error it gets
+        raise ConfigError(f"unable to create kube client: {err}") from err
+    h.kubecli = kubecli
+
+    recorder = create_recorder(kubecli, s)
+
+    emit("NewSharedInformerFactory", "informers.NewSharedInformerFactory(kubecli, 0)")
+    informer_factory = new_shared_informer_factory(kubecli, 0)
+    h.informer_factory = informer_factory
+
+    try:
+        sched = create_scheduler(
+            s, kubecli,
+            informer_factory.core().v1().nodes(),
+            informer_factory.core().v1().persistent_volumes(),
+            informer_factory.core().v1().persistent_volume_claims(),
+            informer_factory.core().v1().replication_controllers(),
+            informer_factory.extensions().v1beta1().replica_sets(),
+            informer_factory.apps().v1beta1().stateful_sets(),
+            informer_factory.core().v1().services(),
+            recorder,
+            registry=registry,
+        )
+    except Exception as err:  # noqa: BLE001 - Go wraps whatever error it gets
+        raise ConfigError(f"error creating scheduler: {err}") from err
+    h.scheduler = sched
+    h.config_factory = sched.config.next_pod.__self__  # the ConfigFactory behind get_next_pod
+
+    h.http = HTTPEndpoints(s, metrics=sched.config.metrics)
+    sim.go(start_http, s, h.http, name="startHTTP")
+
+    stop = sim.Chan(name="stop")
+    h.stop = stop
+    emit("informerFactory.Start", "start the informers requested so far")
+    informer_factory.start(stop)
+
+    def run_(_stop_ch: sim.Chan | None) -> None:
+        emit("Scheduler.Run", "go wait.Until(scheduleOne, 0, stop)")
+        sched.run()
+        sim.Chan(name="select{}").recv()  # Go: select {} — block forever
+
+    if not s.leader_election.leader_elect:
+        run_(None)
+        raise RuntimeError("unreachable")
+
+    from kschedlearn.client.leaderelection import leaderelection, resourcelock
+
+    emit("leaderelection.start", f"identity {hostname}: RunOrDie on endpoints {LOCK_NAMESPACE}/{LOCK_NAME}")
+    rl = resourcelock.EndpointsLock(
+        endpoints_meta=ObjectMeta(namespace=LOCK_NAMESPACE, name=LOCK_NAME),
+        client=kubecli,
+        lock_config=resourcelock.ResourceLockConfig(identity=hostname, event_recorder=recorder),
+    )
+    le = s.leader_election
+    config = leaderelection.LeaderElectionConfig(
+        lock=rl,
+        lease_duration=le.lease_duration,
+        renew_deadline=le.renew_deadline,
+        retry_period=le.retry_period,
+        callbacks=leaderelection.LeaderCallbacks(
+            on_started_leading=run_,
+            on_stopped_leading=lambda: glog.fatalf("lost master"),
+        ),
+    )
+    h.elector = leaderelection.run_or_die(config)
+    raise RuntimeError("unreachable")
