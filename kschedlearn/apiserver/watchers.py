@@ -88,12 +88,18 @@ class ServerWatch:
 
     def pump(self) -> None:
         """The delivery goroutine (runs on the API server's process)."""
-        timeout = sim.after(self.deadline - sim.now()) if self.deadline is not None else None
+        timers: list[sim.Timer] = []  # stopped on exit so no stale timer outlives the watch
+        timeout = None
+        if self.deadline is not None:
+            timers.append(sim.new_timer(self.deadline - sim.now()))
+            timeout = timers[-1].c
         try:
             while not self.stopped:
                 now = sim.now()
                 if self.stalled_until is not None and now < self.stalled_until:
-                    what = self._wait(sim.after(self.stalled_until - now), timeout)
+                    timers.append(sim.new_timer(self.stalled_until - now))
+                    what = self._wait(timers[-1].c, timeout)
+                    timers.pop().stop()
                 elif not self.pending:
                     if self.close_when_drained:
                         break
@@ -113,6 +119,8 @@ class ServerWatch:
                 if what == "timeout":
                     break
         finally:
+            for timer in timers:
+                timer.stop()
             self.stop()
             self.pending.clear()
             self._result.close()

@@ -132,3 +132,13 @@ def test_slow_consumer_never_blocks_server(client, rt, h):
 def test_watch_bad_resource_version(client):
     with pytest.raises(errors.BadRequestError):
         client.core_v1().pods().watch(resource_version="abc")
+
+
+def test_stopped_watch_leaves_no_timer_behind(client, rt, h):
+    w = client.core_v1().pods().watch(timeout_seconds=500)
+    h.collect(rt, w)
+    h.settle(rt)
+    assert rt.next_timer() == 500.0
+    w.stop()
+    h.settle(rt)
+    assert rt.next_timer() is None
