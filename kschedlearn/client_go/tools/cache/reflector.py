@@ -27,6 +27,8 @@ from typing import Any
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.apimachinery import watch
+from kschedlearn.apimachinery.api import errors as apierrors
 from kschedlearn.apimachinery.util import wait
 from kschedlearn.client_go.tools.cache.listwatch import ListerWatcher, ListOptions
 from kschedlearn.client_go.tools.cache.store import Store, meta_namespace_key_func
@@ -60,11 +62,11 @@ register_stage(
 MIN_WATCH_TIMEOUT = 5 * 60.0
 """Go: reflector.go ``minWatchTimeout`` (5 minutes); watch timeouts are drawn in [5, 10) min."""
 
-# Go: k8s.io/apimachinery/pkg/watch EventType values.
-EVENT_ADDED = "ADDED"
-EVENT_MODIFIED = "MODIFIED"
-EVENT_DELETED = "DELETED"
-EVENT_ERROR = "ERROR"
+# Go: k8s.io/apimachinery/pkg/watch EventType values (re-exported for convenience).
+EVENT_ADDED = watch.ADDED
+EVENT_MODIFIED = watch.MODIFIED
+EVENT_DELETED = watch.DELETED
+EVENT_ERROR = watch.ERROR
 
 
 class ErrorStopRequested(Exception):
@@ -74,29 +76,17 @@ class ErrorStopRequested(Exception):
         super().__init__("Stop requested")
 
 
-class StatusError(Exception):
-    """An API error delivered as the object of an ``ERROR`` watch event.
-
-    Go: apimachinery/pkg/api/errors ``StatusError`` (``Error()`` is the status message), as
-    built by ``FromObject``.
-    """
-
-    def __init__(self, status: Any) -> None:
-        super().__init__(getattr(status, "message", str(status)))
-        self.status = status
-
-
 def from_object(obj: Any) -> Exception:
     """Turn an ``ERROR`` event's object into an error.
 
-    Go: apimachinery/pkg/api/errors ``FromObject`` - a Status becomes a ``StatusError``,
-    anything else ``unexpected object: %v``. Differs from Go: an exception object is used
-    as is (the embedded server may send one).
+    Go: apimachinery/pkg/api/errors ``FromObject`` - a Status becomes its ``StatusError``
+    (e.g. ``GoneError`` for 410), anything else ``unexpected object: %v``. Differs from Go:
+    an exception object is used as is.
     """
     if isinstance(obj, Exception):
         return obj
-    if hasattr(obj, "message"):
-        return StatusError(obj)
+    if isinstance(obj, apierrors.Status):
+        return apierrors.from_object(obj)
     return RuntimeError(sprintf("unexpected object: %v", obj))
 
 
@@ -439,6 +429,6 @@ def new_namespace_keyed_indexer_and_reflector(
 
 __all__ = [
     "EVENT_ADDED", "EVENT_DELETED", "EVENT_ERROR", "EVENT_MODIFIED", "ErrorStopRequested",
-    "MIN_WATCH_TIMEOUT", "Reflector", "ReflectorDebugState", "StatusError", "from_object",
+    "MIN_WATCH_TIMEOUT", "Reflector", "ReflectorDebugState", "from_object",
     "new_namespace_keyed_indexer_and_reflector", "new_reflector",
 ]

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.apimachinery.api import errors as apierrors
 from kschedlearn.api.v1 import ObjectMeta, Pod
 from kschedlearn.client_go.tools.cache import (
     DeletedFinalStateUnknown,
@@ -173,8 +174,8 @@ def test_relist_delivers_updates_and_tombstones() -> None:
     indexer, controller = new_indexer_informer(
         lw, Pod, 0, rec.handler(), {NAMESPACE_INDEX: meta_namespace_index_func})
 
-    class _Gone:
-        message = "too old resource version: 1 (4)"
+    def _Gone() -> apierrors.Status:
+        return apierrors.new_gone("too old resource version: 1 (4)").status()
 
     def body() -> None:
         sim.go(controller.run, stop)

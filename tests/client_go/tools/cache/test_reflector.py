@@ -11,6 +11,7 @@ import attrs
 import pytest
 
 from kschedlearn import sim
+from kschedlearn.apimachinery.api import errors as apierrors
 from kschedlearn.api.v1 import ObjectMeta, Pod, Service
 from kschedlearn.apimachinery.util import wait
 from kschedlearn.client_go.tools.cache import meta_namespace_key_func, new_fifo, new_store, pop
@@ -31,10 +32,9 @@ def mk_list(rv: str, *pods: Pod) -> FakeList:
     return FakeList(items=tuple(pods), metadata=FakeListMeta(resource_version=rv))
 
 
-class _Status:
-    """A Status-like error object (the API server sends one for 410 Gone)."""
-
-    message = "too old resource version: 1 (5)"
+def _Status() -> apierrors.Status:
+    """The Status object the API server sends for 410 Gone."""
+    return apierrors.new_gone("too old resource version: 1 (5)").status()
 
 
 def run(rt: sim.Runtime, fn: Any, *args: Any) -> Any:

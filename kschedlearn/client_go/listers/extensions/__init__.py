@@ -1,0 +1,1 @@
+"""Listers of one API group (see the version modules)."""
