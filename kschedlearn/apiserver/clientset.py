@@ -32,36 +32,49 @@ class ResourceClient:
     server: APIServer = attrs.field(repr=False)
     resource: str
     namespace: str = ""
+    rate_limiter: Any = attrs.field(default=None, repr=False)
+
+    def _throttle(self) -> None:
+        """Go: restclient.Request's ``r.throttle.Accept()`` before every request."""
+        if self.rate_limiter is not None:
+            self.rate_limiter.accept()
 
     def create(self, obj: Any) -> Any:
         """Go: Create. Returns the stored object (with uid, resourceVersion, defaults)."""
+        self._throttle()
         return self.server.create(self.resource, self.namespace, obj)
 
     def update(self, obj: Any) -> Any:
         """Go: Update (Conflict if ``obj.metadata.resource_version`` is stale)."""
+        self._throttle()
         return self.server.update(self.resource, self.namespace, obj)
 
     def update_status(self, obj: Any) -> Any:
         """Go: UpdateStatus (PUT .../status)."""
+        self._throttle()
         return self.server.update_status(self.resource, self.namespace, obj)
 
     def delete(self, name: str, grace_period_seconds: int | None = None) -> None:
         """Go: Delete(name, &DeleteOptions{GracePeriodSeconds: ...})."""
+        self._throttle()
         self.server.delete(self.resource, self.namespace, name, grace_period_seconds)
 
     def get(self, name: str) -> Any:
         """Go: Get(name, metav1.GetOptions{})."""
+        self._throttle()
         return self.server.get(self.resource, self.namespace, name)
 
     def list(self, label_selector: Any = None, field_selector: Any = None,
              resource_version: str = "") -> List:
         """Go: List(metav1.ListOptions{...}); ``.items`` and ``.metadata.resource_version``."""
+        self._throttle()
         return self.server.list(self.resource, self.namespace, label_selector, field_selector,
                                 resource_version)
 
     def watch(self, label_selector: Any = None, field_selector: Any = None,
               resource_version: str = "", timeout_seconds: float | None = None) -> ServerWatch:
         """Go: Watch(metav1.ListOptions{...}); returns a ``watch.Interface``."""
+        self._throttle()
         return self.server.watch(self.resource, self.namespace, label_selector, field_selector,
                                  resource_version, timeout_seconds)
 
@@ -72,6 +85,7 @@ class PodClient(ResourceClient):
 
     def bind(self, binding: Any) -> None:
         """Go: PodExpansion.Bind — POST /namespaces/{ns}/bindings."""
+        self._throttle()
         self.server.bind(self.namespace, binding)
 
 
@@ -80,30 +94,31 @@ class CoreV1Client:
     """Go: typed/core/v1 ``CoreV1Client``."""
 
     server: APIServer = attrs.field(repr=False)
+    rate_limiter: Any = attrs.field(default=None, repr=False)
 
     def pods(self, namespace: str = "") -> PodClient:
-        return PodClient(self.server, "pods", namespace)
+        return PodClient(self.server, "pods", namespace, self.rate_limiter)
 
     def nodes(self) -> ResourceClient:
-        return ResourceClient(self.server, "nodes")
+        return ResourceClient(self.server, "nodes", "", self.rate_limiter)
 
     def events(self, namespace: str = "") -> ResourceClient:
-        return ResourceClient(self.server, "events", namespace)
+        return ResourceClient(self.server, "events", namespace, self.rate_limiter)
 
     def endpoints(self, namespace: str = "") -> ResourceClient:
-        return ResourceClient(self.server, "endpoints", namespace)
+        return ResourceClient(self.server, "endpoints", namespace, self.rate_limiter)
 
     def services(self, namespace: str = "") -> ResourceClient:
-        return ResourceClient(self.server, "services", namespace)
+        return ResourceClient(self.server, "services", namespace, self.rate_limiter)
 
     def replication_controllers(self, namespace: str = "") -> ResourceClient:
-        return ResourceClient(self.server, "replicationcontrollers", namespace)
+        return ResourceClient(self.server, "replicationcontrollers", namespace, self.rate_limiter)
 
     def persistent_volumes(self) -> ResourceClient:
-        return ResourceClient(self.server, "persistentvolumes")
+        return ResourceClient(self.server, "persistentvolumes", "", self.rate_limiter)
 
     def persistent_volume_claims(self, namespace: str = "") -> ResourceClient:
-        return ResourceClient(self.server, "persistentvolumeclaims", namespace)
+        return ResourceClient(self.server, "persistentvolumeclaims", namespace, self.rate_limiter)
 
 
 @attrs.define(eq=False)
@@ -111,9 +126,10 @@ class ExtensionsV1beta1Client:
     """Go: typed/extensions/v1beta1 ``ExtensionsV1beta1Client``."""
 
     server: APIServer = attrs.field(repr=False)
+    rate_limiter: Any = attrs.field(default=None, repr=False)
 
     def replica_sets(self, namespace: str = "") -> ResourceClient:
-        return ResourceClient(self.server, "replicasets", namespace)
+        return ResourceClient(self.server, "replicasets", namespace, self.rate_limiter)
 
 
 @attrs.define(eq=False)
@@ -121,9 +137,10 @@ class AppsV1beta1Client:
     """Go: typed/apps/v1beta1 ``AppsV1beta1Client``."""
 
     server: APIServer = attrs.field(repr=False)
+    rate_limiter: Any = attrs.field(default=None, repr=False)
 
     def stateful_sets(self, namespace: str = "") -> ResourceClient:
-        return ResourceClient(self.server, "statefulsets", namespace)
+        return ResourceClient(self.server, "statefulsets", namespace, self.rate_limiter)
 
 
 @attrs.define(eq=False)
@@ -131,21 +148,26 @@ class Clientset:
     """Go: kubernetes.Clientset (``CoreV1()``, ``ExtensionsV1beta1()``, ``AppsV1beta1()``)."""
 
     server: APIServer = attrs.field(repr=False)
+    rate_limiter: Any = attrs.field(default=None, repr=False)
 
     def core_v1(self) -> CoreV1Client:
-        return CoreV1Client(self.server)
+        return CoreV1Client(self.server, self.rate_limiter)
 
     def core(self) -> CoreV1Client:
         """Go: Clientset.Core() (the same client as CoreV1() in 1.6)."""
-        return CoreV1Client(self.server)
+        return CoreV1Client(self.server, self.rate_limiter)
 
     def extensions_v1beta1(self) -> ExtensionsV1beta1Client:
-        return ExtensionsV1beta1Client(self.server)
+        return ExtensionsV1beta1Client(self.server, self.rate_limiter)
 
     def apps_v1beta1(self) -> AppsV1beta1Client:
-        return AppsV1beta1Client(self.server)
+        return AppsV1beta1Client(self.server, self.rate_limiter)
 
 
-def new_for_server(server: APIServer) -> Clientset:
-    """A clientset talking to ``server``. Go: kubernetes.NewForConfig (no config needed here)."""
-    return Clientset(server)
+def new_for_server(server: APIServer, rate_limiter: Any = None) -> Clientset:
+    """A clientset talking to ``server``. Go: kubernetes.NewForConfig (no config needed here).
+
+    ``rate_limiter`` (a token bucket, Go: ``config.RateLimiter`` built from QPS/Burst) is
+    shared by every request of this clientset, as in Go.
+    """
+    return Clientset(server, rate_limiter)
