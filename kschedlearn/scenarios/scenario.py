@@ -1,0 +1,192 @@
+"""Scenario files: a cluster (manifests), scheduler replicas with their flags, and a timeline.
+
+Go: none — kschedlearn-only. A scenario is YAML, one mapping per file::
+
+    name: three-nodes
+    description: One pod's whole journey through the scheduler's queues.
+    duration: 40            # virtual seconds to simulate at most
+    follow: default/web-1   # the pod the views highlight
+    schedulers:             # replicas of kube-scheduler, each a process of its own
+      - name: scheduler-0
+        flags: ["--leader-elect=false"]
+    objects:                # Kubernetes manifests created before anything starts
+      - {kind: Node, metadata: {name: node-1}, status: {allocatable: {cpu: "2", ...}}}
+    timeline:               # actions at virtual times (seconds)
+      - at: 2
+        create: {kind: Pod, metadata: {name: web-1}, spec: {...}}
+      - at: 5
+        fault: {stall_watches: {resource: pods, duration: 40}}
+
+Actions: ``create`` (a manifest), ``delete`` (``pod NS/NAME`` or ``node NAME``), ``cordon`` /
+``uncordon`` (a node name), ``fault`` (``fail_next``, ``delay_next``, ``close_watches``,
+``stall_watches``, ``expire_watch_window``), ``kill`` (a scheduler replica's name).
+Errors name the file, the document and the field, e.g.
+``three-nodes.yaml: timeline[2].create: Pod default/web-1: spec.containers[0]...``.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+import yaml
+
+from kschedlearn.api.errors import ManifestError
+from kschedlearn.api.v1.yaml_load import decode_manifest
+
+ACTIONS = ("create", "delete", "cordon", "uncordon", "fault", "kill")
+FAULTS = ("fail_next", "delay_next", "close_watches", "stall_watches", "expire_watch_window")
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be used; the message names file, document and field."""
+
+
+@attrs.frozen
+class SchedulerSpec:
+    """One kube-scheduler replica: its name (hostname / process) and command-line flags."""
+
+    name: str
+    flags: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Action:
+    """One timeline entry: at virtual time ``at``, do ``kind`` with ``arg``."""
+
+    at: float
+    kind: str
+    arg: Any
+
+
+@attrs.frozen
+class Scenario:
+    """A parsed scenario (see the module docstring for the file format)."""
+
+    name: str
+    description: str = ""
+    duration: float = 60.0
+    follow: str = ""
+    schedulers: tuple[SchedulerSpec, ...] = (SchedulerSpec("scheduler-0", ("--leader-elect=false",)),)
+    objects: tuple[Any, ...] = ()
+    timeline: tuple[Action, ...] = ()
+    source: str = ""
+
+
+def bundled_names() -> list[str]:
+    """Names of the scenarios shipped with kschedlearn."""
+    folder = importlib.resources.files("kschedlearn.scenarios") / "data"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def load_scenario(name_or_path: str | Path) -> Scenario:
+    """Load a bundled scenario by name, or a scenario file by path."""
+    path = Path(name_or_path)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        if not path.exists():
+            raise ScenarioError(f"{path}: no such scenario file")
+        return parse_scenario(path.read_text(encoding="utf-8"), source=path.name)
+    bundled = importlib.resources.files("kschedlearn.scenarios") / "data" / f"{name_or_path}.yaml"
+    if not bundled.is_file():
+        raise ScenarioError(
+            f"unknown scenario {str(name_or_path)!r}; bundled ones: {', '.join(bundled_names())}")
+    return parse_scenario(bundled.read_text(encoding="utf-8"), source=f"{name_or_path}.yaml")
+
+
+def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
+    """Parse scenario YAML text (the whole file is one YAML document)."""
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise ScenarioError(f"{source}: invalid YAML: {err}") from err
+    if not isinstance(doc, dict):
+        raise ScenarioError(f"{source}: a scenario must be a mapping, got {type(doc).__name__}")
+    known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed"}
+    for key in doc:
+        if key not in known:
+            raise ScenarioError(f"{source}: {key}: unknown field (expected one of {', '.join(sorted(known))})")
+    return Scenario(
+        name=_str(doc, "name", source, default=Path(source).stem),
+        description=_str(doc, "description", source, default=""),
+        duration=_number(doc.get("duration", 60.0), f"{source}: duration"),
+        follow=_str(doc, "follow", source, default=""),
+        schedulers=_schedulers(doc.get("schedulers"), source),
+        objects=tuple(_manifest(m, f"{source}: objects[{i}]") for i, m in enumerate(_list(doc.get("objects"), f"{source}: objects"))),
+        timeline=tuple(_action(a, f"{source}: timeline[{i}]") for i, a in enumerate(_list(doc.get("timeline"), f"{source}: timeline"))),
+        source=source,
+    )
+
+
+def _str(doc: dict[str, Any], key: str, source: str, default: str) -> str:
+    value = doc.get(key, default)
+    if not isinstance(value, str):
+        raise ScenarioError(f"{source}: {key}: expected a string, got {value!r}")
+    return value
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ScenarioError(f"{where}: expected a number of seconds, got {value!r}")
+    if value < 0:
+        raise ScenarioError(f"{where}: must not be negative, got {value!r}")
+    return float(value)
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: expected a list, got {type(value).__name__}")
+    return value
+
+
+def _schedulers(value: Any, source: str) -> tuple[SchedulerSpec, ...]:
+    if value is None:
+        return Scenario.__attrs_attrs__.schedulers.default  # type: ignore[attr-defined]
+    out = []
+    for i, item in enumerate(_list(value, f"{source}: schedulers")):
+        where = f"{source}: schedulers[{i}]"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise ScenarioError(f"{where}.name: expected a string")
+        flags = item.get("flags", [])
+        if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
+            raise ScenarioError(f"{where}.flags: expected a list of strings")
+        out.append(SchedulerSpec(item["name"], tuple(flags)))
+    return tuple(out)
+
+
+def _manifest(value: Any, where: str) -> Any:
+    try:
+        return decode_manifest(value)
+    except ManifestError as err:
+        raise ScenarioError(f"{where}: {err}") from err
+    except (TypeError, ValueError) as err:
+        raise ScenarioError(f"{where}: {err}") from err
+
+
+def _action(value: Any, where: str) -> Action:
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}: expected a mapping with 'at' and one action")
+    at = _number(value.get("at", 0), f"{where}.at")
+    kinds = [k for k in value if k != "at"]
+    if len(kinds) != 1 or kinds[0] not in ACTIONS:
+        raise ScenarioError(f"{where}: expected exactly one of {', '.join(ACTIONS)}, got {', '.join(kinds) or 'none'}")
+    kind = kinds[0]
+    arg = value[kind]
+    if kind == "create":
+        arg = _manifest(arg, f"{where}.create")
+    elif kind == "delete":
+        if not isinstance(arg, str) or arg.split(" ")[0] not in ("pod", "node") or len(arg.split(" ")) != 2:
+            raise ScenarioError(f"{where}.delete: expected 'pod NAMESPACE/NAME' or 'node NAME', got {arg!r}")
+    elif kind in ("cordon", "uncordon", "kill"):
+        if not isinstance(arg, str):
+            raise ScenarioError(f"{where}.{kind}: expected a name, got {arg!r}")
+    elif kind == "fault":
+        if not isinstance(arg, dict) or len(arg) != 1 or next(iter(arg)) not in FAULTS:
+            raise ScenarioError(f"{where}.fault: expected one of {', '.join(FAULTS)}")
+        params = next(iter(arg.values())) or {}
+        if not isinstance(params, dict):
+            raise ScenarioError(f"{where}.fault.{next(iter(arg))}: expected a mapping of parameters")
+    return Action(at, kind, arg)
