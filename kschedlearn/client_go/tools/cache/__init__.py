@@ -59,3 +59,27 @@ from kschedlearn.client_go.tools.cache.thread_safe_store import (
     ThreadSafeStore,
     new_thread_safe_store,
 )
+
+# The informer layer (listwatch, reflector, controller, shared informer, listers).
+from kschedlearn.client_go.tools.cache.controller import (  # noqa: E402
+    Config,
+    Controller,
+    ResourceEventHandler,
+    ResourceEventHandlerFuncs,
+    new_indexer_informer,
+    new_informer,
+)
+from kschedlearn.client_go.tools.cache.listers import list_all, list_all_by_namespace  # noqa: E402
+from kschedlearn.client_go.tools.cache.listwatch import (  # noqa: E402
+    ListerWatcher,
+    ListOptions,
+    ListWatch,
+    new_list_watch_from_client,
+)
+from kschedlearn.client_go.tools.cache.reflector import Reflector, new_reflector  # noqa: E402
+from kschedlearn.client_go.tools.cache.shared_informer import (  # noqa: E402
+    SharedIndexInformer,
+    new_shared_index_informer,
+    new_shared_informer,
+    wait_for_cache_sync,
+)

@@ -92,6 +92,12 @@ class ListWatch:
         return self.watch_func(options)
 
 
+_KNOWN_RESOURCES = frozenset({
+    "pods", "services", "replicationcontrollers", "persistentvolumeclaims", "endpoints",
+    "events", "nodes", "persistentvolumes", "replicasets", "statefulsets",
+})
+
+
 def _resource_client(client: Any, resource: str, namespace: str) -> Any:
     """The typed client for ``resource`` in ``namespace`` (cluster-scoped ones ignore it).
 
@@ -160,6 +166,9 @@ def new_list_watch_from_client(
 
     Differs from Go: takes the typed clientset rather than a RESTClient (module docstring).
     """
+    if resource not in _KNOWN_RESOURCES:
+        raise ValueError(f"new_list_watch_from_client: unknown resource {resource!r} "
+                         f"(known: {', '.join(sorted(_KNOWN_RESOURCES))})")
     selector_text = str(field_selector) if field_selector is not None else ""
 
     def list_func(options: ListOptions) -> Any:
