@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 
 from kschedlearn.scheduler.api.types import Policy
-from kschedlearn.scheduler.api.v1.types import VERSION as _V1, PolicyError, policy_from_dict, policy_to_dict
+from kschedlearn.scheduler.api.v1.types import VERSION as _V1, PolicyError, policy_to_dict
+from kschedlearn.scheduler.api.v1.types import load_policy as _v1_load_policy
 
 VERSION = _V1
 """Go: latest.Version — the version policy files are written in."""
@@ -23,21 +24,11 @@ VERSION = _V1
 def load_policy(data: str | bytes) -> Policy:
     """Decode a policy document (JSON text or bytes) into a :class:`Policy`.
 
-    Go: runtime.DecodeInto(latestschedulerapi.Codec, data, &policy)
+    Go: runtime.DecodeInto(latestschedulerapi.Codec, data, &policy) — the latest version is v1,
+    so this is ``kschedlearn.scheduler.api.v1.types.load_policy``.
     Raises :class:`PolicyError` (a ``ValueError``) naming the field on malformed input.
     """
-    if isinstance(data, (bytes, bytearray)):
-        try:
-            data = bytes(data).decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise PolicyError(f"Policy: not UTF-8 text: {err}") from None
-    if not isinstance(data, str):
-        raise PolicyError(f"Policy: expected JSON text or bytes, got {type(data).__name__}")
-    try:
-        doc = json.loads(data)
-    except json.JSONDecodeError as err:
-        raise PolicyError(f"Policy: invalid JSON: {err}") from None
-    return policy_from_dict(doc)
+    return _v1_load_policy(data)
 
 
 def dump_policy(policy: Policy) -> str:

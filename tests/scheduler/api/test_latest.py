@@ -215,3 +215,13 @@ _policies = st.builds(
 def test_encode_then_decode_is_identity(policy):
     assert load_policy(dump_policy(policy)) == policy
     assert policy_from_dict(policy_to_dict(policy)) == policy
+
+
+def test_v1_load_policy_is_what_latest_uses():
+    # The server's configurator imports the v1 entry point directly.
+    from kschedlearn.scheduler.api.v1 import load_policy as v1_load_policy
+
+    text = '{"kind":"Policy","apiVersion":"v1","priorities":[{"name":"EqualPriority","weight":2}]}'
+    assert v1_load_policy(text) == load_policy(text) == Policy(priorities=(PriorityPolicy(name="EqualPriority", weight=2),))
+    with pytest.raises(PolicyError, match="invalid JSON"):
+        v1_load_policy(b"{")

@@ -12,8 +12,9 @@ from kschedlearn.scheduler.api.v1.types import (
     KIND_POLICY,
     VERSION,
     PolicyError,
+    load_policy,
     policy_from_dict,
     policy_to_dict,
 )
 
-__all__ = ["GROUP", "KIND_POLICY", "VERSION", "PolicyError", "policy_from_dict", "policy_to_dict"]
+__all__ = ["GROUP", "KIND_POLICY", "VERSION", "PolicyError", "load_policy", "policy_from_dict", "policy_to_dict"]

@@ -240,6 +240,26 @@ def policy_from_dict(d: Any) -> Policy:
     )
 
 
+def load_policy(data: str | bytes) -> Policy:
+    """Decode v1 policy JSON (text or bytes) into the internal :class:`Policy`.
+
+    Go: runtime.DecodeInto(codec, data, &policy) with the v1 JSON serializer
+    Raises :class:`PolicyError` on malformed JSON or a field of the wrong type.
+    """
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise PolicyError(f"Policy: not UTF-8 text: {err}") from None
+    if not isinstance(data, str):
+        raise PolicyError(f"Policy: expected JSON text or bytes, got {type(data).__name__}")
+    try:
+        doc = json.loads(data)
+    except json.JSONDecodeError as err:
+        raise PolicyError(f"Policy: invalid JSON: {err}") from None
+    return policy_from_dict(doc)
+
+
 # --- encoding (for round trips and for showing a policy) ---------------------------------
 
 
