@@ -130,11 +130,13 @@ class RunningScheduler:
 
 
 def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningScheduler | None = None,
-        registry: Any = None) -> None:
+        registry: Any = None, on_created: Callable[[RunningScheduler], None] | None = None) -> None:
     """Go: app.Run — never returns while the scheduler runs (raises on a set-up error).
 
     ``server`` is the embedded API server; ``hostname`` is this replica's identity for leader
     election (Go: ``os.Hostname()``); ``handles`` (optional) is filled with what gets built.
+    kschedlearn-only: ``on_created(handles)`` runs right after createScheduler — before any
+    goroutine started so far gets to run — so the simulation can attach its trace points.
     """
     from kschedlearn.client_go.informers import new_shared_informer_factory
 
@@ -169,6 +171,8 @@ def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningS
         raise ConfigError(f"error creating scheduler: {err}") from err
     h.scheduler = sched
     h.config_factory = sched.config.next_pod.__self__  # the ConfigFactory behind get_next_pod
+    if on_created is not None:
+        on_created(h)
 
     h.http = HTTPEndpoints(s, metrics=sched.config.metrics)
     sim.go(start_http, s, h.http, name="startHTTP")
