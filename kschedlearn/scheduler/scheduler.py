@@ -101,10 +101,13 @@ class Scheduler:
             glog.v(1).infof("Failed to schedule pod: %v/%v", pod.metadata.namespace, pod.metadata.name)
             self.config.error(pod, err)
             self.config.recorder.eventf(pod, EVENT_TYPE_WARNING, "FailedScheduling", "%v", err)
-            self.config.pod_condition_updater.update(pod, PodCondition(
-                type=POD_SCHEDULED, status=CONDITION_FALSE,
-                reason=POD_REASON_UNSCHEDULABLE, message=str(err),
-            ))
+            try:
+                self.config.pod_condition_updater.update(pod, PodCondition(
+                    type=POD_SCHEDULED, status=CONDITION_FALSE,
+                    reason=POD_REASON_UNSCHEDULABLE, message=str(err),
+                ))
+            except Exception:  # noqa: BLE001 - Go discards Update's returned error
+                pass
             return
         self.config.metrics.scheduling_algorithm_latency.observe(since_in_microseconds(start, sim.now()))
 
@@ -153,9 +156,12 @@ class Scheduler:
                 self.config.error(pod, bind_err)
                 self.config.recorder.eventf(pod, EVENT_TYPE_NORMAL, "FailedScheduling",
                                             "Binding rejected: %v", bind_err)
-                self.config.pod_condition_updater.update(pod, PodCondition(
-                    type=POD_SCHEDULED, status=CONDITION_FALSE, reason="BindingRejected",
-                ))
+                try:
+                    self.config.pod_condition_updater.update(pod, PodCondition(
+                        type=POD_SCHEDULED, status=CONDITION_FALSE, reason="BindingRejected",
+                    ))
+                except Exception:  # noqa: BLE001 - Go discards Update's returned error
+                    pass
                 return
             self.config.metrics.binding_latency.observe(since_in_microseconds(binding_start, sim.now()))
             self.config.recorder.eventf(pod, EVENT_TYPE_NORMAL, "Scheduled",
