@@ -49,7 +49,7 @@ from kschedlearn.scheduler.core.generic_scheduler import ErrNoNodesAvailable, ne
 from kschedlearn.scheduler.factory import plugins
 from kschedlearn.scheduler.schedulercache import cache as schedulercache
 from kschedlearn.scheduler.util.backoff_utils import PodBackoff, create_default_pod_backoff
-from kschedlearn.trace import glog, register_stage
+from kschedlearn.trace import emit, glog, register_stage
 from kschedlearn.trace.stages import SCHED
 
 _F = SCHED + "factory/factory.go"
@@ -238,6 +238,8 @@ class ConfigFactory:
         """
         glog.v(2).infof("Creating scheduler with fit predicates '%v' and priority functions '%v",
                         sorted(predicate_keys), sorted(priority_keys))
+        emit("CreateFromKeys", f"{len(predicate_keys)} predicates, {len(priority_keys)} priorities",
+             data={"predicates": sorted(predicate_keys), "priorities": sorted(priority_keys)})
 
         if self.hard_pod_affinity_symmetric_weight < 0 or self.hard_pod_affinity_symmetric_weight > 100:
             raise ValueError(
@@ -302,7 +304,7 @@ class ConfigFactory:
     # -- running -------------------------------------------------------------------------
     def run(self) -> None:
         """Start feeding podQueue and the cache. Go: ConfigFactory.Run — factory.go#L449-L456"""
-        glog.v(4).infof("ConfigFactory.Run: starting the unassigned-pod reflector and the assigned-pod informer")
+        emit("ConfigFactory.Run", "reflector(unassigned pods) → podQueue; go scheduledPodPopulator.Run")
         # Watch and queue pods that need scheduling: a bare reflector straight into the FIFO.
         self.unassigned_pod_reflector = new_reflector(
             self._create_unassigned_non_terminated_pod_lw(), Pod, self.pod_queue, 0,
@@ -358,8 +360,6 @@ class ConfigFactory:
 
     def _retry_after_backoff(self, backoff: PodBackoff, pod_queue: FIFO, pod: Pod) -> None:
         """The goroutine of MakeDefaultErrorFunc (Go: an anonymous func under HandleCrash)."""
-        from kschedlearn.trace import emit
-
         pod_id = f"{pod.metadata.namespace}/{pod.metadata.name}"
         entry = backoff.get_entry(pod_id)
         emit("error.backoff", f"{pod_id}: backing off {entry.backoff:g}s",
@@ -415,6 +415,7 @@ def new_config_factory(
     Go: factory.NewConfigFactory — factory.go#L104-L167. ``registry`` is kschedlearn-only
     (None = the default plugin registry).
     """
+    emit("NewConfigFactory", f"scheduler {scheduler_name!r}")
     stop_everything = sim.Chan(name="StopEverything")
     scheduler_cache = schedulercache.new(30.0, stop_everything)
 

@@ -40,7 +40,11 @@ from kschedlearn.scheduler.schedulercache.node_info import (
     get_pod_key,
     new_node_info,
 )
-from kschedlearn.trace import glog
+from kschedlearn.trace import emit, glog, register_stage
+from kschedlearn.trace.stages import SCHED as _SCHED
+
+register_stage("schedulercache.New", _SCHED + "schedulercache/cache.go#L30-L77",
+               "The scheduler cache is created and its cleanup goroutine (every 1 s) starts right away.")
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Node, Pod
@@ -59,6 +63,7 @@ def new(ttl: float, stop: sim.Chan) -> SchedulerCache:
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L77
     Differs from Go: must be called inside a simulated goroutine (it starts one).
     """
+    emit("schedulercache.New", f"TTL {ttl:g}s, cleanupAssumedPods every {_CLEAN_ASSUMED_PERIOD:g}s")
     cache = _new_scheduler_cache(ttl, _CLEAN_ASSUMED_PERIOD, stop)
     cache._run()
     return cache

@@ -38,6 +38,9 @@ from kschedlearn.sim import Chan
 from kschedlearn.trace import emit, register_stage
 from kschedlearn.trace.stages import CLIENT_GO_CACHE
 
+register_stage("NewIndexerInformer", CLIENT_GO_CACHE + "controller.go#L282-L349",
+               "An informer = a Reflector feeding a DeltaFIFO, drained by processLoop into an Indexer and the event handlers.")
+
 _GO = CLIENT_GO_CACHE + "controller.go"
 register_stage(
     "controller.process_loop", _GO + "#L143-L160",
@@ -299,6 +302,7 @@ def new_indexer_informer(lw: ListerWatcher, obj_type: type | None, resync_period
     Go: controller.go ``NewIndexerInformer``
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L282-L349
     """
+    emit("NewIndexerInformer", f"informer {name or ''}: Reflector → DeltaFIFO → processLoop → handlers")
     client_state = new_indexer(deletion_handling_meta_namespace_key_func, indexers)
     fifo = new_delta_fifo(meta_namespace_key_func, None, client_state)
     cfg = Config(queue=fifo, lister_watcher=lw, object_type=obj_type,

@@ -179,8 +179,7 @@ def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningS
 
     stop = sim.Chan(name="stop")
     h.stop = stop
-    emit("informerFactory.Start", "start the informers requested so far")
-    informer_factory.start(stop)
+    informer_factory.start(stop)  # emits informerFactory.Start
 
     def run_(_stop_ch: sim.Chan | None) -> None:
         emit("Scheduler.Run", "go wait.Until(scheduleOne, 0, stop)")

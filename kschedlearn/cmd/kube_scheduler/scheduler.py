@@ -1,0 +1,43 @@
+"""``main`` of kube-scheduler: defaults, flags, then ``app.Run``.
+
+Go: plugin/cmd/kube-scheduler/scheduler.go
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/scheduler.go#L30-L43
+
+Differs from Go: ``main`` takes its arguments and the embedded API server as parameters (a
+simulation runs several replicas side by side) and runs inside a goroutine of the replica's
+process. A flag error raises :class:`FlagError` (the command line prints it and exits 2, as
+pflag does); an error of ``app.Run`` ends the process through ``glog.fatalf`` with 1.6's
+``scheduler app failed to run: %v``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kschedlearn.cmd.kube_scheduler.app import server as app
+from kschedlearn.cmd.kube_scheduler.app.options import options
+from kschedlearn.trace import emit, glog
+
+
+def main(
+    argv: Sequence[str],
+    *,
+    server: Any,
+    hostname: str = "scheduler-0",
+    handles: app.RunningScheduler | None = None,
+    on_created: Callable[[app.RunningScheduler], None] | None = None,
+    registry: Any = None,
+) -> None:
+    """Go: main() — ``NewSchedulerServer``, ``AddFlags`` + parse, ``app.Run(s)``."""
+    emit("main", "kube-scheduler " + " ".join(argv))
+    s = options.new_scheduler_server()
+    emit("NewSchedulerServer", "defaults applied; leader-elect forced to true",
+         data={"leader_elect": s.leader_election.leader_elect})
+    s = options.parse_args(list(argv), s)
+    if handles is not None:
+        handles.s = s
+    try:
+        app.run(s, server, hostname=hostname, handles=handles, on_created=on_created, registry=registry)
+    except app.ConfigError as err:
+        glog.fatalf("scheduler app failed to run: %v", err)

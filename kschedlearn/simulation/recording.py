@@ -1,0 +1,79 @@
+"""Export and import of a recorded trace as JSON.
+
+Go: none — kschedlearn-only. The JSON is a pure function of the recorded events (sorted keys,
+compact separators), so the same scenario and seed give byte-identical text.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from kschedlearn.trace import Frame, TraceEvent
+from kschedlearn.trace.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from kschedlearn.simulation.simulation import Simulation
+
+FORMAT = "kschedlearn-trace/1"
+
+
+def dump_trace(sim: Simulation, *, with_snapshots: bool = True) -> str:
+    """The simulation's whole recorded history as JSON text."""
+    events = []
+    for ev in sim.trace:
+        data = ev.to_json()
+        if with_snapshots and ev.snapshot is not None:
+            data["snapshot"] = ev.snapshot.to_json()
+        events.append(data)
+    doc = {"format": FORMAT, "scenario": sim.scenario.name, "seed": sim.seed, "events": events}
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), default=_default)
+
+
+def _default(value: Any) -> Any:
+    if attrs.has(type(value)):
+        return attrs.asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    return str(value)
+
+
+@attrs.frozen
+class Recording:
+    """A trace read back from JSON: events (with snapshots) you can browse without running."""
+
+    scenario: str
+    seed: int
+    events: tuple[TraceEvent, ...]
+
+    def snapshot(self, seq: int) -> Snapshot | None:
+        return self.events[seq].snapshot
+
+
+def load_trace(text_or_path: str | Path) -> Recording:
+    """Parse an exported trace (raises ValueError naming what is wrong)."""
+    text = str(text_or_path)
+    if not text.lstrip().startswith("{"):
+        text = Path(text_or_path).read_text(encoding="utf-8")
+    try:
+        doc = json.loads(text)
+    except ValueError as err:
+        raise ValueError(f"trace: invalid JSON: {err}") from err
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"trace: format must be {FORMAT!r}, got {doc.get('format')!r}")
+    events = []
+    for i, raw in enumerate(doc.get("events", [])):
+        try:
+            snap = Snapshot.from_json(raw["snapshot"]) if raw.get("snapshot") is not None else None
+            events.append(TraceEvent(
+                seq=raw["seq"], time=raw["time"], goroutine=raw["goroutine"], process=raw["process"],
+                stage=raw["stage"], go_ref=raw["go_ref"], message=raw["message"], why=raw.get("why", ""),
+                data=raw.get("data", {}), stack=tuple(Frame(**f) for f in raw.get("stack", ())),
+                snapshot=snap,
+            ))
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"trace: events[{i}]: {err}") from err
+    return Recording(scenario=doc.get("scenario", ""), seed=int(doc.get("seed", 0)), events=tuple(events))

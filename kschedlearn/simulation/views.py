@@ -1,0 +1,36 @@
+"""``sim.show(view)``: the Graphviz views for the snapshot at the simulation's cursor.
+
+Go: none — kschedlearn-only. Chooses the previous snapshot (for change highlighting) and the
+followed pod, and for the ``decision`` view the latest scheduling attempt of that pod.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kschedlearn import viz
+
+if TYPE_CHECKING:
+    from kschedlearn.simulation.simulation import Simulation
+
+
+def previous_snapshot(sim: Simulation) -> Any:
+    """The last snapshot recorded strictly before the cursor's."""
+    current = sim.snapshot
+    for i in range(sim.cursor - 1, -1, -1):
+        snap = sim.trace[i].snapshot
+        if snap is not None and snap is not current:
+            return snap
+    return None
+
+
+def show_view(sim: Simulation, view: str, *, renderer: str = "auto", pod: str | None = None, **kwargs: Any) -> viz.View:
+    """Build ``view`` for the current snapshot, following ``pod`` (default: the scenario's)."""
+    follow = pod or sim.follow or None
+    snap = sim.snapshot
+    if snap is None:
+        raise ValueError("no snapshot yet: call sim.start() (or run with snapshots=True)")
+    if view == "decision":
+        decisions = sim.decision(follow) if follow else []
+        kwargs.setdefault("record", decisions[-1] if decisions else None)
+    return viz.show(view, snap, previous_snapshot(sim), follow_pod=follow, renderer=renderer, **kwargs)

@@ -1,0 +1,275 @@
+"""One execution of a scenario: runtime, API server, kube-scheduler replicas, kubelet, workload.
+
+Go: none — kschedlearn-only (DESIGN §7). A :class:`World` is built from a scenario and a seed
+and can only move forward; :class:`kschedlearn.Simulation` records what it does and rebuilds a
+fresh world (replaying deterministically) when the learner changes the past.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn import sim
+from kschedlearn.api.v1 import Node, Pod
+from kschedlearn.apimachinery.api.errors import StatusError, new_conflict, new_internal_error
+from kschedlearn.apiserver.clientset import new_for_server
+from kschedlearn.apiserver.server import APIServer
+from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
+from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
+from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
+from kschedlearn.scenarios.scenario import Action, Scenario
+from kschedlearn.scheduler.instrument import instrument_scheduler
+from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
+from kschedlearn.trace.snapshot import SnapshotBuilder
+
+register_stage("workload", "", "The scenario's timeline acted on the cluster (a pod or node came or went, or a fault was set up).")
+register_stage("inject", "", "You changed the simulation by hand at this point: the history after it was discarded.")
+
+RESOURCES_BY_KIND = {
+    "Pod": "pods", "Node": "nodes", "Service": "services", "ReplicationController": "replicationcontrollers",
+    "ReplicaSet": "replicasets", "StatefulSet": "statefulsets", "PersistentVolume": "persistentvolumes",
+    "PersistentVolumeClaim": "persistentvolumeclaims", "Endpoints": "endpoints", "Event": "events",
+}
+CLUSTER_SCOPED = {"nodes", "persistentvolumes"}
+
+
+@attrs.define(eq=False)
+class Replica:
+    """One kube-scheduler replica of the scenario."""
+
+    name: str
+    flags: tuple[str, ...]
+    process: sim.Process
+    handles: RunningScheduler
+
+
+@attrs.define(eq=False)
+class World:
+    """A running scenario (see the module docstring)."""
+
+    scenario: Scenario
+    seed: int
+    runtime: sim.Runtime
+    tracer: Tracer
+    api: APIServer
+    client: Any
+    kubelet: KubeletSim
+    replicas: dict[str, Replica]
+    builder: SnapshotBuilder
+    finished: bool = False
+
+    # -- running -------------------------------------------------------------------------
+    def run(self, pause: Callable[[TraceEvent], bool] | None, until: float | None = None) -> TraceEvent | None:
+        """Run until an event matches ``pause`` (returned), or the scenario's end (None)."""
+        if self.finished:
+            return None
+        self.tracer.breakpoint = pause
+        limit = self.scenario.duration if until is None else min(until, self.scenario.duration)
+        event = self.runtime.run(until=limit)
+        self.tracer.breakpoint = None
+        if event is None and self.runtime.now >= self.scenario.duration:
+            self.finished = True
+        return event
+
+    # -- acting on the cluster -----------------------------------------------------------
+    def apply(self, action: Action, *, stage: str = "workload") -> None:
+        """Carry out one timeline action (or an injected one) now, from outside any goroutine."""
+        describe = _describe(action)
+        try:
+            self._apply(action)
+        except StatusError as err:
+            describe += f" — failed: {err}"
+        emit(stage, describe, data={"action": action.kind, "arg": _plain(action.arg)}, runtime=self.runtime)
+
+    def _apply(self, action: Action) -> None:
+        kind, arg = action.kind, action.arg
+        if kind == "create":
+            resource = RESOURCES_BY_KIND[type(arg).kind]
+            ns = "" if resource in CLUSTER_SCOPED else (arg.metadata.namespace or "default")
+            self.api.create(resource, ns, arg)
+        elif kind == "delete":
+            what, name = arg.split(" ")
+            if what == "pod":
+                ns, _, pod_name = name.rpartition("/")
+                self.api.delete("pods", ns or "default", pod_name)
+            else:
+                self.api.delete("nodes", "", name)
+        elif kind in ("cordon", "uncordon"):
+            node: Node = self.api.get("nodes", "", arg)
+            self.api.update("nodes", "", attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=(kind == "cordon"))))
+        elif kind == "kill":
+            replica = self.replicas[arg]
+            self.runtime.kill_process(replica.process, "killed by the scenario")
+        elif kind == "fault":
+            self._fault(arg)
+        elif kind == "clock":
+            self.runtime.now += float(arg)
+        else:
+            raise ValueError(f"unknown action {kind!r}")
+
+    def _fault(self, arg: dict[str, Any]) -> None:
+        (name, params), = arg.items()
+        params = dict(params or {})
+        faults = self.api.faults
+        if name == "fail_next":
+            code = params.pop("error", "internal")
+            error = (new_conflict(_group(params.get("resource", "pods")), params.pop("name", ""), "injected conflict")
+                     if code == "conflict" else new_internal_error("injected fault"))
+            faults.fail_next(params.pop("verb", "bind"), params.pop("resource", "*"), error, int(params.pop("n", 1)))
+        elif name == "delay_next":
+            faults.delay_next(params.pop("verb"), float(params.pop("seconds")), params.pop("resource", "*"),
+                              int(params.pop("n", 1)))
+        elif name == "close_watches":
+            faults.close_watches(params.pop("resource", None))
+        elif name == "stall_watches":
+            faults.stall_watches(float(params.pop("duration")), params.pop("resource", None))
+        elif name == "expire_watch_window":
+            faults.expire_watch_window(int(params.pop("n", 0)), params.pop("resource", None))
+        else:
+            raise ValueError(f"unknown fault {name!r}")
+
+    def objects(self) -> list[Any]:
+        """Every object the API server stores (for snapshots)."""
+        out: list[Any] = []
+        for resource in ("pods", "nodes", "events", "endpoints"):
+            out.extend(self.api.storage.items(resource))
+        return out
+
+    def focused(self) -> Replica | None:
+        """The replica the views show: the leader if there is one, else the first alive one."""
+        leader = self.builder.leader_candidates and self._leader_identity()
+        for replica in self.replicas.values():
+            if leader and replica.name == leader and replica.process.alive:
+                return replica
+        for replica in self.replicas.values():
+            if replica.process.alive:
+                return replica
+        return next(iter(self.replicas.values()), None)
+
+    def _leader_identity(self) -> str:
+        snap_api = self.api.storage.get("endpoints", ("kube-system", "kube-scheduler"))
+        if snap_api is None:
+            return ""
+        import json
+
+        raw = snap_api.metadata.annotations.get("control-plane.alpha.kubernetes.io/leader", "")
+        try:
+            return str(json.loads(raw).get("holderIdentity", "")) if raw else ""
+        except ValueError:
+            return ""
+
+
+def _group(resource: str) -> Any:
+    from kschedlearn.apimachinery.api.errors import GroupResource
+
+    return GroupResource("", resource)
+
+
+def _describe(action: Action) -> str:
+    arg = action.arg
+    if action.kind == "create":
+        meta = arg.metadata
+        name = f"{meta.namespace or 'default'}/{meta.name}" if type(arg).kind not in ("Node", "PersistentVolume") else meta.name
+        return f"create {type(arg).kind} {name}"
+    if action.kind == "fault":
+        (name, params), = arg.items()
+        return f"fault {name} {params or ''}".strip()
+    return f"{action.kind} {arg}"
+
+
+def _plain(arg: Any) -> Any:
+    if hasattr(arg, "to_dict"):
+        return arg.to_dict()
+    return arg
+
+
+def build_world(
+    scenario: Scenario,
+    seed: int,
+    *,
+    snapshots: bool = True,
+    snapshot_every: int = 1,
+    log_verbosity: int = 4,
+    capture_stacks: bool = True,
+    on_replica_created: Callable[[RunningScheduler], None] | None = None,
+) -> World:
+    """Set up a fresh world for ``scenario`` (nothing has run yet)."""
+    rt = sim.Runtime(seed=seed)
+    tracer = Tracer(capture_stacks=capture_stacks, log_verbosity=log_verbosity,
+                    snapshot_every=snapshot_every if snapshots else 0)
+    rt.tracer = tracer
+    api = APIServer(rt)
+    client = new_for_server(api)
+    for obj in scenario.objects:
+        resource = RESOURCES_BY_KIND[type(obj).kind]
+        ns = "" if resource in CLUSTER_SCOPED else (obj.metadata.namespace or "default")
+        api.create(resource, ns, obj)
+    builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks,
+                              leader_candidates=tuple(r.name for r in scenario.schedulers))
+    kubelet = start_kubelet_sim(rt, client)
+    world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,
+                  kubelet=kubelet, replicas={}, builder=builder)
+    builder.api_objects = world.objects
+    if snapshots:
+        tracer.snapshot_fn = builder
+        tracer.listeners.append(builder.observe)
+
+    for spec in scenario.schedulers:
+        proc = rt.new_process(spec.name)
+        handles = RunningScheduler(s=None)
+        replica = Replica(spec.name, spec.flags, proc, handles)
+        world.replicas[spec.name] = replica
+
+        def created(h: RunningScheduler, replica: Replica = replica) -> None:
+            instrument_scheduler(h)
+            _attach_to_builder(world, replica)
+            if on_replica_created is not None:
+                on_replica_created(h)
+
+        def main(replica: Replica = replica, created: Callable[[RunningScheduler], None] = created) -> None:
+            kube_scheduler.main(replica.flags, server=api, hostname=replica.name,
+                                handles=replica.handles, on_created=created)
+
+        rt.go(main, name=f"{spec.name} main", process=proc)
+
+    if scenario.timeline:
+        workload = rt.new_process("workload")
+        rt.go(_play_timeline, world, name="scenario timeline", process=workload)
+    return world
+
+
+def _attach_to_builder(world: World, replica: Replica) -> None:
+    """Point the snapshot builder at the first replica that comes up (the others in HA
+    scenarios appear through the API server and leader views)."""
+    if world.builder.cache is not None:
+        return
+    h = replica.handles
+    factory = h.config_factory
+    world.builder.cache = h.scheduler.config.scheduler_cache
+    world.builder.queues = {"podQueue": factory.pod_queue,
+                            "scheduledPodPopulator": factory.scheduled_pod_populator.config.queue}
+    world.builder.backoff = _LazyBackoff(factory)
+
+
+@attrs.define(eq=False)
+class _LazyBackoff:
+    """The factory creates its PodBackoff inside CreateFromKeys; read it when needed."""
+
+    factory: Any
+
+    def debug_state(self) -> tuple[Any, ...]:
+        return self.factory.pod_backoff.debug_state() if self.factory.pod_backoff is not None else ()
+
+
+def _play_timeline(world: World) -> None:
+    for action in sorted(world.scenario.timeline, key=lambda a: a.at):
+        delay = action.at - sim.now()
+        if delay > 0:
+            sim.sleep(delay)
+        world.apply(action)
+
+
+__all__ = ["World", "Replica", "build_world", "Pod"]
