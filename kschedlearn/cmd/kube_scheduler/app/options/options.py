@@ -194,14 +194,18 @@ def new_flag_set(s: SchedulerServer, name: str = "kube-scheduler") -> FlagSet:
     return fs
 
 
-def parse_args(argv: Sequence[str], name: str = "kube-scheduler") -> SchedulerServer:
-    """``new_scheduler_server`` + ``add_flags`` + parse ``argv`` (without the program name).
+def parse_args(argv: Sequence[str], s: SchedulerServer | None = None, *,
+               name: str = "kube-scheduler") -> SchedulerServer:
+    """``add_flags`` on ``s`` (default: ``new_scheduler_server()``) + parse ``argv``; returns ``s``.
+
+    ``argv`` excludes the program name (Go: ``os.Args[1:]``).
 
     Raises :class:`FlagError` with pflag's message (main prints it and the usage, exit 2) or
     :class:`HelpRequested` for ``-h``/``--help``. Arguments that are not flags are ignored,
     as kube-scheduler's main ignores them (so ``--leader-elect false`` leaves election on).
     """
-    s = new_scheduler_server()
+    if s is None:
+        s = new_scheduler_server()
     fs = new_flag_set(s, name)
     fs.parse(list(argv))
     return s

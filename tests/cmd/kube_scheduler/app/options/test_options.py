@@ -101,6 +101,11 @@ def test_parse_flag(arg: str, field: str, expected: Any) -> None:
     assert _get(parse_args([arg]), field) == expected
 
 
+def test_parse_args_into_given_server() -> None:
+    s = new_scheduler_server()
+    assert parse_args(["--port=5"], s) is s and s.port == 5
+
+
 def test_separate_value_and_qps_is_float32() -> None:
     s = parse_args(["--port", "99", "--kube-api-qps", "0.1", "--scheduler-name", "x"])
     assert (s.port, s.scheduler_name) == (99, "x")
