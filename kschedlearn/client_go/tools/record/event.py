@@ -46,6 +46,8 @@ class EventBroadcaster:
     _watchers: list[Callable[[Event], None]] = attrs.field(factory=list, init=False)
     _incoming: sim.Chan = attrs.field(factory=lambda: sim.Chan(MAX_QUEUED_EVENTS, name="events"), init=False)
     _started: bool = attrs.field(default=False, init=False)
+    # kschedlearn-only: the last event-name timestamp handed out (see EventRecorder._make_event)
+    _last_nanos: int = attrs.field(default=0, init=False)
 
     def _ensure_loop(self) -> None:
         if self._started:
@@ -135,6 +137,12 @@ class EventRecorder:
         g = sim.current_goroutine()
         now = g.runtime.now if g is not None else (self.broadcaster.runtime.now if self.broadcaster.runtime else 0.0)
         nanos = int(round(now * 1e9)) + _EPOCH_NANOS
+        # Differs from Go: virtual time stands still while goroutines run, so two events of one
+        # object at the same instant would get the same name and the second would be refused
+        # (AlreadyExists) and lost. Go's wall clock always moves on between two events; keep
+        # the names unique by moving on by 1 ns when the clock has not.
+        nanos = max(nanos, self.broadcaster._last_nanos + 1)
+        self.broadcaster._last_nanos = nanos
         namespace = ref.namespace or "default"
         return Event(
             metadata=ObjectMeta(name=f"{ref.name}.{nanos:x}", namespace=namespace),
