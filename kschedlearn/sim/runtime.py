@@ -169,6 +169,10 @@ class Runtime:
         g.glet.goroutine = g
         process.goroutines.append(g)
         self.goroutines.append(g)
+        if g.gid % 512 == 0:  # forget finished goroutines now and then (keeps lists short)
+            self.goroutines = [x for x in self.goroutines if x.alive]
+            for p in self.processes:
+                p.goroutines = [x for x in p.goroutines if x.alive]
         self._ready.append((g, None))
         return g
 

@@ -242,16 +242,41 @@ def build_world(
 
 
 def _attach_to_builder(world: World, replica: Replica) -> None:
-    """Point the snapshot builder at the first replica that comes up (the others in HA
-    scenarios appear through the API server and leader views)."""
+    """Point the snapshot builder at "the focused replica" (the leader, else the first alive
+    one): proxies look it up at every snapshot, so after a fail-over the views follow the new
+    leader."""
     if world.builder.cache is not None:
         return
-    h = replica.handles
-    factory = h.config_factory
-    world.builder.cache = h.scheduler.config.scheduler_cache
-    world.builder.queues = {"podQueue": factory.pod_queue,
-                            "scheduledPodPopulator": factory.scheduled_pod_populator.config.queue}
-    world.builder.backoff = _LazyBackoff(factory)
+    world.builder.cache = _Focused(world, lambda h: h.scheduler.config.scheduler_cache)
+    world.builder.queues = {
+        "podQueue": _FocusedQueue(world, lambda h: h.config_factory.pod_queue, "FIFO"),
+        "scheduledPodPopulator": _FocusedQueue(
+            world, lambda h: h.config_factory.scheduled_pod_populator.config.queue, "DeltaFIFO"),
+    }
+    world.builder.backoff = _Focused(world, lambda h: _LazyBackoff(h.config_factory))
+
+
+@attrs.define(eq=False)
+class _Focused:
+    """``debug_state()`` of a part of whichever replica is focused right now."""
+
+    world: World
+    part: Callable[[RunningScheduler], Any]
+
+    def _target(self) -> Any:
+        replica = self.world.focused()
+        if replica is None or replica.handles.scheduler is None:
+            return None
+        return self.part(replica.handles)
+
+    def debug_state(self) -> Any:
+        target = self._target()
+        return target.debug_state() if target is not None else None
+
+
+@attrs.define(eq=False)
+class _FocusedQueue(_Focused):
+    kind: str = "FIFO"
 
 
 @attrs.define(eq=False)

@@ -345,11 +345,10 @@ class SnapshotBuilder:
             time=float(rt.now) if rt is not None else 0.0,
             stage=self._last_stage,
             goroutine=current.name if current is not None else "",
-            queues={n: QueueView.of(q.debug_state(), type(q).__name__) for n, q in self.queues.items()}
-            if self.queues else None,
+            queues=self._queues() if self.queues else None,
             stores={n: tuple(sorted(s.list_keys())) for n, s in self.stores.items()} if self.stores else None,
             cache=self.cache.debug_state() if self.cache is not None else None,
-            backoff=tuple(BackoffEntryView(*e) for e in self.backoff.debug_state())
+            backoff=tuple(BackoffEntryView(*e) for e in (self.backoff.debug_state() or ()))
             if self.backoff is not None else None,
             apiserver=apiserver,
             goroutines=self._goroutines(),
@@ -360,12 +359,22 @@ class SnapshotBuilder:
             stages_seen=tuple(self._stages),
         )
 
+    def _queues(self) -> dict[str, QueueView]:
+        out = {}
+        for name, q in self.queues.items():
+            state = q.debug_state()
+            if state is not None:
+                # a proxy for "the focused replica's queue" names its kind itself
+                out[name] = QueueView.of(state, getattr(q, "kind", type(q).__name__))
+        return out
+
     def _goroutines(self) -> tuple[GoroutineView, ...] | None:
+        """The goroutines alive now (finished ones are not shown)."""
         if self.runtime is None:
             return None
         return tuple(
             GoroutineView(g.gid, g.name, g.process.name, g.state, g.waiting_on)
-            for g in self.runtime.goroutines
+            for g in self.runtime.goroutines if g.alive
         )
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:

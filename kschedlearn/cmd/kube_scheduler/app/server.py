@@ -88,31 +88,7 @@ def start_http(s: Any, endpoints: HTTPEndpoints) -> None:
 
 def configz(s: Any) -> dict[str, Any]:
     """The KubeSchedulerConfiguration as /configz shows it (Go field names, JSON tags)."""
-    le = s.leader_election
-    return {
-        "port": s.port,
-        "address": s.address,
-        "algorithmProvider": s.algorithm_provider,
-        "policyConfigFile": s.policy_config_file,
-        "enableProfiling": s.enable_profiling,
-        "enableContentionProfiling": s.enable_contention_profiling,
-        "contentType": s.content_type,
-        "kubeAPIQPS": s.kube_api_qps,
-        "kubeAPIBurst": s.kube_api_burst,
-        "schedulerName": s.scheduler_name,
-        "hardPodAffinitySymmetricWeight": s.hard_pod_affinity_symmetric_weight,
-        "failureDomains": s.failure_domains,
-        "leaderElection": {
-            "leaderElect": le.leader_elect,
-            "leaseDuration": _go_duration(le.lease_duration),
-            "renewDeadline": _go_duration(le.renew_deadline),
-            "retryPeriod": _go_duration(le.retry_period),
-        },
-    }
-
-
-def _go_duration(seconds: float) -> str:
-    return f"{seconds:g}s"
+    return s.to_dict()
 
 
 @attrs.define(eq=False)
@@ -209,5 +185,8 @@ def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningS
             on_stopped_leading=lambda: glog.fatalf("lost master"),
         ),
     )
-    h.elector = leaderelection.run_or_die(config)
+    # Go: leaderelection.RunOrDie(config) — built in two steps so the notebook can hold the
+    # elector (RunOrDie only adds a panic on a config error, which new_leader_elector raises).
+    h.elector = leaderelection.new_leader_elector(config)
+    h.elector.run()
     raise RuntimeError("unreachable")
