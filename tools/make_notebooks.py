@@ -1,0 +1,81 @@
+"""Build the curriculum notebooks (notebooks/*.ipynb) from their sources (notebooks/src/*.py).
+
+Sources use the "percent" format: a line ``# %%`` starts a code cell, ``# %% [markdown]`` a
+markdown cell whose lines are written as comments (``# text``). Run::
+
+    .venv/bin/python tools/make_notebooks.py            # all notebooks, executed (outputs kept)
+    .venv/bin/python tools/make_notebooks.py 03 --no-execute
+
+Executing keeps the outputs (static SVG diagrams included) in the committed notebooks, so
+GitHub and nbviewer show them without a kernel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "notebooks" / "src"
+OUT = ROOT / "notebooks"
+
+
+def parse_source(text: str) -> nbformat.NotebookNode:
+    """Turn percent-format text into a notebook."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    kind, lines = None, []
+
+    def flush() -> None:
+        if kind is None:
+            return
+        body = "\n".join(lines).strip("\n")
+        if kind == "markdown":
+            body = "\n".join(l[2:] if l.startswith("# ") else l.lstrip("#") for l in body.splitlines())
+            nb.cells.append(nbformat.v4.new_markdown_cell(body))
+        elif body.strip():
+            nb.cells.append(nbformat.v4.new_code_cell(body))
+
+    for line in text.splitlines():
+        if line.startswith("# %%"):
+            flush()
+            kind, lines = ("markdown" if "[markdown]" in line else "code"), []
+        else:
+            lines.append(line)
+    flush()
+    return nb
+
+
+def build(src: Path, execute: bool, timeout: int = 600) -> Path:
+    nb = parse_source(src.read_text(encoding="utf-8"))
+    out = OUT / (src.stem + ".ipynb")
+    if execute:
+        NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                       resources={"metadata": {"path": str(OUT)}}).execute()
+    nbformat.write(nb, out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("which", nargs="*", help="notebook number prefixes (default: all)")
+    ap.add_argument("--no-execute", action="store_true")
+    args = ap.parse_args(argv)
+    sources = sorted(SRC.glob("*.py"))
+    if args.which:
+        sources = [s for s in sources if any(s.name.startswith(w) for w in args.which)]
+    for src in sources:
+        t = time.time()
+        out = build(src, execute=not args.no_execute)
+        print(f"{out.relative_to(ROOT)}  {time.time() - t:.1f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
