@@ -1,0 +1,347 @@
+"""The exercise checker: cases, time limits, learner-error explanations, pass/fail reports.
+
+Go: none (kschedlearn-only, DESIGN §10). A *task* names one real piece of the v1.6.1 scheduler
+that the learner re-implements; its *cases* are ported from the Go test tables. ``run_checks``
+calls the learner's function through a guard that
+
+- stops it after a time limit (``signal.setitimer(ITIMER_REAL)`` + ``SIGALRM``; only possible
+  in the main thread - off the main thread the function runs without a limit),
+- turns any exception it raises into a ``LearnerFailure`` that keeps only the learner's own
+  traceback frames (the checker's and the mirror's frames are noise to a learner),
+- rejects a return value of the wrong type with a sentence naming both types,
+
+so a broken answer can never take the kernel or the simulation down with it.
+"""
+
+from __future__ import annotations
+
+import html
+import signal
+import threading
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import attrs
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Seconds one case may run before it is stopped (an infinite loop, a blocking wait)."""
+
+
+class TimeLimitExceeded(BaseException):
+    """Raised inside the learner's code by SIGALRM when a case runs too long.
+
+    A ``BaseException`` so that a learner's ``except Exception`` cannot swallow it.
+    """
+
+
+class WrongTypeError(TypeError):
+    """The learner's function returned a value of the wrong type."""
+
+
+class LearnerFailure(BaseException):
+    """The learner's function raised ``original`` (or returned a wrong type).
+
+    A ``BaseException`` so that it passes through ``except Exception`` blocks in the mirrored
+    code that called the learner's function (e.g. inside a patched DeltaFIFO).
+    """
+
+    def __init__(self, original: BaseException, frames: list[str]) -> None:
+        super().__init__(original)
+        self.original = original
+        self.frames = frames
+
+    def describe(self) -> str:
+        """One paragraph: the exception and where in the learner's code it happened."""
+        kind = type(self.original).__name__
+        text = f"{kind}: {self.original}" if str(self.original) else kind
+        if not self.frames:
+            return text
+        return text + " - " + "; ".join(self.frames)
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise ``TimeLimitExceeded`` in the running code after ``seconds`` of wall time.
+
+    Uses ``setitimer(ITIMER_REAL)`` and a SIGALRM handler, which Python only allows in the main
+    thread; elsewhere (or with ``seconds`` None / 0) the body runs without a limit.
+    """
+    usable = (
+        seconds
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise TimeLimitExceeded(f"stopped after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def learner_frames(exc: BaseException, fn: Callable[..., Any]) -> list[str]:
+    """The traceback frames of ``exc`` that are in the learner's own source file."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    out = []
+    for fs in traceback.extract_tb(exc.__traceback__):
+        if fs.filename == code.co_filename:
+            line = (fs.line or "").strip()
+            out.append(f"line {fs.lineno} of {fs.name}(): {line}" if line else f"line {fs.lineno} of {fs.name}()")
+    return out
+
+
+def _type_name(returns: type | tuple[type, ...]) -> str:
+    if isinstance(returns, tuple):
+        return " or ".join(t.__name__ for t in returns)
+    return returns.__name__
+
+
+def guard(fn: Callable[..., Any], returns: type | tuple[type, ...] | None, name: str) -> Callable[..., Any]:
+    """Wrap the learner's ``fn``: exceptions become ``LearnerFailure``, wrong types too."""
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            got = fn(*args, **kwargs)
+        except (TimeLimitExceeded, KeyboardInterrupt, LearnerFailure):
+            raise
+        except BaseException as exc:  # anything the learner raised, SystemExit included
+            raise LearnerFailure(exc, learner_frames(exc, fn)) from None
+        if returns is not None and not isinstance(got, returns):
+            shown = _short(got)
+            raise LearnerFailure(
+                WrongTypeError(
+                    f"{name}() returned a {type(got).__name__} ({shown}), "
+                    f"but it must return a {_type_name(returns)}"
+                ),
+                [],
+            )
+        return got
+
+    guarded.__name__ = name
+    guarded.__wrapped__ = fn  # type: ignore[attr-defined]
+    return guarded
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@attrs.frozen
+class Case:
+    """One check: given ``given`` (in words), the learner's function must produce ``expected``.
+
+    ``run(fn)`` builds fresh inputs, calls the (guarded) learner function as often as the case
+    needs and returns what it observed; it is compared with ``expected`` by ``==``. With
+    ``expect_raises`` the case passes when the learner's function raises that exception type
+    (``NotImplementedError`` never counts). ``why`` is the rule the case teaches.
+    """
+
+    name: str
+    given: str
+    expected: Any
+    run: Callable[[Callable[..., Any]], Any]
+    why: str = ""
+    expect_raises: type[BaseException] | None = None
+    show: Callable[[Any], str] = _short
+
+
+PASS = "pass"
+FAIL = "fail"
+ERROR = "error"
+NOT_IMPLEMENTED = "not implemented"
+TIMEOUT = "time limit"
+WRONG_TYPE = "wrong type"
+
+
+@attrs.frozen
+class CaseResult:
+    """The outcome of one case: a status from the constants above and a sentence for it."""
+
+    name: str
+    status: str
+    message: str
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASS
+
+
+def run_case(case: Case, fn: Callable[..., Any], returns: Any, name: str, limit: float | None) -> CaseResult:
+    """Run one case against the learner's ``fn``; never raises (except KeyboardInterrupt)."""
+    guarded = guard(fn, returns, name)
+    try:
+        with time_limit(limit):
+            got = case.run(guarded)
+    except TimeLimitExceeded:
+        return CaseResult(case.name, TIMEOUT, (
+            f"Given {case.given}, your {name}() was still running after {limit:g} s and was "
+            "stopped. Look for a loop that never ends, or a wait that nothing wakes up."))
+    except LearnerFailure as failure:
+        return _from_failure(case, failure, name)
+    except Exception as exc:  # the case's own code failed: usually a wrong answer upstream
+        return CaseResult(case.name, ERROR, (
+            f"Given {case.given}, checking the result failed with {type(exc).__name__}: {exc}. "
+            "This usually means your function left the data structure in an unexpected state."))
+    if case.expect_raises is not None:
+        return CaseResult(case.name, FAIL, (
+            f"Given {case.given}, expected your {name}() to raise "
+            f"{case.expect_raises.__name__}, but it returned normally ({case.show(got)}). {case.why}"))
+    if got == case.expected:
+        return CaseResult(case.name, PASS, f"Given {case.given}: got {case.show(got)}.")
+    return CaseResult(case.name, FAIL, (
+        f"Given {case.given}, expected {case.show(case.expected)}, got {case.show(got)}. {case.why}").strip())
+
+
+def _from_failure(case: Case, failure: LearnerFailure, name: str) -> CaseResult:
+    original = failure.original
+    if isinstance(original, NotImplementedError):
+        return CaseResult(case.name, NOT_IMPLEMENTED, (
+            f"{name}() raised NotImplementedError: replace the TODO with your code."))
+    if isinstance(original, WrongTypeError):
+        return CaseResult(case.name, WRONG_TYPE, f"Given {case.given}: {original}.")
+    if case.expect_raises is not None and isinstance(original, case.expect_raises):
+        return CaseResult(case.name, PASS, (
+            f"Given {case.given}: raised {type(original).__name__} as expected."))
+    expected = (f"expected it to raise {case.expect_raises.__name__}" if case.expect_raises
+                else f"expected {case.show(case.expected)}")
+    return CaseResult(case.name, ERROR, (
+        f"Given {case.given}, {expected}, but your {name}() raised {failure.describe()}. {case.why}").strip())
+
+
+_STATUS_ICON = {PASS: "✅", FAIL: "❌", ERROR: "💥", NOT_IMPLEMENTED: "🚧", TIMEOUT: "⏱", WRONG_TYPE: "🔠"}
+
+
+@attrs.frozen
+class CheckReport:
+    """The pass/fail table of one ``check``; Jupyter shows it as HTML, ``str()`` as text."""
+
+    task_id: str
+    title: str
+    results: tuple[CaseResult, ...]
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.results) and all(r.passed for r in self.results)
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """(passed, total)."""
+        return sum(r.passed for r in self.results), len(self.results)
+
+    def summary(self) -> str:
+        ok, total = self.counts
+        if ok == total:
+            return f"Task {self.task_id} ({self.title}): all {total} checks passed."
+        return f"Task {self.task_id} ({self.title}): {ok} of {total} checks passed."
+
+    def __str__(self) -> str:
+        lines = [self.summary()]
+        for r in self.results:
+            lines.append(f"  [{r.status.upper():^15}] {r.name}")
+            if not r.passed:
+                lines.append(f"      {r.message}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for r in self.results:
+            colour = "#e6f4ea" if r.passed else "#fce8e6"
+            rows.append(
+                f'<tr style="background:{colour}"><td>{_STATUS_ICON.get(r.status, "")} '
+                f"{html.escape(r.status)}</td><td>{html.escape(r.name)}</td>"
+                f'<td style="text-align:left">{html.escape(r.message)}</td></tr>'
+            )
+        return (
+            f"<p><b>{html.escape(self.summary())}</b></p>"
+            '<table><thead><tr><th>result</th><th>case</th><th style="text-align:left">details</th>'
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
+
+
+@attrs.frozen
+class Hint:
+    """One layer of hints; displayed as Markdown."""
+
+    task_id: str
+    level: int
+    levels: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"Hint {self.level}/{self.levels} for task {self.task_id}: {self.text}"
+
+    def _repr_markdown_(self) -> str:
+        return f"**Hint {self.level}/{self.levels} for task {self.task_id}.** {self.text}"
+
+
+@attrs.frozen
+class PlugInReport:
+    """What changed when the learner's function ran inside the real code.
+
+    ``rows`` are ``(what, reference, yours)``: the same step with the mirrored (Go-faithful)
+    implementation and with the learner's one.
+    """
+
+    task_id: str
+    title: str
+    rows: tuple[tuple[str, str, str], ...]
+    note: str = ""
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        return tuple(what for what, ref, yours in self.rows if ref != yours)
+
+    def summary(self) -> str:
+        if not self.changed:
+            return f"Plugged into {self.title}: your function behaves exactly like the scheduler's."
+        return f"Plugged into {self.title}: {len(self.changed)} step(s) differ from the scheduler's own code."
+
+    def __str__(self) -> str:
+        lines = [self.summary()]
+        if self.note:
+            lines.append(self.note)
+        for what, ref, yours in self.rows:
+            mark = "  " if ref == yours else "≠ "
+            lines.append(f"{mark}{what}: scheduler={ref} | yours={yours}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for what, ref, yours in self.rows:
+            colour = "" if ref == yours else ' style="background:#fff3cd"'
+            rows.append(f"<tr{colour}><td>{html.escape(what)}</td><td>{html.escape(ref)}</td>"
+                        f"<td>{html.escape(yours)}</td></tr>")
+        note = f"<p>{html.escape(self.note)}</p>" if self.note else ""
+        return (f"<p><b>{html.escape(self.summary())}</b></p>{note}"
+                "<table><thead><tr><th>step</th><th>scheduler's code</th><th>your code</th></tr>"
+                f"</thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def outcome(fn: Callable[[], Any], show: Callable[[Any], str] = str, limit: float | None = DEFAULT_TIME_LIMIT) -> str:
+    """Run ``fn`` under the time limit and describe what it returned or raised, in words.
+
+    Used by the plug-in experiments so a failing learner function shows up as a row, not a
+    traceback.
+    """
+    try:
+        with time_limit(limit):
+            return show(fn())
+    except TimeLimitExceeded:
+        return f"stopped after {limit:g} s"
+    except LearnerFailure as failure:
+        return f"raised {failure.describe()}"
+    except Exception as exc:
+        return f"raised {type(exc).__name__}: {exc}"

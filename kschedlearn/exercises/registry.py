@@ -1,0 +1,109 @@
+"""The task registry: every exercise, its checks, hints, plug-in experiment and solution.
+
+Go: none (kschedlearn-only, DESIGN §10). Task ids are ``"<notebook>.<exercise>"`` and follow the
+curriculum: 03 FIFO/DeltaFIFO, 05 the scheduler cache, 06 predicates, 07 priorities and
+selectHost, 08 backoff, 10 policy files. The registry is a fixed tuple of task modules (no
+mutable module state): each module under ``kschedlearn.exercises.tasks`` defines ``TASK``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+import attrs
+
+from kschedlearn.exercises import framework as fw
+
+_TASK_MODULES = (
+    "t03_1_fifo_pop",
+    "t03_2_dedup_deltas",
+    "t05_1_calculate_resource",
+    "t05_2_cleanup_assumed_pods",
+    "t06_1_pod_fits_resources",
+    "t06_2_pod_fits_host_ports",
+    "t07_1_least_requested",
+    "t07_2_balanced_resource_allocation",
+    "t07_3_select_host",
+    "t08_1_backoff",
+    "t10_1_custom_policy",
+)
+
+
+@attrs.frozen
+class Task:
+    """One exercise.
+
+    - ``function_name``: what the learner writes; the stub's ``def`` line and docstring are
+      generated from the solution function (``stubs.stub_source``).
+    - ``stub_imports``: import lines the stub cell needs.
+    - ``intro``: Markdown shown at the top of the notebook; ``go_links``: (label, URL) pairs.
+    - ``hints``: three layers - the concept, the Go function and line, almost the answer.
+    - ``returns``: the type(s) a result must have (None: anything).
+    - ``cases()``: fresh ``Case`` objects (built lazily: they construct API objects).
+    - ``patch(fn)``: a context manager that swaps ``fn`` into the real mirrored code.
+    - ``plug_in(fn, simulation)``: the experiment behind ``plug_in(task_id, fn)``.
+    - ``solution``: ``"module:function"`` under ``kschedlearn.exercises.solutions``.
+    - ``quiz``: the quiz kind of ``kschedlearn.exercises.quiz`` shown in the notebook, if any.
+    """
+
+    id: str
+    title: str
+    slug: str
+    function_name: str
+    stub_imports: str
+    intro: str
+    go_links: tuple[tuple[str, str], ...]
+    hints: tuple[str, str, str]
+    returns: Any
+    cases: Callable[[], list[fw.Case]]
+    patch: Callable[[Callable[..., Any]], AbstractContextManager[None]]
+    plug_in: Callable[..., fw.PlugInReport]
+    solution: str
+    quiz: str | None = None
+    time_limit: float = fw.DEFAULT_TIME_LIMIT
+
+    @property
+    def marker(self) -> str:
+        """The pytest marker name of this task, e.g. ``task_3_1``."""
+        return "task_" + self.id.replace(".", "_")
+
+    @property
+    def notebook(self) -> str:
+        """The learner notebook's file name, e.g. ``03-1-fifo-pop.ipynb``."""
+        major, minor = self.id.split(".")
+        return f"{int(major):02d}-{minor}-{self.slug}.ipynb"
+
+    def load_solution(self) -> Callable[..., Any]:
+        module, _, name = self.solution.partition(":")
+        return getattr(importlib.import_module(f"kschedlearn.exercises.solutions.{module}"), name)
+
+
+def all_tasks() -> tuple[Task, ...]:
+    """Every task, in curriculum order."""
+    return tuple(
+        importlib.import_module(f"kschedlearn.exercises.tasks.{m}").TASK for m in _TASK_MODULES
+    )
+
+
+def get_task(task_id: str) -> Task:
+    """The task with id ``task_id`` (``"3.1"``); a clear error naming the known ids otherwise."""
+    key = str(task_id).strip()
+    for module in _TASK_MODULES:
+        if _module_id(module) == key:
+            return importlib.import_module(f"kschedlearn.exercises.tasks.{module}").TASK
+    known = ", ".join(_module_id(m) for m in _TASK_MODULES)
+    raise KeyError(f"no exercise {task_id!r}; the exercises are {known}")
+
+
+def _module_id(module: str) -> str:
+    """``t03_1_fifo_pop`` -> ``3.1``."""
+    major, minor = module[1:].split("_")[:2]
+    return f"{int(major)}.{int(minor)}"
+
+
+def task_ids() -> tuple[str, ...]:
+    """Every task id, in curriculum order, without importing the task modules."""
+    return tuple(_module_id(m) for m in _TASK_MODULES)

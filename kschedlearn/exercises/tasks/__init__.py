@@ -1,0 +1,1 @@
+"""One module per exercise; each defines ``TASK`` (a ``registry.Task``). Go: none."""
