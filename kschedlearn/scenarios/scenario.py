@@ -11,6 +11,9 @@ Go: none — kschedlearn-only. A scenario is YAML, one mapping per file::
         flags: ["--leader-elect=false"]
     objects:                # Kubernetes manifests created before anything starts
       - {kind: Node, metadata: {name: node-1}, status: {allocatable: {cpu: "2", ...}}}
+    files:                  # optional: name → content, written to a directory whose path
+      policy.json: |        # replaces "{files}" in the schedulers' flags
+        {"kind": "Policy", "apiVersion": "v1", "predicates": [...], "priorities": [...]}
     timeline:               # actions at virtual times (seconds)
       - at: 2
         create: {kind: Pod, metadata: {name: web-1}, spec: {...}}
@@ -26,7 +29,9 @@ Errors name the file, the document and the field, e.g.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.resources
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +41,7 @@ import yaml
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1.yaml_load import decode_manifest
 
+FILES_PLACEHOLDER = "{files}"
 ACTIONS = ("create", "delete", "cordon", "uncordon", "fault", "kill")
 FAULTS = ("fail_next", "delay_next", "close_watches", "stall_watches", "expire_watch_window")
 
@@ -73,6 +79,30 @@ class Scenario:
     objects: tuple[Any, ...] = ()
     timeline: tuple[Action, ...] = ()
     source: str = ""
+    files: tuple[tuple[str, str], ...] = ()
+
+    def files_dir(self) -> Path:
+        """Write the scenario's ``files:`` to disk; returns their directory.
+
+        The directory is named after a hash of the contents (under the system temp dir), so the
+        same scenario always gets the same path: flags, and with them the trace, stay
+        byte-identical from run to run.
+        """
+        digest = hashlib.sha256(repr(self.files).encode("utf-8")).hexdigest()[:16]
+        folder = Path(tempfile.gettempdir()) / f"kschedlearn-files-{digest}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, content in self.files:
+            target = folder / name
+            if not target.is_file() or target.read_text(encoding="utf-8") != content:
+                target.write_text(content, encoding="utf-8")
+        return folder
+
+    def flags_for(self, spec: SchedulerSpec) -> tuple[str, ...]:
+        """``spec.flags`` with ``{files}`` replaced by :meth:`files_dir` (written on first use)."""
+        if not any(FILES_PLACEHOLDER in f for f in spec.flags):
+            return spec.flags
+        folder = str(self.files_dir())
+        return tuple(f.replace(FILES_PLACEHOLDER, folder) for f in spec.flags)
 
 
 def bundled_names() -> list[str]:
@@ -103,7 +133,7 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(f"{source}: invalid YAML: {err}") from err
     if not isinstance(doc, dict):
         raise ScenarioError(f"{source}: a scenario must be a mapping, got {type(doc).__name__}")
-    known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed"}
+    known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed", "files"}
     for key in doc:
         if key not in known:
             raise ScenarioError(f"{source}: {key}: unknown field (expected one of {', '.join(sorted(known))})")
@@ -116,7 +146,23 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
         objects=tuple(_manifest(m, f"{source}: objects[{i}]") for i, m in enumerate(_list(doc.get("objects"), f"{source}: objects"))),
         timeline=tuple(_action(a, f"{source}: timeline[{i}]") for i, a in enumerate(_list(doc.get("timeline"), f"{source}: timeline"))),
         source=source,
+        files=_files(doc.get("files"), source),
     )
+
+
+def _files(value: Any, source: str) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{source}: files: expected a mapping of file name to content, got {type(value).__name__}")
+    out = []
+    for name, content in value.items():
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", ".."):
+            raise ScenarioError(f"{source}: files: {name!r}: expected a plain file name (no directories)")
+        if not isinstance(content, str):
+            raise ScenarioError(f"{source}: files.{name}: expected the file's text, got {type(content).__name__}")
+        out.append((name, content))
+    return tuple(sorted(out))
 
 
 def _str(doc: dict[str, Any], key: str, source: str, default: str) -> str:

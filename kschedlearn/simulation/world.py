@@ -220,7 +220,7 @@ def build_world(
     for spec in scenario.schedulers:
         proc = rt.new_process(spec.name)
         handles = RunningScheduler(s=None)
-        replica = Replica(spec.name, spec.flags, proc, handles)
+        replica = Replica(spec.name, scenario.flags_for(spec), proc, handles)
         world.replicas[spec.name] = replica
 
         def created(h: RunningScheduler, replica: Replica = replica) -> None:
