@@ -94,6 +94,23 @@ class Cluster:
     def run_until(self, t: float) -> None:
         self.rt.run(until=t)
 
+    def run_until_stage(self, stage: str, timeout: float) -> bool:
+        """Run until a new trace event of ``stage`` is emitted (True) or ``timeout`` passes.
+
+        The runtime stops right after the goroutine switch that emitted it, so a test can
+        inject a fault between two steps that happen at the same virtual instant.
+        """
+        events = self.rt.tracer.events
+        seen = [len(events)]
+
+        def hit() -> bool:
+            new = events[seen[0]:]
+            seen[0] = len(events)
+            return any(e.stage == stage for e in new)
+
+        self.rt.run(until=self.rt.now + timeout, stop_when=hit)
+        return any(e.stage == stage for e in events[seen[0] - 1:]) if events else False
+
     # -- objects -----------------------------------------------------------------------------
     def add_node(self, name: str, **kw: Any) -> Node:
         return self.cs.core_v1().nodes().create(node_manifest(name, **kw))
