@@ -190,3 +190,31 @@ def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningS
     h.elector = leaderelection.new_leader_elector(config)
     h.elector.run()
     raise RuntimeError("unreachable")
+
+
+def serve_real_http(endpoints: HTTPEndpoints, port: int) -> Any:
+    """Serve ``endpoints`` on a real HTTP server bound to 127.0.0.1 only (command line ``--port``).
+
+    kschedlearn-only: Go listens on ``--address`` (default 0.0.0.0); a teaching tool never
+    exposes anything beyond the loopback interface. Returns the started ``ThreadingHTTPServer``
+    (call ``shutdown()`` to stop it); port 0 picks a free port (``server.server_address``).
+    """
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            status, content_type, body = endpoints.get(self.path.split("?", 1)[0])
+            data = body.encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+            return
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    threading.Thread(target=httpd.serve_forever, name="kube-scheduler http", daemon=True).start()
+    return httpd
