@@ -74,13 +74,16 @@ class PriorityConfig:
 
     Go: algorithm.PriorityConfig{Map, Reduce, Function, Weight}
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/types.go
-    Differs from Go: ``Map`` is spelled ``map_fn`` so as not to shadow the builtin ``map``.
+    Differs from Go: ``Map`` is spelled ``map_fn`` so as not to shadow the builtin ``map``;
+    ``name`` (the registry key, Go keeps it only as the map key) is carried along so that traces
+    and the ``decision`` view can label each score column.
     """
 
     map_fn: Optional[PriorityMapFunction] = None
     reduce: Optional[PriorityReduceFunction] = None
     function: Optional[PriorityFunction] = None
     weight: int = 0
+    name: str = attrs.field(default="", eq=False)
 
 
 def empty_metadata_producer(pod: "Pod", node_name_to_info: "dict[str, NodeInfo]") -> None:

@@ -478,10 +478,11 @@ def _get_priority_function_configs(
         if factory is None:
             raise PluginLookupError(f"Invalid priority name {name} specified - no corresponding function found")
         if factory.function is not None:
-            configs.append(PriorityConfig(function=factory.function(args), weight=factory.weight))
+            configs.append(PriorityConfig(function=factory.function(args), weight=factory.weight, name=name))
         else:
             map_function, reduce_function = factory.map_reduce_function(args)
-            configs.append(PriorityConfig(map_fn=map_function, reduce=reduce_function, weight=factory.weight))
+            configs.append(PriorityConfig(map_fn=map_function, reduce=reduce_function, weight=factory.weight,
+                                          name=name))
     return configs
 
 
