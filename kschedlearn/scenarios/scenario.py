@@ -6,6 +6,7 @@ Go: none — kschedlearn-only. A scenario is YAML, one mapping per file::
     description: One pod's whole journey through the scheduler's queues.
     duration: 40            # virtual seconds to simulate at most
     follow: default/web-1   # the pod the views highlight
+    snapshot_every: 1       # optional: snapshot every N events (big scenarios run faster)
     schedulers:             # replicas of kube-scheduler, each a process of its own
       - name: scheduler-0
         flags: ["--leader-elect=false"]
@@ -80,6 +81,7 @@ class Scenario:
     timeline: tuple[Action, ...] = ()
     source: str = ""
     files: tuple[tuple[str, str], ...] = ()
+    snapshot_every: int = 1
 
     def files_dir(self) -> Path:
         """Write the scenario's ``files:`` to disk; returns their directory.
@@ -133,7 +135,8 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(f"{source}: invalid YAML: {err}") from err
     if not isinstance(doc, dict):
         raise ScenarioError(f"{source}: a scenario must be a mapping, got {type(doc).__name__}")
-    known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed", "files"}
+    known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed", "files",
+             "snapshot_every"}
     for key in doc:
         if key not in known:
             raise ScenarioError(f"{source}: {key}: unknown field (expected one of {', '.join(sorted(known))})")
@@ -147,7 +150,14 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
         timeline=tuple(_action(a, f"{source}: timeline[{i}]") for i, a in enumerate(_list(doc.get("timeline"), f"{source}: timeline"))),
         source=source,
         files=_files(doc.get("files"), source),
+        snapshot_every=_positive_int(doc.get("snapshot_every", 1), f"{source}: snapshot_every"),
     )
+
+
+def _positive_int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ScenarioError(f"{where}: expected a whole number >= 1, got {value!r}")
+    return value
 
 
 def _files(value: Any, source: str) -> tuple[tuple[str, str], ...]:

@@ -114,8 +114,13 @@ class Simulation:
     # -- construction --------------------------------------------------------------------
     @classmethod
     def from_scenario(cls, name_or_path: str | Path, seed: int = 0, **kwargs: Any) -> Simulation:
-        """Load a bundled scenario by name (``"three-nodes"``) or a YAML file by path."""
-        return cls(scenario=load_scenario(name_or_path), seed=seed, **kwargs)
+        """Load a bundled scenario by name (``"three-nodes"``) or a YAML file by path.
+
+        ``snapshot_every`` defaults to the scenario's own setting (1 unless the file says so).
+        """
+        scenario = load_scenario(name_or_path)
+        kwargs.setdefault("snapshot_every", scenario.snapshot_every)
+        return cls(scenario=scenario, seed=seed, **kwargs)
 
     def _new_world(self) -> World:
         return build_world(self.scenario, self.seed, snapshots=self.snapshots,
