@@ -1,0 +1,338 @@
+"""The explorer: step, rewind, play and poke a :class:`~kschedlearn.Simulation` with buttons.
+
+Go: none — kschedlearn-only (DESIGN §9). Built from stock ipywidgets 8 controls only (no
+front-end extension of our own), so it works anywhere ``jupyterlab_widgets`` does.
+
+Layout, top to bottom: the controls (Back, Step, Play with a speed slider, the step
+granularity), the timeline over the recorded history, breakpoints and the followed pod, one tab
+per Graphviz view, the narration of the current event with a link to its Go source, a trace log
+around the cursor, the fault-injection buttons, and an ``Output`` where any error raised by a
+button shows up (a callback error is never swallowed).
+
+Speed: every rendered SVG is kept per (cursor, view, followed pod) — checked against the event
+object at the cursor, so a forked history never shows a stale picture — and only the visible tab
+is drawn.
+
+Saved notebooks: the box's display bundle also carries a static SVG of the current view, so a
+notebook saved with outputs shows the diagram where no kernel runs (nbconvert, GitHub).
+"""
+
+from __future__ import annotations
+
+import html
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import ipywidgets as widgets
+
+from kschedlearn.simulation.simulation import GRANULARITIES, TEACHING_STAGES
+from kschedlearn.widgets._html import inline_svg, narration, trace_log
+
+if TYPE_CHECKING:
+    from kschedlearn.simulation.simulation import Simulation
+    from kschedlearn.trace import TraceEvent
+
+VIEW_NAMES = ("pipeline", "startup", "cache", "decision", "pod_states", "leader_election")
+"""The tabs, in order (names accepted by ``sim.show``)."""
+
+STEP_GRANULARITIES = ("stage", "event", "pod")
+assert set(STEP_GRANULARITIES) == set(GRANULARITIES)
+
+
+class ExplorerBox(widgets.VBox):
+    """The explorer's outer box. Its display bundle adds ``image/svg+xml`` (the current view)
+    next to the widget view: JupyterLab shows the live widget, a kernel-less renderer the SVG."""
+
+    static_svg: Callable[[], str] | None = None
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs)
+        if self.static_svg is not None:
+            data["image/svg+xml"] = self.static_svg()
+        data["text/plain"] = "<kschedlearn explorer>"
+        return data
+
+
+def _button(label: str, tooltip: str, css: str, icon: str = "") -> widgets.Button:
+    button = widgets.Button(description=label, tooltip=tooltip, icon=icon,
+                            layout=widgets.Layout(width="auto"))
+    button.add_class(css)
+    return button
+
+
+@attrs.define(eq=False)
+class Explorer:
+    """Buttons, a timeline and diagrams over one simulation (``sim.explorer()`` makes one)."""
+
+    sim: Simulation
+    trace_size: int = 12
+    cache_size: int = 256
+    last_error: BaseException | None = attrs.field(default=None, init=False)
+    renders: int = attrs.field(default=0, init=False)
+    _cache: OrderedDict[tuple[int, str, str], tuple[Any, str]] = attrs.field(factory=OrderedDict, init=False)
+    _shown: dict[str, tuple[tuple[int, str], Any]] = attrs.field(factory=dict, init=False)
+    _updating: bool = attrs.field(default=False, init=False)
+    w: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
+    box: ExplorerBox = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.sim.cursor < 0:
+            self.sim.start()
+        self.box = self._build()
+        self.box.static_svg = lambda: self.svg(self.current_view)
+        self._guard(self.refresh)()
+
+    # -- public --------------------------------------------------------------------------
+    def display(self) -> ExplorerBox:
+        """The widget (show it as a cell's value, or with ``IPython.display.display``)."""
+        return self.box
+
+    @property
+    def current_view(self) -> str:
+        return VIEW_NAMES[self.w["tabs"].selected_index or 0]
+
+    def svg(self, view: str) -> str:
+        """The SVG of ``view`` at the cursor (from the cache when it is still valid)."""
+        sim = self.sim
+        key = (sim.cursor, view, sim.follow or "")
+        event = sim.event
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] is event:
+            self._cache.move_to_end(key)
+            return hit[1]
+        text = sim.show(view).svg()
+        self.renders += 1
+        self._cache[key] = (event, text)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return text
+
+    # -- building ------------------------------------------------------------------------
+    def _build(self) -> ExplorerBox:
+        w = self.w
+        w["back"] = _button("Back", "go back one stop", "kschedlearn-back", "step-backward")
+        w["step"] = _button("Step", "run to the next stop", "kschedlearn-step", "step-forward")
+        w["play"] = widgets.Play(value=0, min=0, max=0, step=1, interval=400, description="play")
+        w["speed"] = widgets.IntSlider(value=400, min=50, max=2000, step=50, description="ms/event",
+                                       continuous_update=False, layout=widgets.Layout(width="260px"))
+        w["granularity"] = widgets.ToggleButtons(options=STEP_GRANULARITIES, value=self.sim.granularity,
+                                                 description="step by", style={"button_width": "70px"})
+        w["timeline"] = widgets.IntSlider(value=0, min=0, max=0, description="event",
+                                          layout=widgets.Layout(width="95%"))
+        w["timeline"].add_class("kschedlearn-timeline")
+        w["position"] = widgets.HTML()
+        w["links"] = (widgets.jslink((w["play"], "value"), (w["timeline"], "value")),
+                      widgets.jslink((w["speed"], "value"), (w["play"], "interval")))
+        w["bp_stage"] = widgets.Dropdown(options=sorted(TEACHING_STAGES), value="assume", description="break at")
+        w["bp_add"] = _button("Add breakpoint", "always stop at this stage", "kschedlearn-bp-add")
+        w["bp_clear"] = _button("Clear", "remove every breakpoint", "kschedlearn-bp-clear")
+        w["bp_list"] = widgets.HTML()
+        w["follow"] = widgets.Dropdown(options=(), description="follow pod")
+        w["views"] = {name: widgets.HTML() for name in VIEW_NAMES}
+        for name, view in w["views"].items():
+            view.add_class(f"kschedlearn-view-{name}")
+        w["tabs"] = widgets.Tab(children=[w["views"][n] for n in VIEW_NAMES], titles=VIEW_NAMES, selected_index=0)
+        w["narration"] = widgets.HTML()
+        w["narration"].add_class("kschedlearn-narration-box")
+        w["trace"] = widgets.HTML()
+        w["status"] = widgets.HTML()
+        w["errors"] = widgets.Output(layout=widgets.Layout(max_height="200px", overflow="auto"))
+        w["errors"].add_class("kschedlearn-errors")
+        inject_row = self._build_inject()
+        self._wire()
+        box = ExplorerBox(children=[
+            widgets.HBox([w["back"], w["step"], w["play"], w["speed"], w["granularity"]]),
+            widgets.HBox([w["timeline"]]), w["position"],
+            widgets.HBox([w["bp_stage"], w["bp_add"], w["bp_clear"], w["bp_list"]]),
+            w["follow"], w["tabs"], w["narration"],
+            widgets.Accordion(children=[w["trace"]], titles=("trace log",), selected_index=0),
+            inject_row, w["status"], w["errors"],
+        ])
+        box.add_class("kschedlearn-explorer")
+        return box
+
+    def _build_inject(self) -> widgets.Widget:
+        w = self.w
+        w["inj_node"] = widgets.Dropdown(options=(), description="node", layout=widgets.Layout(width="200px"))
+        w["inj_pod"] = widgets.Dropdown(options=(), description="pod", layout=widgets.Layout(width="240px"))
+        w["inj_replica"] = widgets.Dropdown(options=(), description="replica", layout=widgets.Layout(width="220px"))
+        w["inj_seconds"] = widgets.BoundedFloatText(value=31.0, min=0.0, max=3600.0, step=1.0,
+                                                    description="seconds", layout=widgets.Layout(width="160px"))
+        w["inject"] = {
+            "fail_next_bind": _button("Fail next bind", "the API server refuses the next binding", "kschedlearn-inj-bind"),
+            "add_node": _button("Add node", "a new Ready node joins", "kschedlearn-inj-add-node"),
+            "cordon": _button("Cordon node", "mark the chosen node unschedulable", "kschedlearn-inj-cordon"),
+            "delete_pod": _button("Delete pod", "delete the chosen pod", "kschedlearn-inj-delete"),
+            "drop_watch": _button("Drop watch", "close the pod watches: reflectors re-watch", "kschedlearn-inj-watch"),
+            "kill_scheduler": _button("Kill scheduler", "kill -9 the chosen replica", "kschedlearn-inj-kill"),
+            "jump_clock": _button("Jump clock", "move virtual time forward", "kschedlearn-inj-clock"),
+        }
+        b = w["inject"]
+        return widgets.VBox([
+            widgets.HTML("<b>Change what happens</b> (from the cursor on; the old future is discarded)"),
+            widgets.HBox([b["fail_next_bind"], b["add_node"], b["drop_watch"]]),
+            widgets.HBox([w["inj_node"], b["cordon"], w["inj_pod"], b["delete_pod"]]),
+            widgets.HBox([w["inj_replica"], b["kill_scheduler"], w["inj_seconds"], b["jump_clock"]]),
+        ])
+
+    def _wire(self) -> None:
+        w = self.w
+        w["back"].on_click(self._guard(lambda _b: self._move(self.sim.back)))
+        w["step"].on_click(self._guard(lambda _b: self._move(self.sim.step)))
+        w["timeline"].observe(self._guard(self._on_timeline), names="value")
+        w["granularity"].observe(self._guard(self._on_granularity), names="value")
+        w["follow"].observe(self._guard(self._on_follow), names="value")
+        w["tabs"].observe(self._guard(lambda _c: self._render_current()), names="selected_index")
+        w["bp_add"].on_click(self._guard(self._on_bp_add))
+        w["bp_clear"].on_click(self._guard(self._on_bp_clear))
+        actions: dict[str, Callable[[], Any]] = {
+            "fail_next_bind": lambda: self.sim.inject.fail_next_bind(),
+            "add_node": lambda: self.sim.inject.add_node(self._new_node_name()),
+            "cordon": lambda: self.sim.inject.cordon(self._chosen("inj_node", "a node to cordon")),
+            "delete_pod": lambda: self.sim.inject.delete_pod(self._chosen("inj_pod", "a pod to delete")),
+            "drop_watch": lambda: self.sim.inject.drop_watch(),
+            "kill_scheduler": lambda: self.sim.inject.kill_scheduler(self._chosen("inj_replica", "a replica")),
+            "jump_clock": lambda: self.sim.inject.jump_clock(float(w["inj_seconds"].value)),
+        }
+        for name, action in actions.items():
+            w["inject"][name].on_click(self._guard(lambda _b, act=action: self._injected(act)))
+
+    # -- callbacks -----------------------------------------------------------------------
+    def _guard(self, fn: Callable[..., Any]) -> Callable[..., None]:
+        """Wrap a callback so that what it raises is shown in the widget (status + traceback)."""
+
+        def guarded(*args: Any) -> None:
+            if self._updating:
+                return
+            try:
+                fn(*args)
+            except Exception as err:  # noqa: BLE001 — reported in the widget, not swallowed
+                self._report(err)
+
+        return guarded
+
+    def _report(self, err: BaseException) -> None:
+        self.last_error = err
+        self.w["status"].value = (f'<span class="kschedlearn-error" style="color:#b00">'
+                                  f"{html.escape(type(err).__name__)}: {html.escape(str(err))}</span>")
+        self.w["errors"].append_stderr("".join(traceback.format_exception(err)))
+
+    def _move(self, how: Callable[[], TraceEvent | None]) -> None:
+        how()
+        self.refresh()
+
+    def _on_timeline(self, change: dict[str, Any]) -> None:
+        value = int(change["new"])
+        sim = self.sim
+        if value != sim.cursor:
+            sim.goto(value)
+        # Play reached the end of what is recorded: record more so it can keep going.
+        if self.w["play"].playing and value >= len(sim.trace) - 1 and not sim.world.finished:
+            sim.step("event")
+            sim.goto(value)
+        self.refresh()
+
+    def _on_granularity(self, change: dict[str, Any]) -> None:
+        self.sim.granularity = change["new"]
+
+    def _on_follow(self, change: dict[str, Any]) -> None:
+        if change["new"]:
+            self.sim.follow = change["new"]
+            self.refresh()
+
+    def _on_bp_add(self, _b: Any) -> None:
+        self.sim.add_breakpoint(self.w["bp_stage"].value)
+        self._show_breakpoints()
+
+    def _on_bp_clear(self, _b: Any) -> None:
+        self.sim.clear_breakpoints()
+        self._show_breakpoints()
+
+    def _injected(self, action: Callable[[], Any]) -> None:
+        action()
+        self._cache.clear()
+        self.refresh()
+
+    def _chosen(self, key: str, what: str) -> str:
+        value = self.w[key].value
+        if not value:
+            raise ValueError(f"explorer: choose {what} first (the '{self.w[key].description}' list is empty)")
+        return str(value)
+
+    def _new_node_name(self) -> str:
+        taken = {n.name for n in self._snapshot_nodes()}
+        i = len(taken) + 1
+        while f"node-{i}" in taken:
+            i += 1
+        return f"node-{i}"
+
+    # -- showing the state ---------------------------------------------------------------
+    def _snapshot_nodes(self) -> tuple[Any, ...]:
+        snap = self.sim.snapshot
+        return tuple(snap.apiserver.nodes) if snap is not None and snap.apiserver is not None else ()
+
+    def _snapshot_pods(self) -> tuple[str, ...]:
+        snap = self.sim.snapshot
+        return tuple(p.key for p in snap.apiserver.pods) if snap is not None and snap.apiserver is not None else ()
+
+    def refresh(self) -> None:
+        """Bring every control in line with the simulation's cursor and history."""
+        sim, w = self.sim, self.w
+        self._updating = True
+        try:
+            top = max(len(sim.trace) - 1, 0)
+            for ctl in (w["timeline"], w["play"]):
+                ctl.max = top
+                ctl.value = max(sim.cursor, 0)
+            pods = self._snapshot_pods()
+            follow = sim.follow or ""
+            self._set_options(w["follow"], tuple(sorted(set(pods) | ({follow} if follow else set()))), follow)
+            self._set_options(w["inj_pod"], pods, w["inj_pod"].value)
+            self._set_options(w["inj_node"], tuple(n.name for n in self._snapshot_nodes()), w["inj_node"].value)
+            self._set_options(w["inj_replica"], tuple(sim.world.replicas), w["inj_replica"].value)
+            if w["granularity"].value != sim.granularity:
+                w["granularity"].value = sim.granularity
+        finally:
+            self._updating = False
+        ev = sim.event
+        w["position"].value = (f"<span class='kschedlearn-position'>event {sim.cursor} of {top}"
+                               f" · t={sim.time:g}s · {html.escape(ev.stage if ev else '-')}</span>")
+        w["narration"].value = narration(ev, finished=sim.finished)
+        w["trace"].value = trace_log(sim.trace, sim.cursor, self.trace_size)
+        self._show_breakpoints()
+        self._render_current()
+
+    @staticmethod
+    def _set_options(dropdown: widgets.Dropdown, options: tuple[str, ...], value: Any) -> None:
+        if tuple(dropdown.options) != options:
+            dropdown.options = options
+        target = value if value in options else (options[0] if options else None)
+        if dropdown.value != target:
+            dropdown.value = target
+
+    def _show_breakpoints(self) -> None:
+        bps = self.sim.breakpoints
+        text = ", ".join(html.escape(bp.stage or bp.pod or bp.node or "?") for bp in bps) or "none"
+        self.w["bp_list"].value = f"<span class='kschedlearn-breakpoints'>breakpoints: {text}</span>"
+
+    def _render_current(self) -> None:
+        """Draw the visible tab (if what it shows is not already the cursor's picture)."""
+        view = self.current_view
+        sim = self.sim
+        key = (sim.cursor, sim.follow or "")
+        shown = self._shown.get(view)
+        if shown is not None and shown[0] == key and shown[1] is sim.event:
+            return
+        try:
+            body = inline_svg(self.svg(view))
+        except Exception as err:  # noqa: BLE001 — shown in the tab and in the error output
+            self._report(err)
+            body = f"<pre class='kschedlearn-error'>{html.escape(type(err).__name__)}: {html.escape(str(err))}</pre>"
+        self.w["views"][view].value = body
+        self._shown[view] = (key, sim.event)
+
+
+__all__ = ["Explorer", "ExplorerBox", "VIEW_NAMES"]
