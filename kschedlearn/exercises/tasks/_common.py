@@ -112,3 +112,37 @@ def compare(
     yours = dict(learner_rows)
     rows = tuple((step, ref, yours.get(step, failure)) for step, ref in ref_rows)
     return fw.PlugInReport(task_id, title, rows, note)
+
+
+def schedule_pods(
+    predicates: dict[str, Any],
+    prioritizers: list[Any],
+    nodes: list[Any],
+    pending: list[Any],
+    rows: list[tuple[str, str]],
+) -> None:
+    """Schedule ``pending`` one by one with a real GenericScheduler over ``nodes``.
+
+    Each chosen host is assumed in the cache (as scheduleOne does), so later pods see it.
+    A pod that fits nowhere gets the FitError's text as its row.
+    """
+    import attrs  # noqa: PLC0415
+
+    from kschedlearn.scheduler.algorithm.types import empty_metadata_producer  # noqa: PLC0415
+    from kschedlearn.scheduler.core.generic_scheduler import FitError, new_generic_scheduler  # noqa: PLC0415
+    from kschedlearn.scheduler.schedulercache.cache import _new_scheduler_cache  # noqa: PLC0415
+    from kschedlearn.scheduler.testing import FakeNodeLister  # noqa: PLC0415
+
+    cache = _new_scheduler_cache(30.0, 1.0, None)
+    for n in nodes:
+        cache.add_node(n)
+    g = new_generic_scheduler(cache, predicates, empty_metadata_producer, prioritizers,
+                              empty_metadata_producer, [])
+    for p in pending:
+        try:
+            host = g.schedule(p, FakeNodeLister(list(nodes)))
+        except FitError as err:
+            rows.append((f"schedule {p.metadata.name}", f"FitError: {err}"))
+            continue
+        cache.assume_pod(attrs.evolve(p, spec=attrs.evolve(p.spec, node_name=host)))
+        rows.append((f"schedule {p.metadata.name}", host))
