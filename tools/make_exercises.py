@@ -1,0 +1,71 @@
+"""Generate the learner notebooks ``exercises/NN-M-<slug>.ipynb`` from the task modules.
+
+Go: none (kschedlearn-only). Usage: ``python tools/make_exercises.py [--check]``. Each notebook
+has a heading with the task id, the explanation and Go links, the stub cell (generated from the
+reference solution, tagged ``stub``), a check cell, three hint cells, a plug-in cell and, where
+the task has one, a predict-the-next-state quiz. ``--check`` exits 1 if a notebook is stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+
+from kschedlearn.exercises.registry import Task, all_tasks
+from kschedlearn.exercises.stubs import stub_source
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "exercises"
+
+
+def build_notebook(task: Task) -> nbformat.NotebookNode:
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    links = "\n".join(f"- [{label}]({url})" for label, url in task.go_links)
+    cells = [
+        md(f"# Exercise {task.id}: {task.title}\n\n{task.intro}\n\nGo source (v1.6.1):\n{links}"),
+        code("from kschedlearn.exercises import check, hint, plug_in, quiz"),
+        md(f"## Your code\n\nReplace the `TODO(task {task.id})` below, then run the check."),
+        code(stub_source(task).rstrip("\n"), metadata={"tags": ["stub"]}),
+        md("## Check"),
+        code(f'report = check("{task.id}", {task.function_name})\nreport', metadata={"tags": ["check"]}),
+        md("## Hints (run one at a time)"),
+        *(code(f'hint("{task.id}", {level})') for level in (1, 2, 3)),
+        md("## Plug it in\n\nRun the scheduler's own code with your function in place of the real one."),
+        code(f'plug_in("{task.id}", {task.function_name})'),
+    ]
+    if task.quiz:
+        cells += [
+            md("## Predict the next state\n\nChange the seed for a new question."),
+            code(f'q = quiz("{task.quiz}", seed=1)\nq'),
+            code("my_guess = None  # write your prediction here\nprint(q.answer(my_guess))"),
+        ]
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kschedlearn"] = {"task": task.id, "marker": task.marker}
+    for i, cell in enumerate(nb.cells):  # stable ids keep regenerated files byte-identical
+        cell["id"] = f"task-{task.marker}-{i}"
+    return nb
+
+
+def main(argv: list[str]) -> int:
+    check_only = "--check" in argv
+    OUT.mkdir(exist_ok=True)
+    stale = []
+    for task in all_tasks():
+        text = nbformat.writes(build_notebook(task)) + "\n"
+        path = OUT / task.notebook
+        if check_only:
+            if not path.exists() or path.read_text() != text:
+                stale.append(path.name)
+        else:
+            path.write_text(text)
+    if stale:
+        print("stale exercise notebooks:", ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
