@@ -47,10 +47,15 @@ class Injector:
             })
         elif isinstance(node, dict):
             node = Node.from_dict(node)
+        elif not isinstance(node, Node):
+            # checked before anything is forked, so a bad argument never costs the history
+            raise TypeError(f"inject.add_node: expected a Node, a manifest dict or a name, got {type(node).__name__}")
         return self._do("create", node)
 
     def add_pod(self, pod: Pod | dict[str, Any]) -> TraceEvent | None:
         """Create a pod (a Pod or a manifest dict)."""
+        if not isinstance(pod, (Pod, dict)):
+            raise TypeError(f"inject.add_pod: expected a Pod or a manifest dict, got {type(pod).__name__}")
         return self._do("create", pod if isinstance(pod, Pod) else Pod.from_dict(pod))
 
     def remove_node(self, name: str) -> TraceEvent | None:
