@@ -1,0 +1,234 @@
+# %% [markdown]
+# # 01 · The start-up chain: from `main` to `scheduleOne`
+#
+# Before a single pod is scheduled, kube-scheduler builds a client, an event recorder, a
+# factory of shared informers, the scheduler cache, the pod queue and two pod watches, the
+# scheduling algorithm, an HTTP server — and only then starts its main loop. This notebook steps
+# through that chain one Go function at a time, in the order v1.6.1 runs it:
+#
+# ```
+# main ─► NewSchedulerServer ─► app.Run
+#          ├─ createClient ─► createRecorder ─► NewSharedInformerFactory
+#          ├─ createScheduler ─► NewConfigFactory ─► schedulercache.New, NewIndexerInformer
+#          │                 └─► Create ─► CreateFromProvider ─► CreateFromKeys ─► ConfigFactory.Run
+#          ├─ go startHTTP ─► informerFactory.Start
+#          ├─ (--leader-elect=true: leaderelection.RunOrDie ─► acquire ─► OnStartedLeading)
+#          └─ Scheduler.Run ─► go wait.Until(scheduleOne, 0, stop)
+# ```
+#
+# Go sources: [scheduler.go (main)](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/scheduler.go#L30-L43),
+# [server.go (Run)](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L140),
+# [configurator.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L49-L138),
+# [factory.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L104-L469).
+
+# %%
+from kschedlearn import Simulation
+
+sim = Simulation.from_scenario("three-nodes", seed=1)
+
+def where(ev):
+    """One line for an event, then its narration and its Go link."""
+    print(f"#{ev.seq}  {ev.stage}: {ev.message}\n    {ev.why}\n    {ev.go_ref}")
+
+# %% [markdown]
+# ## `main` and `NewSchedulerServer`
+#
+# `main` builds a `SchedulerServer` holding the defaults, registers the flags, parses them and
+# calls `app.Run`. Note the 1.6 detail in `NewSchedulerServer`
+# ([options.go#L48-L59](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/options/options.go#L48-L59)):
+# after defaulting, `LeaderElection.LeaderElect` is **forced to true** — leader election is on
+# unless you pass `--leader-elect=false` (this scenario does).
+
+# %%
+where(sim.start())
+where(sim.step())
+
+# %% [markdown]
+# ## `app.Run`: client, recorder, informer factory
+#
+# `createClient` builds the clientset (QPS 50, burst 100 by default), `createRecorder` an event
+# broadcaster that writes Events through the API server, and `NewSharedInformerFactory(kubecli, 0)`
+# a factory that will hand out at most one informer per resource type (resync 0 = never).
+
+# %%
+for _ in range(4):
+    where(sim.step())
+
+# %% [markdown]
+# ## `createScheduler` → `NewConfigFactory`
+#
+# `NewConfigFactory` is where the seed article's queues are born:
+#
+# * `schedulercache.New(30s, stop)` — the scheduler cache with its 30 s assumed-pod TTL; it
+#   starts `cleanupAssumedPods` every second right away;
+# * `podQueue = cache.NewFIFO(MetaNamespaceKeyFunc)` — the queue of pods waiting to be scheduled;
+# * `NewIndexerInformer(assigned-pod list-watch, …, handlers{addPodToCache, updatePodInCache,
+#   deletePodFromCache})` — the informer that feeds the cache with **bound** pods (its DeltaFIFO is
+#   created when it runs);
+# * a handler on the shared **node** informer that feeds nodes into the cache.
+
+# %%
+for _ in range(4):
+    where(sim.step())
+
+# %% [markdown]
+# The **startup** view draws the chain: visited frames, the current one highlighted, and the
+# goroutines started so far.
+
+# %%
+sim.show("startup")
+
+# %% [markdown]
+# ## `CreateFromProvider` → `CreateFromKeys` → `ConfigFactory.Run`
+#
+# No `--policy-config-file` was given, so the configurator uses the algorithm provider
+# (`DefaultProvider`: 10 predicates, 7 priorities). `CreateFromKeys`
+# ([factory.go#L350-L388](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L350-L388))
+# builds the generic scheduler and — a side effect easy to miss — calls `f.Run()`, which starts
+# the *unassigned-pod reflector* feeding podQueue and the assigned-pod informer. This happens
+# **before** leader election: a standby replica watches pods too.
+
+# %%
+where(sim.step())
+where(sim.step())
+ev = sim.step()
+where(ev)
+
+# %% [markdown]
+# The call stack at this point (`sim.event.stack`, innermost last) is exactly the Go nesting
+# `main → Run → createScheduler → NewFromConfigurator → Create → CreateFromProvider →
+# CreateFromKeys → Run`:
+
+# %%
+for frame in sim.event.stack:
+    print(f"{frame.module}.{frame.function}  (line {frame.line})")
+
+# %%
+sim.show("startup")
+
+# %% [markdown]
+# ## `startHTTP`, `informerFactory.Start`, `Scheduler.Run`
+#
+# `go startHTTP(s)` starts the status server in its own goroutine; `informerFactory.Start(stop)`
+# starts every informer that was *asked for* so far (nodes, PVs, PVCs, services, RCs, ReplicaSets,
+# StatefulSets — pods are not among them: the scheduler has its own two pod watches); and
+# `Scheduler.Run` starts `wait.Until(scheduleOne, 0, stop)`
+# ([scheduler.go#L144-L146](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L144-L146)).
+#
+# Watch the order in the trace: `startHTTP` appears *after* `Scheduler.Run` — `go startHTTP(s)`
+# only schedules the goroutine; it runs when the main goroutine blocks.
+
+# %%
+for _ in range(3):
+    where(sim.step())
+
+# %%
+sim.show("startup")
+
+# %% [markdown]
+# Every goroutine of the scheduler process after start-up — one per reflector, informer and
+# listener, the cache's cleanup loop, and the `scheduleOne` loop, blocked in `podQueue.Pop`
+# because no pod is pending yet:
+
+# %%
+for g in sim.snapshot.goroutines:
+    if g.process == "scheduler-0":
+        print(f"{g.name:48s} {g.state:8s} {g.waiting_on or ''}")
+
+# %% [markdown]
+# ## The HTTP endpoints
+#
+# `startHTTP` ([server.go#L142-L167](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L142-L167))
+# serves `/healthz` (always `ok`), `/configz` (the effective configuration), `/metrics`
+# (three latency histograms, in microseconds) and, with `--profiling`, `/debug/pprof/`. The
+# simulated replica answers the same paths once its `startHTTP` goroutine has got past the
+# trace point above and installed its handlers — so first let the pod arrive and be bound
+# (to t = 3 s):
+
+# %%
+sim.run_until(lambda e: e.time >= 3)
+http = sim.world.replicas["scheduler-0"].handles.http
+print(http.get("/healthz"))
+status, ctype, body = http.get("/configz")
+print(status, ctype); print(body[:400], "...")
+
+# %% [markdown]
+# `/metrics`: each histogram has one observation now — the scheduling algorithm's run, the
+# binding call, and the end-to-end time (both observed in the bind goroutine *after*
+# `FinishBinding`, [scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225)).
+# Virtual time stood still during scheduling, so the sums are 0 µs.
+
+# %%
+status, ctype, body = http.get("/metrics")
+print("\n".join(line for line in body.splitlines() if "_count" in line or "_sum" in line))
+
+# ## The flags
+#
+# Every 1.6 flag with its default (`kube-scheduler --help`):
+
+# %%
+from kschedlearn.cmd.kube_scheduler.app.options import options
+print(options.usage())
+
+# %% [markdown]
+# ## `--leader-elect=true` versus `false`
+#
+# With `--leader-elect=false`, `Run` calls `run(nil)` directly: `sched.Run()` and block forever.
+# With `true` (the default!), `Run` builds an `EndpointsLock` on `kube-system/kube-scheduler` and
+# calls `leaderelection.RunOrDie`; only `OnStartedLeading` calls `sched.Run()`, in a new goroutine
+# ([server.go#L118-L139](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L118-L139)).
+# Losing the lease later is fatal (`lost master`). Same scenario, one flag changed:
+
+# %%
+import attrs
+from kschedlearn.scenarios.scenario import SchedulerSpec
+
+base = Simulation.from_scenario("three-nodes", seed=1).scenario
+leader = Simulation(scenario=attrs.evolve(base, schedulers=(SchedulerSpec("scheduler-0", ("--leader-elect=true",)),)), seed=1)
+ev = leader.start()
+while ev.stage != "Scheduler.Run":
+    ev = leader.step()
+    if ev.stage.startswith(("leaderelection", "Scheduler", "informerFactory")):
+        print(f"#{ev.seq:3d} [{ev.goroutine}] {ev.stage}: {ev.message}")
+
+# %% [markdown]
+# `Scheduler.Run` now runs on the `OnStartedLeading` goroutine, after the lease is acquired. The
+# lease record lives in an annotation of the Endpoints object:
+
+# %%
+print(leader.snapshot.leader)
+leader.show("leader_election")
+
+# %% [markdown]
+# Notebook 09 runs two replicas and kills the leader.
+#
+# ## Try this
+#
+# **1.** Step through start-up at the finest granularity (`"event"`) and count how many
+# events it takes before the first pod event:
+
+# %%
+t = Simulation.from_scenario("three-nodes", seed=1)
+e = t.start()
+n = 0
+while e.stage != "workload":
+    e, n = t.step("event"), n + 1
+print(n, "events before the workload starts at t =", e.time)
+
+# %% [markdown]
+# **2.** Try an invalid flag value and read the error, as `kube-scheduler` would print it:
+
+# %%
+from kschedlearn.cmd.kube_scheduler.app.options.options import new_scheduler_server, parse_args
+try:
+    parse_args(["--kube-api-qps=fast"], new_scheduler_server())
+except Exception as err:
+    print(type(err).__name__, err)
+
+# %% [markdown]
+# **3.** Jump back to `NewConfigFactory` and draw the startup view there:
+
+# %%
+e = next(ev for ev in sim.trace if ev.stage == "NewConfigFactory")
+sim.goto(e.seq)
+sim.show("startup")
