@@ -20,7 +20,7 @@ Generator constraints (1.6 quirks of spec §13, avoided on purpose):
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import attrs
@@ -120,10 +120,14 @@ def _check_invariants(c) -> None:
         req = info.requested_resource()
         assert (req.milli_cpu, req.memory) == (cpu, mem), name
 
-    # (b) no pod bound twice (names are never reused, so the key identifies the pod)
+    # (b) no pod bound twice (names are never reused, so the key identifies the pod).
+    # A second bind *attempt* refused with 409 "already assigned" is allowed: it is genuine
+    # 1.6 behaviour when a watch delivers late — the stale, still-unassigned MODIFIED event
+    # of the first failure's condition write re-queues a pod that a retry has bound since
+    # (and whose assumed copy expired meanwhile); the API server's Conflict is what keeps
+    # that from becoming a double binding. Only successful binds are counted.
     twice = {k: n for k, n in c.bind_counts().items() if n > 1}
     assert twice == {}
-    assert not [e for e in c.rt.tracer.events if "already assigned" in e.message]
 
     # (c) nothing silently lost
     queued = set(c.factory.pod_queue.list_keys())
@@ -139,6 +143,10 @@ def _check_invariants(c) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_create, min_size=1, max_size=5), st.lists(op, min_size=3, max_size=30), st.integers(1, 4))
+# found by this property: the late stale MODIFIED event re-queues bound p1 → 409 on re-bind
+@example([("create", "100m", "default-scheduler", 1)],
+         [("advance", 0.0), ("create", "100m", "default-scheduler", 1),
+          ("create", "100m", "default-scheduler", 1), ("fail_bind", 1), ("stall_after_assume", 33.0)], 1)
 def test_invariants_hold_after_random_churn_and_faults(initial, steps, initial_nodes):
     c = start_cluster(nodes=[f"n{i}" for i in range(initial_nodes)], log_verbosity=0)
     created: list[str] = []
