@@ -20,6 +20,9 @@ from typing import Any
 from kschedlearn.exercises import framework
 from kschedlearn.exercises.framework import CheckReport, Hint, PlugInReport
 from kschedlearn.exercises.registry import Task, all_tasks, get_task
+# Loaded eagerly so that the ``quiz`` *function* below stays the package attribute (a first
+# import of the submodule would otherwise rebind ``kschedlearn.exercises.quiz`` to the module).
+from kschedlearn.exercises import quiz as _quiz_module
 
 __all__ = [
     "CheckReport", "Hint", "PlugInReport", "Task", "all_tasks", "check", "get_task", "hint",
@@ -67,7 +70,5 @@ def plug_in(task_id: str, fn: Callable[..., Any], simulation: Any = None) -> Plu
 
 
 def quiz(kind: str, seed: int = 0) -> Any:
-    """A predict-the-next-state question (see ``kschedlearn.exercises.quiz``)."""
-    from kschedlearn.exercises import quiz as quiz_module  # noqa: PLC0415 - keeps import light
-
-    return quiz_module.make_question(kind, seed)
+    """A predict-the-next-state question (see the module ``kschedlearn.exercises.quiz``)."""
+    return _quiz_module.make_question(kind, seed)

@@ -117,8 +117,8 @@ def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     """Register the learner's plugins in the default registry (restored on exit)."""
     registry = plugins.default_registry()
     old_preds, old_prios = dict(registry.fit_predicate_map), dict(registry.priority_function_map)
-    fn(registry)
     try:
+        fn(registry)
         yield
     finally:
         registry.fit_predicate_map.clear()
