@@ -1,0 +1,259 @@
+"""The ``kschedlearn`` command line: scenarios, narrated traces, rendered views, and the
+kube-scheduler binary run against the embedded API server.
+
+Go: none — kschedlearn-only, except ``kschedlearn kube-scheduler``, which behaves like the
+v1.6.1 binary's ``main`` (https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/scheduler.go):
+flags parsed by pflag (an error prints the message and the usage, exit status 2; ``--help``
+prints the usage), glog lines on stderr — here stamped with the *simulated* clock.
+
+Differs from Go: the binary's glog flags are reduced to ``--v`` (log verbosity, default 0);
+``--scenario`` and ``--duration`` are kschedlearn's (which cluster to run against, for how long).
+
+Commands::
+
+    kschedlearn scenarios
+    kschedlearn trace SCENARIO [--seed N] [--until STAGE] [--granularity stage|event|pod] [--json]
+    kschedlearn render SCENARIO --view VIEW --step N -o out.svg [--renderer auto|wasm|dot|text]
+    kschedlearn kube-scheduler [1.6 flags] --scenario NAME [--duration 60s] [--v N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+import attrs
+
+from kschedlearn.scenarios.scenario import Scenario, ScenarioError, SchedulerSpec, bundled_names, load_scenario
+from kschedlearn.trace import TraceEvent
+
+#: simulated time 0.0 is the v1.6.1 release day (docs/contracts.md, "Times")
+EPOCH = datetime.datetime(2017, 4, 3, tzinfo=datetime.timezone.utc)
+GLOG_LEVELS = {"INFO": "I", "WARNING": "W", "ERROR": "E", "FATAL": "F"}
+
+
+class CLIError(Exception):
+    """A user error the command reports in one line (exit status 1)."""
+
+
+# -- output formats --------------------------------------------------------------------------
+
+def narrate(ev: TraceEvent) -> str:
+    """``t=  2.000s  assume  assumed default/web-1 on node-3 — <why>``."""
+    line = f"t={ev.time:8.3f}s  {ev.stage}  {ev.message}"
+    return f"{line} — {ev.why}" if ev.why else line
+
+
+def json_line(ev: TraceEvent) -> str:
+    """One event as a JSON line (no snapshot, no stack)."""
+    data = ev.to_json()
+    data.pop("stack", None)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def go_file(ev: TraceEvent) -> str:
+    """The Go file a log line comes from: the innermost mirrored frame's module, as ``name.go``."""
+    if not ev.stack:
+        return "???"
+    module = ev.stack[-1].module.rsplit(".", 1)[-1]
+    return f"{module}.go"
+
+
+def glog_line(ev: TraceEvent) -> str:
+    """``I0403 00:00:02.000000 scheduler-0 factory.go] message`` (glog's header, simulated time;
+    the process name stands where glog prints the thread id)."""
+    stamp = EPOCH + datetime.timedelta(seconds=ev.time)
+    level = GLOG_LEVELS.get(str(ev.data.get("level", "INFO")), "I")
+    return f"{level}{stamp:%m%d %H:%M:%S.%f} {ev.process} {go_file(ev)}] {ev.message}"
+
+
+# -- commands --------------------------------------------------------------------------------
+
+def _load(name: str) -> Scenario:
+    try:
+        return load_scenario(name)
+    except ScenarioError as err:
+        raise CLIError(str(err)) from err
+
+
+def cmd_scenarios(args: argparse.Namespace, out: TextIO) -> int:
+    for name in bundled_names():
+        scenario = load_scenario(name)
+        out.write(f"{name}\n")
+        for line in _wrap(" ".join(scenario.description.split()), 88):
+            out.write(f"    {line}\n")
+    return 0
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width) or [""]
+
+
+def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
+    from kschedlearn.simulation.simulation import GRANULARITIES, Simulation
+
+    scenario = _load(args.scenario)
+    sim = Simulation(scenario=scenario, seed=args.seed, snapshots=False)
+    if args.granularity not in GRANULARITIES:
+        raise CLIError(f"--granularity: expected one of {', '.join(GRANULARITIES)}, got {args.granularity!r}")
+    if args.granularity == "pod" and not sim.follow:
+        raise CLIError(f"{scenario.source}: --granularity pod needs the scenario's 'follow' pod")
+    ev = sim.step(args.granularity)
+    while ev is not None:
+        out.write((json_line(ev) if args.json else narrate(ev)) + "\n")
+        if args.until is not None and ev.stage == args.until:
+            return 0
+        ev = sim.step(args.granularity)
+    if args.until is not None:
+        raise CLIError(f"stage {args.until!r} never happened in {scenario.name} (seed {args.seed})")
+    return 0
+
+
+def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
+    from kschedlearn.simulation.simulation import Simulation
+    from kschedlearn.viz import VIEWS, RenderUnavailable
+
+    if args.view not in VIEWS:
+        raise CLIError(f"--view: unknown view {args.view!r}; choose one of {', '.join(VIEWS)}")
+    if args.step < 0:
+        raise CLIError(f"--step: event numbers start at 0, got {args.step}")
+    sim = Simulation(scenario=_load(args.scenario), seed=args.seed)
+    ev = sim.goto(args.step)
+    if ev is None or ev.seq != args.step:
+        raise CLIError(f"--step {args.step}: {sim.scenario.name} has only {len(sim.trace)} events (0..{len(sim.trace) - 1})")
+    view = sim.show(args.view, renderer=args.renderer)
+    try:
+        text = view.dot() if args.output.endswith(".dot") else view.svg()
+    except RenderUnavailable as err:
+        raise CLIError(f"--renderer {args.renderer}: {err}") from err
+    if args.output == "-":
+        out.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    return 0
+
+
+# -- kube-scheduler ------------------------------------------------------------------------
+
+def _take_option(argv: list[str], names: tuple[str, ...]) -> str | None:
+    """Remove ``--name VALUE`` / ``--name=VALUE`` (last one wins) from ``argv``; returns VALUE."""
+    value = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        for name in names:
+            if arg == name:
+                if i + 1 >= len(argv):
+                    raise CLIError(f"{name}: needs a value")
+                value = argv[i + 1]
+                del argv[i:i + 2]
+                break
+            if arg.startswith(name + "="):
+                value = arg[len(name) + 1:]
+                del argv[i]
+                break
+        else:
+            i += 1
+    return value
+
+
+def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
+    """Run the kube-scheduler binary against a scenario's cluster, printing glog lines."""
+    from kschedlearn.apis.componentconfig.duration import DurationError, parse_duration
+    from kschedlearn.cmd.kube_scheduler.app.options import options
+    from kschedlearn.simulation.world import build_world
+
+    rest = list(argv)
+    if any(a in ("-h", "--help") for a in rest):
+        out.write(options.usage() + "\n")
+        return 0
+    name = _take_option(rest, ("--scenario",))
+    duration_text = _take_option(rest, ("--duration",)) or "60s"
+    verbosity_text = _take_option(rest, ("--v", "-v")) or "0"
+    seed_text = _take_option(rest, ("--seed",)) or "0"
+    try:
+        options.parse_args(list(rest))  # the binary's own check of its flags, before anything runs
+    except options.FlagError as e:
+        err.write(f"{e.message}\n{e.usage or options.usage()}\n")
+        return 2
+    if name is None:
+        raise CLIError("kube-scheduler: --scenario NAME is required (see `kschedlearn scenarios`)")
+    try:
+        duration = parse_duration(duration_text)
+    except (DurationError, ValueError) as e:
+        raise CLIError(f"--duration: {e}") from e
+    if not verbosity_text.isdigit():
+        raise CLIError(f"--v: expected a log level (0, 1, 2, ...), got {verbosity_text!r}")
+    if not seed_text.lstrip("-").isdigit():
+        raise CLIError(f"--seed: expected a whole number, got {seed_text!r}")
+    scenario = _load(name)
+    replica = scenario.schedulers[0].name if scenario.schedulers else "scheduler-0"
+    scenario = attrs.evolve(scenario, duration=duration, schedulers=(SchedulerSpec(replica, tuple(rest)),))
+    world = build_world(scenario, int(seed_text), snapshots=False, log_verbosity=int(verbosity_text))
+
+    def printer(ev: TraceEvent) -> None:
+        if ev.stage == "log" and ev.process == replica:
+            err.write(glog_line(ev) + "\n")
+
+    world.tracer.listeners.append(printer)
+    world.run(None)
+    process = world.replicas[replica].process
+    if not process.alive:
+        err.write(f"kube-scheduler exited: {process.exit_reason}\n")
+        return 255  # glog.Fatalf's exit status
+    return 0
+
+
+# -- entry point ---------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kschedlearn", description="Learn the Kubernetes v1.6.1 scheduler by running it.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub.add_parser("scenarios", help="list the bundled scenarios with their descriptions")
+
+    trace = sub.add_parser("trace", help="print a scenario's narrated trace")
+    trace.add_argument("scenario", help="a bundled scenario's name or a scenario YAML file")
+    trace.add_argument("--seed", type=int, default=0)
+    trace.add_argument("--until", metavar="STAGE", help="stop after the first event of this stage")
+    trace.add_argument("--granularity", default="stage", choices=("stage", "event", "pod"))
+    trace.add_argument("--json", action="store_true", help="one JSON object per line")
+
+    render = sub.add_parser("render", help="draw a view of a scenario at an event number")
+    render.add_argument("scenario")
+    render.add_argument("--seed", type=int, default=0)
+    render.add_argument("--view", required=True, help="pipeline, startup, cache, decision, pod_states, leader_election")
+    render.add_argument("--step", type=int, required=True, help="the event number (sequence) to draw")
+    render.add_argument("-o", "--output", required=True, help="the SVG file to write (.dot writes DOT; - for stdout)")
+    render.add_argument("--renderer", default="auto", choices=("auto", "wasm", "dot", "text"))
+
+    sub.add_parser("kube-scheduler", add_help=False,
+                   help="run kube-scheduler (1.6 flags) against a scenario: --scenario NAME --duration 60s")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``kschedlearn`` console script; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    out, err = sys.stdout, sys.stderr
+    try:
+        if args_list and args_list[0] == "kube-scheduler":
+            return cmd_kube_scheduler(args_list[1:], out, err)
+        args = build_parser().parse_args(args_list)
+        command: Any = {"scenarios": cmd_scenarios, "trace": cmd_trace, "render": cmd_render}[args.command]
+        return int(command(args, out))
+    except CLIError as e:
+        err.write(f"kschedlearn: error: {e}\n")
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
