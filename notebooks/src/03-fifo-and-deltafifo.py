@@ -1,0 +1,235 @@
+# %% [markdown]
+# # 03 · FIFO and DeltaFIFO: the scheduler's two kinds of queue
+#
+# The seed article's "multi-queue" picture has two queue types from client-go:
+#
+# * **FIFO** ([fifo.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358))
+#   — the scheduler's **podQueue** of pods waiting to be scheduled. It keeps only the *latest*
+#   version of each pod and remembers the order keys arrived in.
+# * **DeltaFIFO** ([delta_fifo.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681))
+#   — the queue inside every *informer*, e.g. the one feeding the scheduler cache with bound pods.
+#   It keeps *every change* (a list of Deltas: Added, Updated, Deleted, Sync) per key, so the
+#   consumer can replay them in order.
+#
+# Both are used by a producer (a reflector) and a consumer that **blocks** in `Pop` until there
+# is something to take. Here the blocking happens on kschedlearn's simulated runtime: we call
+# `rt.run_fn(fn, ...)`, which runs `fn` as a goroutine and drives the runtime until it returns.
+
+# %%
+import graphviz
+from kschedlearn.api.v1 import Pod
+from kschedlearn.client_go.tools.cache import (DeletedFinalStateUnknown, ErrRequeue, meta_namespace_key_func,
+                                               new_delta_fifo, new_fifo, new_store, pop)
+from kschedlearn.sim import Runtime
+from kschedlearn.viz import View
+
+rt = Runtime(seed=1)
+
+def mk(name, rv="1"):
+    """A minimal pod default/<name> at resourceVersion rv."""
+    return Pod.from_dict({"metadata": {"name": name, "namespace": "default", "resourceVersion": rv},
+                          "spec": {"containers": [{"name": "c", "image": "busybox"}]}})
+
+def draw(q, title):
+    """The queue's keys in order; a dashed box is a key left behind by a delete (a ghost)."""
+    st = q.debug_state()
+    g = graphviz.Digraph(title, graph_attr={"rankdir": "LR", "label": title, "labelloc": "t"},
+                         node_attr={"shape": "box", "fontsize": "10", "fontname": "Helvetica"})
+    g.node("head", "Pop ▶", shape="plaintext")
+    prev = "head"
+    for i, key in enumerate(st.queue):
+        item = st.items.get(key)
+        if item is None:
+            g.node(f"k{i}", f"{key}\n(ghost)", style="dashed", fontcolor="gray")
+        elif isinstance(item, Pod):
+            g.node(f"k{i}", f"{key}\nrv {item.metadata.resource_version}", style="filled", fillcolor="lightyellow")
+        else:   # Deltas
+            deltas = "\n".join(f"{d.type}" + (" (tombstone)" if isinstance(d.object, DeletedFinalStateUnknown) else "")
+                               for d in item)
+            g.node(f"k{i}", f"{key}\n{deltas}", style="filled", fillcolor="lightblue")
+        g.edge(prev, f"k{i}")
+        prev = f"k{i}"
+    return View(g)
+
+# %% [markdown]
+# ## FIFO: add, update, delete
+#
+# `Add` and `Update` are the same: if the key is new it joins the back of the queue; if it is
+# already queued only the stored object is replaced — **the position is kept**, and only the
+# newest version will ever be popped.
+
+# %%
+fifo = new_fifo(meta_namespace_key_func)
+fifo.add(mk("a")); fifo.add(mk("b")); fifo.add(mk("c"))
+fifo.update(mk("a", rv="2"))
+draw(fifo, "add a, b, c; update a")
+
+# %% [markdown]
+# `Delete` removes the object but **not its key from the queue**: the key stays behind as a
+# "ghost" that `Pop` will silently skip. (This is why, when a pod is bound and the unassigned
+# watch says DELETED, podQueue's `delete` is harmless.)
+
+# %%
+fifo.delete(mk("b"))
+print(fifo.debug_state().queue, "items:", list(fifo.debug_state().items))
+draw(fifo, "delete b: a ghost key stays")
+
+# %% [markdown]
+# ## Pop blocks, and skips ghosts
+#
+# `cache.Pop(queue)` pops one item. It takes the head key, skips it if it is a ghost, and
+# calls the process function *while holding the queue's lock*.
+
+# %%
+first = rt.run_fn(pop, fifo)
+print(first.metadata.name, "rv", first.metadata.resource_version, "← the newest version")
+print(rt.run_fn(pop, fifo).metadata.name, "← b was a ghost and skipped")
+draw(fifo, "after two pops")
+
+# %% [markdown]
+# On an empty queue `Pop` waits on a condition variable until a producer adds something.
+# Here a second goroutine adds a pod 5 virtual seconds later; the popper wakes up then:
+
+# %%
+from kschedlearn import sim as gosim
+
+def producer():
+    gosim.sleep(5)
+    fifo.add(mk("late"))
+
+def consumer():
+    item = pop(fifo)
+    return item.metadata.name, gosim.now()
+
+gosim_g = rt.go(producer, name="producer")
+print(rt.run_fn(consumer))
+
+# %% [markdown]
+# ## Replace resets the order; AddIfNotPresent; ErrRequeue
+#
+# `Replace(list, rv)` is what a reflector calls after a **list**: the queue becomes exactly the
+# listed keys — old order and pending keys not in the list are gone. (Spec §9.3: every relist of
+# the unassigned-pod reflector reshuffles podQueue.)
+
+# %%
+fifo.add(mk("x")); fifo.add(mk("y"))
+fifo.replace([mk("z"), mk("y")], "42")
+draw(fifo, "replace([z, y]): x is gone, order reset")
+
+# %% [markdown]
+# `AddIfNotPresent` adds only if the key is not queued — the scheduler's error handler uses it
+# to put a pod back after its backoff *without* overwriting a newer version that arrived
+# meanwhile. And a process function may ask for its item back by raising `ErrRequeue`: the item
+# is re-added (at the back) and the inner error is returned.
+
+# %%
+fifo.add_if_not_present(mk("z", rv="99"))        # z is queued: ignored
+print("z rv:", fifo.debug_state().items["default/z"].metadata.resource_version)
+
+def not_now(obj):
+    raise ErrRequeue(RuntimeError(f"{obj.metadata.name}: try again later"))
+
+try:
+    rt.run_fn(fifo.pop, not_now)
+except Exception as err:
+    print(type(err).__name__, "—", err)
+draw(fifo, "z requeued at the back")
+
+# %% [markdown]
+# ## DeltaFIFO: every change, in order
+#
+# A DeltaFIFO stores, per key, the list of **Deltas** since the consumer last popped it. Pop
+# hands over the whole list, oldest first; the informer's process function replays it into its
+# store and calls the handlers (notebook 04). Two consecutive deletions of the same object are
+# **deduplicated** (`dedupDeltas`, the only compression 1.6 does).
+
+# %%
+dfifo = new_delta_fifo(meta_namespace_key_func, None, None)
+dfifo.add(mk("web", "1")); dfifo.update(mk("web", "2")); dfifo.delete(mk("web", "2")); dfifo.delete(mk("web", "2"))
+dfifo.add(mk("db", "1"))
+draw(dfifo, "DeltaFIFO: web Added→Updated→Deleted(×2, deduped); db Added")
+
+# %%
+deltas = rt.run_fn(dfifo.pop, lambda d: None)
+print([(d.type, d.object.metadata.resource_version) for d in deltas])
+
+# %% [markdown]
+# ## Replace with known objects: Sync and tombstones
+#
+# An informer's DeltaFIFO is given its store as **knownObjects**. On `Replace` (a relist) each
+# listed object gets a **Sync** delta, and every object the store knows that is *not* in the
+# list gets a **Deleted** delta carrying a `DeletedFinalStateUnknown` tombstone: "it was
+# deleted while we were not watching; this is the last state we saw".
+
+# %%
+known = new_store(meta_namespace_key_func)
+known.add(mk("kept")); known.add(mk("gone"))
+d2 = new_delta_fifo(meta_namespace_key_func, None, known)
+d2.replace([mk("kept", "7")], "7")
+draw(d2, "replace([kept]) with known {kept, gone}")
+
+# %%
+for _ in range(2):
+    ds = rt.run_fn(d2.pop, lambda d: None)
+    print([(d.type, type(d.object).__name__) for d in ds])
+
+# %% [markdown]
+# ## podQueue in a real run
+#
+# In the `unschedulable-then-fits` scenario, a 6-CPU pod fits on no node. Each failed attempt
+# sets the pod's `PodScheduled=False` condition — an update the unassigned-pod watch delivers
+# straight back into podQueue — and after a backoff the error handler re-adds it with
+# `AddIfNotPresent` (1 s, 2 s, 4 s, 8 s: the backoff doubles). A big node joins at t = 12 s;
+# the attempt after the next backoff binds the pod. Every podQueue operation:
+
+# %%
+from kschedlearn import Simulation
+
+sim = Simulation.from_scenario("unschedulable-then-fits", seed=1)
+sim.run_until("assume")
+for e in sim.trace:
+    if e.stage.startswith("fifo.") or e.stage in ("error.requeue", "selectHost", "assume"):
+        print(f"t={e.time:5.2f}s  {e.stage:14s} {e.message}")
+
+# %% [markdown]
+# The pipeline view at the moment the pod is back in podQueue after its first backoff:
+
+# %%
+sim.goto(0)
+sim.run_until("error.requeue")
+sim.show("pipeline")
+
+# %% [markdown]
+# ## Try this
+#
+# **1.** A `Sync` delta for a key whose last queued delta is `Deleted` is ignored. A relist
+# that still lists `p` right after `p` was deleted:
+
+# %%
+known3 = new_store(meta_namespace_key_func); known3.add(mk("p"))
+d3 = new_delta_fifo(meta_namespace_key_func, None, known3)
+d3.delete(mk("p")); d3.replace([mk("p", "2")], "2")
+print([d.type for d in rt.run_fn(d3.pop, lambda d: None)])
+
+# %% [markdown]
+# **2.** Close a FIFO while a goroutine waits in `Pop`, and see the error it gets:
+
+# %%
+f2 = new_fifo(meta_namespace_key_func)
+rt.go(lambda: (gosim.sleep(1), f2.close()), name="closer")
+try:
+    rt.run_fn(f2.pop, lambda obj: None)
+except Exception as err:
+    print(type(err).__name__, "—", err)
+# the helper cache.Pop(queue) ignores that error, like Go's, and returns None:
+print(rt.run_fn(pop, f2))
+
+# %% [markdown]
+# **3.** Follow podQueue in `three-nodes` by stepping only through `fifo.*` events:
+
+# %%
+t = Simulation.from_scenario("three-nodes", seed=1)
+e = t.run_until(lambda ev: ev.stage.startswith("fifo."))
+while e is not None and e.time < 5:
+    print(f"#{e.seq:<4d} {e.stage:13s} {e.message}")
+    e = t.run_until(lambda ev: ev.stage.startswith("fifo."))
