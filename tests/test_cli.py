@@ -1,0 +1,116 @@
+"""The ``kschedlearn`` command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kschedlearn.cli import main
+from kschedlearn.scenarios.scenario import bundled_names
+
+
+def test_scenarios_lists_every_bundled_scenario_with_its_description(capsys):
+    assert main(["scenarios"]) == 0
+    out = capsys.readouterr().out
+    for name in bundled_names():
+        assert f"\n{name}\n" in f"\n{out}"
+    assert "A hundred pods at once." in out
+
+
+def test_trace_narrates_until_a_stage(capsys):
+    assert main(["trace", "three-nodes", "--seed", "1", "--until", "assume"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].startswith("t=   2.000s  assume  assumed default/web-1 on node-3 — ")
+    assert lines[0].startswith("t=   0.000s  main  kube-scheduler --leader-elect=false")
+
+
+def test_trace_json_lines_pod_granularity(capsys):
+    assert main(["trace", "three-nodes", "--json", "--granularity", "pod", "--until", "cache.addPod"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert all("default/web-1" in (e["data"].get("pod"), e["data"].get("key")) for e in events)
+    assert events[-1]["stage"] == "cache.addPod" and events[-1]["data"]["was_assumed"] is True
+    seqs = [e["seq"] for e in events]
+    assert seqs == sorted(seqs)
+
+
+def test_trace_until_a_stage_that_never_happens_is_an_error(capsys):
+    assert main(["trace", "three-nodes", "--until", "expirePod"]) == 1
+    assert "stage 'expirePod' never happened" in capsys.readouterr().err
+
+
+def test_render_writes_svg_and_dot(tmp_path, capsys):
+    svg = tmp_path / "out.svg"
+    assert main(["render", "three-nodes", "--view", "cache", "--step", "98", "-o", str(svg), "--renderer", "text"]) == 0
+    assert svg.read_text().startswith("<svg")
+    dot = tmp_path / "out.dot"
+    assert main(["render", "three-nodes", "--seed", "1", "--view", "pipeline", "--step", "98", "-o", str(dot)]) == 0
+    assert dot.read_text().startswith("digraph pipeline {")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["render", "nope", "--view", "cache", "--step", "1", "-o", "x.svg"], "unknown scenario 'nope'; bundled ones: "),
+    (["render", "three-nodes", "--view", "nope", "--step", "1", "-o", "x.svg"], "--view: unknown view 'nope'"),
+    (["render", "three-nodes", "--view", "cache", "--step", "99999", "-o", "x.svg"], "--step 99999: three-nodes has only"),
+    (["trace", "missing-file.yaml"], "missing-file.yaml: no such scenario file"),
+], ids=["unknown-scenario", "unknown-view", "step-too-far", "missing-file"])
+def test_bad_input_is_a_one_line_error_exit_1(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kschedlearn: error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_scenario_file_names_the_file_and_field(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nobjects:\n  - {kind: Node, metadata: {name: n}, status: {allocatable: {cpu: 12Q}}}\n")
+    assert main(["trace", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "bad.yaml: objects[0]: " in err and "status.allocatable.cpu" in err and "12Q" in err
+
+
+def test_kube_scheduler_prints_glog_lines_in_simulated_time(capsys):
+    assert main(["kube-scheduler", "--leader-elect=false", "--scenario", "three-nodes", "--duration", "5s", "--v=2"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("I0403 00:00:00.000000 scheduler-0 factory.go] "
+                      "Creating scheduler from algorithm provider 'DefaultProvider'")
+    assert ("I0403 00:00:02.000000 scheduler-0 event.go] Event(web-1): type: 'Normal' reason: 'Scheduled' "
+            "Successfully assigned web-1 to node-3") in err
+
+
+def test_kube_scheduler_honours_its_flags(capsys):
+    # a different scheduler name: the scenario's pods are not for it, nothing is scheduled
+    assert main(["kube-scheduler", "--leader-elect=false", "--scheduler-name=other", "--scenario=three-nodes",
+                 "--duration=5s", "--v=2"]) == 0
+    err = capsys.readouterr().err
+    assert "Scheduled" not in err
+
+
+def test_kube_scheduler_flag_error_exits_2_with_usage(capsys):
+    assert main(["kube-scheduler", "--kube-api-qps=fast", "--scenario", "three-nodes"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == ('invalid argument "fast" for --kube-api-qps=fast: '
+                                   'strconv.ParseFloat: parsing "fast": invalid syntax')
+    assert "Usage of kube-scheduler:" in err
+
+
+def test_kube_scheduler_help_exits_0(capsys):
+    assert main(["kube-scheduler", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Usage of kube-scheduler:") and "--policy-config-file" in out
+
+
+def test_kube_scheduler_needs_a_scenario(capsys):
+    assert main(["kube-scheduler", "--leader-elect=false"]) == 1
+    assert "--scenario NAME is required" in capsys.readouterr().err
+
+
+def test_console_script_runs_as_a_process():
+    proc = subprocess.run([sys.executable, "-m", "kschedlearn.cli", "trace", "no-such-scenario"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("kschedlearn: error: unknown scenario 'no-such-scenario'")
+    assert "Traceback" not in proc.stderr
