@@ -220,11 +220,9 @@ class Simulation:
 
         return self._advance(pred)
 
-    def run(self) -> None:
-        """Run to the end of the scenario without pausing (breakpoints still stop it)."""
-        while self._advance(lambda ev: any(bp.matches(ev) for bp in self.breakpoints) and ev.stage != "log") is not None:
-            if not self.breakpoints:
-                break
+    def run(self) -> TraceEvent | None:
+        """Run on without pausing until a breakpoint matches (returned) or the scenario ends (None)."""
+        return self._advance(lambda ev: ev.stage != "log" and any(bp.matches(ev) for bp in self.breakpoints))
 
     def _advance(self, pred: Callable[[TraceEvent], bool]) -> TraceEvent | None:
         trace = self.trace
@@ -282,7 +280,9 @@ class Simulation:
 
     def _replay(self, target: int) -> World:
         world = self._new_world()
-        pending = [inj for inj in self._injections if inj.seq <= target]
+        # an injection made after event `seq` belongs to a past that still contains `target`
+        # only if it happened strictly before the target event
+        pending = [inj for inj in self._injections if inj.seq < target]
         self._injections = list(pending)
         for inj in pending:
             if inj.paused:
