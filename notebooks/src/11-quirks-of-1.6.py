@@ -1,0 +1,174 @@
+# %% [markdown]
+# # 11 · The quirks of 1.6, and how later versions changed them
+#
+# kschedlearn mirrors v1.6.1 *including its bugs*: they are real behaviour you would have met
+# running that release, and each one teaches something about how the pieces fit. This notebook
+# shows them one by one (the project's fact sheet lists them in §12–§13) and says what later
+# releases did.
+
+# %%
+from kschedlearn import Simulation, sim as rt_mod
+from kschedlearn.api.v1 import Pod
+
+def pod(name, node=""):
+    return Pod.from_dict({"metadata": {"name": name, "namespace": "default"},
+                          "spec": {"nodeName": node, "containers": [{"name": "c", "image": "x"}]}})
+
+# %% [markdown]
+# ## 1. FIFO `Replace` reshuffles the queue
+#
+# When the unassigned-pod reflector relists (after a watch error), it calls `podQueue.Replace`
+# with the full list. client-go's FIFO rebuilds its order from that list, so pods that waited
+# long lose their place — 1.6 has no priority or fairness in the queue
+# ([fifo.go Replace](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go)).
+
+# %%
+from kschedlearn.client_go.tools.cache.fifo import new_fifo
+from kschedlearn.client_go.tools.cache import meta_namespace_key_func
+q = new_fifo(meta_namespace_key_func)
+for name in ("old-1", "old-2", "new-3"):
+    q.add(pod(name))
+print("before:", q.list_keys())
+q.replace([pod("new-3"), pod("old-2"), pod("old-1")], "42")   # the order the API server listed
+print("after: ", q.list_keys())
+
+# %% [markdown]
+# *Later:* 1.8–1.9 introduced a scheduling queue, 1.11+ a priority queue (with preemption).
+#
+# ## 2. ForgetPod on an unknown pod: a nil-pointer crash
+#
+# `ForgetPod` reads the stored state's node name *before* checking that the pod is stored at
+# all. For an unknown pod that is a nil-pointer dereference — a Go panic that kills the
+# scheduler ([cache.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386)).
+# In kschedlearn a panic kills the *simulated* process, and the runtime records it:
+
+# %%
+from kschedlearn.scheduler.schedulercache import cache as schedcache
+
+runtime = rt_mod.Runtime(seed=1)
+proc = runtime.new_process("kube-scheduler")
+
+def forget_unknown():
+    c = schedcache.new(30.0, rt_mod.Chan())
+    c.forget_pod(pod("never-assumed", node="node-1"))
+
+runtime.go(forget_unknown, process=proc, name="scheduleOne bind")
+runtime.run(until=1)
+print(runtime.crashes)
+print("process alive?", proc.alive)
+
+# %% [markdown]
+# In a `Simulation` the same list is `sim.world.runtime.crashes`. *Later:* 1.7 added the
+# missing `ok &&` check (PR #44152), so ForgetPod returns an error instead.
+#
+# ## 3. The stale assumed copy → "Schedulercache is corrupted"
+#
+# `UpdatePod` / `RemovePod` compare the node name of the stored pod with the incoming one; a
+# mismatch is `glog.Fatalf("Schedulercache is corrupted …")`. Because the cache stores the
+# *assumed copy* (with the scheduler's chosen `nodeName`), an assumed pod that was meanwhile
+# bound elsewhere (another scheduler, or a retried bind that landed on a different node) trips
+# this check and the whole scheduler exits. The property tests
+# (`tests/scheduler/schedulercache/test_cache_properties.py`) reach it; the text is a fatal:
+
+# %%
+from kschedlearn.trace import glog
+try:
+    glog.fatalf("Schedulercache is corrupted and can badly affect scheduling decisions")
+except glog.FatalError as err:
+    print(type(err).__name__, err)
+
+# %% [markdown]
+# ## 4. SelectorSpread's NaN with zones
+#
+# When the pod has selectors (a Service / ReplicaSet) but **no** matching pod exists yet and the
+# nodes carry zone labels, the zone part divides 0 by 0. `int(NaN)` in Go on amd64 is the
+# minimum int64 — every zoned node gets `-9223372036854775808` for SelectorSpread
+# ([selector_spreading.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L33-L192)).
+# In `spread-and-affinity`, the first replica `web-1` hits exactly that:
+
+# %%
+spread = Simulation.from_scenario("spread-and-affinity", seed=1)
+spread.run_until("selectHost", pod="default/web-1")
+d = spread.decision("default/web-1")[-1]
+print(dict(zip(d.scored_nodes, d.scores[d.names.index("SelectorSpreadPriority")])))
+print(d.ranked, "->", d.host)
+
+# %% [markdown]
+# All zoned nodes share the same garbage, so their relative order survives (selectHost still
+# works) — but an un-zoned node would have beaten all of them. *Later:* fixed in Nov 2017
+# (PR #55172).
+#
+# ## 5. The anti-affinity loop-variable quirk
+#
+# When collecting the required anti-affinity terms of *existing* pods that match the incoming
+# pod, 1.6 stores a pointer to the Go `range` loop variable. After the loop every stored term
+# reads as that pod's **last** term, so with two terms of different topology keys the wrong
+# key is checked ([predicates.go#L1041-L1122](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L1041-L1122)).
+# The mirror reproduces it in one named helper:
+
+# %%
+import inspect
+from kschedlearn.scheduler.algorithm.predicates import predicates as P
+print(inspect.getsource(P._loop_variable_quirk))
+
+# %% [markdown]
+# ## 6. The E2E latency metric's `defer`
+#
+# scheduleOne's bind goroutine observes `E2eSchedulingLatency` in a `defer`, so it covers
+# algorithm + binding, **and** failed bindings too; `SchedulingAlgorithmLatency` is *not*
+# observed when the algorithm fails ([scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225)).
+#
+# ## 7. No `WaitForCacheSync`
+#
+# 1.6 starts scheduling without waiting for the informers to finish their first list: the first
+# pods can be scheduled against an incomplete view of the nodes and of the pods already running.
+# In the startup trace (this scenario runs with `--leader-elect=false`), `informerFactory.Start`
+# is followed directly by `Scheduler.Run` — the node informer's first list has not even been
+# recorded yet; nothing waits in between:
+
+# %%
+s = Simulation.from_scenario("three-nodes", seed=1)
+s.run_until("Scheduler.Run")
+print([e.stage for e in s.trace if e.stage in ("informerFactory.Start", "leaderelection.start",
+                                                "Scheduler.Run", "reflector.list", "handler.OnAdd")])
+
+# %% [markdown]
+# *Later:* the scheduler waits for caches to sync before scheduling (1.7+).
+#
+# ## 8. The FitError double colon
+#
+# `No nodes are available that match all of the following predicates:: …` — the message
+# constant ends with a colon and the format adds another:
+
+# %%
+u = Simulation.from_scenario("unschedulable-then-fits", seed=1)
+u.run_until("error.backoff")
+print([e.message for e in u.trace if e.stage == "log" and "Error scheduling" in e.message][0])
+
+# %% [markdown]
+# *Earlier* (1.5) the text was `pod (…) failed to fit in any node`; later releases reworded it
+# to `0/N nodes are available: …`.
+#
+# ## 9. EqualPriority only with no priorities *and* no extenders
+#
+# `EqualPriority` (every node scores 1) is used implicitly only when the configuration has no
+# priorities and no extenders; a policy with no priorities but an extender gets the extender's
+# scores only. Notebook 10's last cell shows the first case: all totals 1, the round robin
+# decides.
+#
+# ## What else changed after 1.6
+#
+# * 1.7: ForgetPod fix (#44152); lock-object flags for leader election; policy from a ConfigMap.
+# * 1.8+: pod priority and **preemption**; host ports aggregated in NodeInfo.
+# * Later: the scheduling queue (active / backoff / unschedulable), the equivalence cache wired
+#   in, and eventually the scheduling framework with plugins replacing predicates/priorities.
+#
+# ## Try this
+#
+# 1. In `spread-and-affinity`, follow `web-2`: is SelectorSpread normal again once one replica exists?
+# 2. Call `forget_pod` on a pod that *was* assumed, from a goroutine: no crash.
+
+# %%
+spread.run_until("selectHost", pod="default/web-2")
+d2 = spread.decision("default/web-2")[-1]
+print(dict(zip(d2.scored_nodes, d2.scores[d2.names.index("SelectorSpreadPriority")])))
