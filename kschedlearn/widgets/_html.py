@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from kschedlearn.trace import TraceEvent
 
+_TD = ' style="padding:0 6px;text-align:left"'
 GO_SOURCE_PREFIX = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
 
 
@@ -19,7 +20,7 @@ def inline_svg(svg: str) -> str:
     (they mean nothing inside HTML), and the drawing scrolls instead of overflowing."""
     start = svg.find("<svg")
     body = svg[start:] if start >= 0 else svg
-    return f'<div class="kschedlearn-svg" style="overflow:auto;max-height:720px">{body}</div>'
+    return f'<div class="kschedlearn-svg" style="overflow:auto;max-height:560px">{body}</div>'
 
 
 def go_link(go_ref: str) -> str:
@@ -28,7 +29,7 @@ def go_link(go_ref: str) -> str:
         return ""
     label = go_ref.removeprefix(GO_SOURCE_PREFIX)
     return (f'<a href="{html.escape(go_ref, quote=True)}" target="_blank" rel="noopener noreferrer" '
-            f'class="kschedlearn-go-link">Go source: {html.escape(label)}</a>')
+            f'class="kschedlearn-go-link" style="color:#1565c0;text-decoration:underline">Go source: {html.escape(label)}</a>')
 
 
 def narration(event: TraceEvent | None, *, finished: bool = False) -> str:
@@ -70,11 +71,12 @@ def trace_log(events: Sequence[TraceEvent], cursor: int, size: int = 12) -> str:
         ev = events[i]
         style = "background:#fff3b0;font-weight:bold" if i == cursor else ("color:#999" if i > cursor else "")
         rows.append(
-            f'<tr style="{style}"><td>{ev.seq}</td><td>{ev.time:g}</td>'
-            f"<td>{html.escape(ev.stage)}</td><td>{html.escape(ev.message)}</td></tr>"
+            f'<tr style="{style}"><td{_TD}>{ev.seq}</td><td{_TD}>{ev.time:g}</td>'
+            f"<td{_TD}>{html.escape(ev.stage)}</td><td{_TD}>{html.escape(ev.message)}</td></tr>"
         )
     return (
-        '<table class="kschedlearn-trace" style="font-family:monospace;font-size:11px">'
-        "<tr><th>#</th><th>t (s)</th><th>stage</th><th>message</th></tr>"
+        '<table class="kschedlearn-trace" style="font-family:monospace;font-size:11px;'
+        'line-height:1.3;border-collapse:collapse">'
+        f"<tr><th{_TD}>#</th><th{_TD}>t (s)</th><th{_TD}>stage</th><th{_TD}>message</th></tr>"
         + "".join(rows) + "</table>"
     )

@@ -1,0 +1,160 @@
+"""A real JupyterLab server and a real (Debian) Chromium driven by Playwright.
+
+The JupyterLab server runs from this virtualenv with its own config/data/runtime directories
+(so nothing of the user's Jupyter set-up leaks in) on 127.0.0.1, a free port and a random
+token. Playwright cannot download browsers here: it drives ``/usr/bin/chromium``; without it
+the browser tests are skipped (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+# JupyterLab user settings: no news/update toasts over the notebook; every cell stays in the DOM
+# (no windowing), so off-screen outputs can be found.
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True,
+    },
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+}
+
+
+@attrs.frozen
+class LabServer:
+    """A running JupyterLab: where it listens, its token, and the folder it serves."""
+
+    url: str
+    token: str
+    root: Path
+    log: Path
+
+    def lab_url(self, path: str) -> str:
+        return f"{self.url}/lab/tree/{path}?token={self.token}"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_until_up(url: str, token: str, proc: subprocess.Popen[Any], log: Path, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited with {proc.returncode}; see {log}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"jupyter lab did not answer within {timeout:.0f}s; see {log}")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> Path:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder JupyterLab serves: a copy of ``notebooks/`` (tests get to run and dirty it)."""
+    root = tmp_path_factory.mktemp("lab-root")
+    src = ROOT / "notebooks"
+    if src.is_dir():
+        shutil.copytree(src, root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    else:
+        (root / "notebooks").mkdir()
+    return root / "notebooks"
+
+
+@pytest.fixture(scope="module")
+def lab_server(chromium_path: Path, lab_root: Path, artifacts: Path,
+               tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    home = tmp_path_factory.mktemp("jupyter-home")
+    settings = home / "config" / "lab" / "user-settings"
+    for name, value in LAB_SETTINGS.items():
+        target = settings / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(value))
+    env = dict(os.environ,
+               JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
+               JUPYTERLAB_SETTINGS_DIR=str(settings.parent / "user-settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"))
+    port, token = _free_port(), secrets.token_hex(16)
+    log = artifacts / "jupyter-lab.log"
+    jupyter = Path(sys.executable).with_name("jupyter")
+    cmd = [str(jupyter), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={lab_root}",
+           "--LabApp.expose_app_in_browser=True", "--ServerApp.port_retries=0"]
+    if os.geteuid() == 0:  # CI containers run as root
+        cmd.append("--allow-root")
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=lab_root)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_until_up(url, token, proc, log)
+        yield LabServer(url=url, token=token, root=lab_root, log=log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: Path) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(chromium_path), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1300})
+    pg = context.new_page()
+    try:
+        yield pg
+    finally:
+        context.close()

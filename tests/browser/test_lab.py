@@ -1,0 +1,113 @@
+"""The explorer in real JupyterLab, in a real Chromium: run notebook 00, then Step and Back.
+
+Uses ``notebooks/00-*.ipynb`` (outputs stripped first, so everything seen was produced by this
+run); if there is no notebook 00 yet, a one-cell notebook that opens the explorer. Screenshots
+go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+SMOKE_SOURCE = 'from kschedlearn import Simulation\nSimulation.from_scenario("three-nodes", seed=1).explorer()'
+# JupyterLab runs with --LabApp.expose_app_in_browser, so the page can ask it about the kernel.
+KERNEL_READY = """() => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const ctx = nb && nb.sessionContext;
+  return !!(ctx && ctx.isReady && ctx.session && ctx.session.kernel
+            && ctx.session.kernel.connectionStatus === 'connected' && ctx.session.kernel.status === 'idle');
+}"""
+ALL_CELLS_DONE = """() => {
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
+    .map(e => e.textContent.trim());
+  return prompts.length > 0 && prompts.every(t => /^\\[\\d+\\]:$/.test(t));
+}"""
+
+
+def prepare_notebook(root: Path) -> str:
+    """Notebook 00 if it exists (outputs cleared), else a generated smoke notebook; its name."""
+    found = sorted(root.glob("00-*.ipynb"))
+    if found:
+        path = found[0]
+        nb = nbformat.read(path, as_version=4)
+    else:
+        path = root / "explorer-smoke.ipynb"
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(SMOKE_SOURCE)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nbformat.write(nb, path)
+    return path.name
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+def test_explorer_steps_and_goes_back_in_jupyterlab(lab_server: Any, page: Any, artifacts: Path) -> None:
+    try:
+        check_explorer(lab_server, page, artifacts)
+    except Exception:
+        page.screenshot(path=str(artifacts / "lab-failure.png"))
+        raise
+
+
+def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
+    name = prepare_notebook(lab_server.root)
+    page.set_default_timeout(60_000)
+    page.goto(lab_server.lab_url(name))
+    page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
+    page.wait_for_function(KERNEL_READY)
+
+    # Run > Run All Cells, through the menu as a learner would.
+    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").filter(has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(r"^Run All Cells$")).click()
+    page.wait_for_function(ALL_CELLS_DONE, timeout=30_000)
+
+    explorer = page.locator(".kschedlearn-explorer").first
+    explorer.wait_for(state="visible")
+    view = explorer.locator(".kschedlearn-view-pipeline")
+    view.locator("svg").first.wait_for(state="visible")
+    explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(artifacts / "lab-explorer-initial.png"))
+
+    body = page.locator("body").inner_text()
+    assert "Error displaying widget" not in body
+    assert explorer.locator(".kschedlearn-error").count() == 0
+    position = explorer.locator(".kschedlearn-position")
+    before_svg, before_pos = view.inner_html(), position.inner_text()
+    assert "<svg" in before_svg and "event " in before_pos
+
+    explorer.locator("button.kschedlearn-step").click()
+    after_svg = wait_for(lambda: (h := view.inner_html()) != before_svg and "<svg" in h and h,
+                         "the pipeline SVG to change after Step")
+    assert position.inner_text() != before_pos
+    page.screenshot(path=str(artifacts / "lab-explorer-after-step.png"))
+
+    explorer.locator("button.kschedlearn-back").click()
+    wait_for(lambda: view.inner_html() == before_svg, "Back to bring the previous SVG back")
+    assert position.inner_text() == before_pos
+    assert after_svg != before_svg
+    page.screenshot(path=str(artifacts / "lab-explorer-after-back.png"))
+    explorer.screenshot(path=str(artifacts / "lab-explorer-whole.png"))
+
+    assert "Error displaying widget" not in page.locator("body").inner_text()
+    assert explorer.locator(".kschedlearn-error").count() == 0
