@@ -1,0 +1,206 @@
+# %% [markdown]
+# # 05 · The scheduler cache: assume, confirm, expire, forget
+#
+# The scheduler does not wait for the API server to learn where a pod went. Right after picking
+# a node it **assumes** the pod into its own cache, so the next pod already sees that node's CPU
+# and memory as used. The binding happens in the background. Later the assigned-pod informer
+# **confirms** the pod (`AddPod`). If no confirmation ever comes, the assumption **expires**;
+# if the binding fails, the scheduler **forgets** it.
+#
+# Sources: [schedulercache/interface.go#L24-L96](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/interface.go#L24-L96)
+# (the state machine), [cache.go#L30-L386](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L386)
+# (the operations), [node_info.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392)
+# (per-node accounting).
+#
+# ```
+#            AssumePod              AddPod (confirm)          RemovePod
+#   Initial ──────────► Assumed ───────────────────► Added ─────────────► Deleted
+#      ▲                  │  │                         ▲
+#      └──── ForgetPod ───┘  └─ 30 s after FinishBinding ─► Expired ── AddPod ──┘
+# ```
+
+# %%
+from kschedlearn import Simulation
+
+def log(events, skip=("cleanupAssumedPods",)):
+    for e in events:
+        if e.stage not in skip and not e.stage.startswith("apiserver.watch"):
+            print(f"#{e.seq:<4d} t={e.time:5.1f}s {e.stage:18s} {e.message[:90]}")
+
+def cache_line(sim):
+    c = sim.snapshot.cache
+    for n in c.nodes:
+        print(f"  {n.name}: {n.requested.milli_cpu}m CPU of {n.allocatable.milli_cpu}m requested")
+
+# %% [markdown]
+# ## Assume, FinishBinding, confirm — the normal path (`three-nodes`)
+
+# %%
+sim = Simulation.from_scenario("three-nodes", seed=1)
+ev = sim.run_until("assume")
+print(ev.why)
+cache_line(sim)
+sim.show("cache")
+
+# %% [markdown]
+# `node-3` already counts `web-1`'s 500m CPU, and the pod is marked *assumed*. It has **no
+# deadline yet**: the TTL only starts when the binding call returns, in `FinishBinding`
+# ([cache.go#L123-L141](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L123-L141)).
+# Until then `cleanupAssumedPods` skips the pod ("binding is still in progress").
+
+# %%
+ev = sim.run_until("finishBinding")
+print(ev.message, "—", ev.why)
+ev = sim.run_until("cache.addPod")
+print(ev.message)
+sim.show("pod_states")
+
+# %% [markdown]
+# `AddPod` found the pod *assumed* on the same node: it drops the assumed mark and the deadline
+# — the pod is **Added**. Its resources stay counted once.
+#
+# ## Expire: the confirmation comes too late (`assume-expiry`)
+#
+# `cleanupAssumedPods` runs every second
+# ([cache.go#L340-L372](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L340-L372)).
+# For each assumed pod whose binding has finished and whose deadline has passed, it
+# **expires** the pod: removes it from its NodeInfo, as if it had never been scheduled.
+#
+# In this scenario the bind call takes 2 s, and the pod watches stall for 45 s from t = 4 s:
+
+# %%
+sim = Simulation.from_scenario("assume-expiry", seed=1)
+print(sim.scenario.description)
+
+# %%
+ev = sim.run_until("bind")
+sim.run_until("finishBinding")
+log(e for e in sim.trace[ev.seq:] if e.stage == "log" and "Binding is still in progress" in e.message or e.stage != "log")
+
+# %% [markdown]
+# While the bind call was in flight (t = 3 s and 4 s) the cleanup loop saw the pod but could not
+# expire it: `Couldn't expire cache for pod default/web-1. Binding is still in progress.` At
+# t = 5 s `FinishBinding` set the deadline to t = 35 s.
+
+# %%
+sim.run_until(lambda e: e.time >= 20)
+sim.show("cache")
+
+# %%
+ev = sim.run_until("expirePod")
+log([ev])
+print(ev.why)
+sim.step("event")      # the trace point fires on entry; one event later the pod is gone
+cache_line(sim)
+sim.show("cache")
+
+# %% [markdown]
+# At t = 36 s (the first sweep after the deadline) the pod is expired and `node-1` shows 0 CPU
+# requested — **although the pod really is bound to `node-1` in the API server**. For the next
+# 13 s the scheduler would over-commit that node. When the stalled watch catches up at
+# t = 49 s, `AddPod` finds no state for the pod ("it was expired, add it back") and the
+# accounting is right again:
+
+# %%
+ev = sim.run_until("cache.addPod")
+log([ev])
+sim.step("event")      # again: look one event after the trace point
+cache_line(sim)
+sim.show("pod_states")
+
+# %% [markdown]
+# ## Forget: the binding fails (`bind-failure`)
+#
+# If the Binding POST fails, the bind goroutine calls `FinishBinding` (Go does that after every
+# attempt), then **`ForgetPod`**: the assumed pod leaves the NodeInfo again, and the error
+# handler takes over ([scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225),
+# [cache.go#L143-L167](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L143-L167)).
+
+# %%
+sim = Simulation.from_scenario("bind-failure", seed=1)
+ev = sim.run_until("forgetPod")
+log(e for e in sim.trace[:ev.seq + 1] if e.stage in ("assume", "bind", "finishBinding", "forgetPod")
+    or e.stage == "log" and "Failed to bind" in e.message)
+cache_line(sim)
+
+# %%
+sim.show("pod_states")
+
+# %% [markdown]
+# What happens next is worth reading in the trace. The error handler starts a 1 s backoff —
+# but the failure also set the pod's `PodScheduled=False` condition, and that update arrives on
+# the unassigned-pod watch and puts the pod back into podQueue **at once**. So the second,
+# successful attempt happens at the same virtual instant, on the other node; when the backoff
+# ends at t = 3 s, the pod is already bound and is not requeued.
+
+# %%
+sim.run_until(lambda e: e.time >= 4)
+log(e for e in sim.trace[ev.seq + 1:] if e.stage in ("error.backoff", "fifo.add", "fifo.update", "selectHost",
+                                                     "assume", "finishBinding", "cache.addPod", "error.requeue"))
+
+# %% [markdown]
+# ## NodeInfo accounting
+#
+# A `NodeInfo` sums the *requests* of the pods on a node (`requested`), and separately a
+# `nonzero_request` where a container without a request counts as 100m CPU / 200Mi memory (used
+# by priorities only). Every change bumps a `generation`, so the scheduler can refresh its
+# per-cycle snapshot incrementally (`UpdateNodeNameToInfoMap` clones only changed nodes).
+
+# %%
+from kschedlearn.api.v1 import Pod
+from kschedlearn.scheduler.schedulercache import new_node_info
+
+web = Pod.from_dict({"metadata": {"name": "web", "namespace": "default"}, "spec": {"nodeName": "n1",
+                     "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m", "memory": "512Mi"}}}]}})
+bare = Pod.from_dict({"metadata": {"name": "bare", "namespace": "default"}, "spec": {"nodeName": "n1",
+                      "containers": [{"name": "c"}]}})
+ni = new_node_info(web, bare)
+print("requested:", ni.requested_resource().milli_cpu, "m,", ni.requested_resource().memory // 2**20, "Mi")
+print("non-zero: ", ni.nonzero_request().milli_cpu, "m,", ni.nonzero_request().memory // 2**20, "Mi")
+print("generation", ni.generation)
+
+# %% [markdown]
+# ## The explorer
+#
+# Scrub through the expiry story yourself: open the `cache` and `pod_states` tabs and drag the
+# timeline between t = 3 s and t = 50 s.
+
+# %%
+Simulation.from_scenario("assume-expiry", seed=1).explorer()
+
+# %% [markdown]
+# ## Try this
+#
+# **1.** Build the expiry by hand from `three-nodes`: stall the pod watches for 45 s just before
+# the pod is bound. When does `web-1` expire, and when is it added back? (`three-nodes` stops
+# after 20 s, so lengthen it first.)
+
+# %%
+import attrs
+
+base = Simulation.from_scenario("three-nodes", seed=1).scenario
+t = Simulation(scenario=attrs.evolve(base, duration=60), seed=1)
+t.run_until("assume")
+t.inject.stall_watch(45)
+for stage in ("finishBinding", "expirePod", "cache.addPod"):
+    e = t.run_until(stage)
+    print(f"t={e.time:5.1f}s {e.stage}: {e.message}")
+
+# %% [markdown]
+# **2.** Make the *next two* bindings fail in `three-nodes` and count the attempts:
+
+# %%
+t = Simulation.from_scenario("three-nodes", seed=1)
+t.run_until("Scheduler.Run")
+t.inject.fail_next_bind(2)
+t.run_until(lambda e: e.time >= 15)
+print([(e.time, e.data.get("node")) for e in t.trace if e.stage == "assume"])
+
+# %% [markdown]
+# **3.** Ask the cache for the assumed pods and their deadlines at any moment:
+
+# %%
+t = Simulation.from_scenario("assume-expiry", seed=1)
+t.run_until(lambda e: e.time >= 10)
+for ps in t.snapshot.cache.pod_states:
+    print(f"{ps.key} on {ps.node_name}: assumed={ps.assumed} binding_finished={ps.binding_finished} deadline={ps.deadline}s")
