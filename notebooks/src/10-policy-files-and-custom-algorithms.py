@@ -24,10 +24,11 @@ _ = plugins.reset_registry()  # start from what 1.6 registers at start-up
 # ## What a policy looks like
 #
 # Upstream's compatibility test keeps one policy per release (1.0 … 1.4); the fact sheet has
-# them in `spec/policy-examples.json`. The 1.4 one:
+# them in `kschedlearn/scheduler/api/policy_examples.json` (a copy of the project spec's `policy-examples.json`). The 1.4 one:
 
 # %%
-examples = json.load(open("/work/shared/spec/policy-examples.json"))["cases"]
+import importlib.resources
+examples = json.loads((importlib.resources.files("kschedlearn.scheduler.api") / "policy_examples.json").read_text())["cases"]
 print([c["version"] for c in examples])
 v14 = [c for c in examples if c["version"] == "1.4"][0]["policy_json"]
 print(v14[:900])

@@ -362,8 +362,11 @@ class ConfigFactory:
         """The goroutine of MakeDefaultErrorFunc (Go: an anonymous func under HandleCrash)."""
         pod_id = f"{pod.metadata.namespace}/{pod.metadata.name}"
         entry = backoff.get_entry(pod_id)
-        emit("error.backoff", f"{pod_id}: backing off {entry.backoff:g}s",
-             data={"pod": pod_id, "backoff": entry.backoff})
+        in_flight = entry.req_in_flight != 0  # kschedlearn-only peek, for the trace point
+        emit("error.backoff",
+             f"{pod_id}: another retry is already waiting — this one gives up" if in_flight
+             else f"{pod_id}: backing off {entry.backoff:g}s",
+             data={"pod": pod_id, "backoff": entry.backoff, "in_flight": in_flight})
         if not entry.try_wait(backoff.max_duration):
             glog.warningf("Request for pod %v already in flight, abandoning", pod_id)
             return

@@ -328,11 +328,9 @@ def test_node_condition_predicate_network_unavailable():
 
 
 def _examples() -> dict:
-    for base in (Path("/work/shared/spec"), Path(__file__).resolve().parents[3] / "spec"):
-        path = base / "policy-examples.json"
-        if path.exists():
-            return json.loads(path.read_text())
-    pytest.skip("spec/policy-examples.json not available")
+    import importlib.resources
+
+    return json.loads((importlib.resources.files("kschedlearn.scheduler.api") / "policy_examples.json").read_text())
 
 
 EXAMPLES = _examples()

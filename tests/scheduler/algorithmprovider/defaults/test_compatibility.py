@@ -12,6 +12,7 @@ every named predicate and priority through the registry with fake PluginFactoryA
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 from pathlib import Path
 
@@ -47,17 +48,10 @@ from kschedlearn.scheduler.testing import (
 )
 
 
-def _find_examples() -> Path:
-    for base in [Path(__file__).resolve(), *Path(__file__).resolve().parents]:
-        candidate = base.parent / "shared" / "spec" / "policy-examples.json"
-        if candidate.is_file():
-            return candidate
-    return Path("/work/shared/spec/policy-examples.json")
-
-
-EXAMPLES_PATH = _find_examples()
-pytestmark = pytest.mark.skipif(not EXAMPLES_PATH.is_file(), reason="policy-examples.json not available")
-EXAMPLES = json.loads(EXAMPLES_PATH.read_text()) if EXAMPLES_PATH.is_file() else {"cases": []}
+# The package ships a verbatim copy of the project spec's policy-examples.json (so notebooks
+# and Binder have it too); the test reads that copy, never a skip.
+EXAMPLES_PATH = Path(str(importlib.resources.files("kschedlearn.scheduler.api") / "policy_examples.json"))
+EXAMPLES = json.loads(EXAMPLES_PATH.read_text())
 CASES = EXAMPLES["cases"]
 
 FAKE_ARGS = PluginFactoryArgs(
