@@ -32,8 +32,8 @@ def pod_state(snapshot: Snapshot, pod: str, previous_snapshot: Snapshot | None =
     """The cache state of ``pod`` (``"namespace/name"``): one of :data:`STATES`.
 
     A pod absent from the cache is Deleted if the API server no longer has it (or it is
-    terminating) after the cache knew it, Expired if it was assumed in the previous snapshot and
-    the API server still has it, Initial otherwise.
+    terminating) after the cache knew it, Expired if it was assumed in the previous snapshot, its
+    deadline has passed and the API server still has it, Initial otherwise (e.g. ForgetPod).
     """
     cache = snapshot.cache
     if cache is not None:
@@ -50,7 +50,11 @@ def pod_state(snapshot: Snapshot, pod: str, previous_snapshot: Snapshot | None =
         if gone:
             return "Deleted"
         if prev_state.assumed:
-            return "Expired" if prev_state.binding_finished else "Initial"
+            # Only cleanupAssumedPods removes a pod *after* its deadline; ForgetPod (a failed
+            # bind, which in 1.6 also ran FinishBinding first) removes it before.
+            expired = (prev_state.binding_finished and prev_state.deadline is not None
+                       and snapshot.time > prev_state.deadline)
+            return "Expired" if expired else "Initial"
         return "Deleted"
     if gone and in_api is not None:
         return "Deleted"
