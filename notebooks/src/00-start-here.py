@@ -172,6 +172,7 @@ sim.show("pipeline")
 # %%
 ev = sim.run_until("cache.addPod")
 log(e for e in sim.trace[ev.seq - 5:ev.seq + 1] if e.stage != "log")
+sim.step("event")   # a trace point fires as AddPod starts; one event later its effect is visible
 sim.show("pipeline")
 
 # %%

@@ -53,6 +53,7 @@ ev = sim.run_until("finishBinding")
 print(ev.message, "—", ev.why)
 ev = sim.run_until("cache.addPod")
 print(ev.message)
+sim.step("event")   # the trace point fires as AddPod starts; look one event later
 sim.show("pod_states")
 
 # %% [markdown]
