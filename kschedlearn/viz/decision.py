@@ -75,15 +75,20 @@ def decisions_from_events(events: Iterable[Any], pod: str) -> list[Decision]:
     current: dict[str, Any] | None = None
     for event in events:
         stage = _field(event, "stage")
-        if stage not in ("schedule.predicate_node", "schedule.priorities", "selectHost"):
+        if stage not in ("schedule.start", "schedule.predicate_node", "schedule.priorities", "selectHost"):
             continue
         data = _field(event, "data")
         if data.get("pod") != pod:
             continue
+        if stage == "schedule.start":  # Schedule() begins: a new attempt
+            current = {"phase": "start", "verdicts": [], "priorities": None, "select": None}
+            attempts.append(current)
+            continue
         if stage == "schedule.predicate_node":
-            if current is None or current["phase"] != "predicates":
+            if current is None or current["phase"] not in ("start", "predicates"):
                 current = {"phase": "predicates", "verdicts": [], "priorities": None, "select": None}
                 attempts.append(current)
+            current["phase"] = "predicates"
             current["verdicts"].append(NodeVerdict(
                 node=str(data["node"]), fits=bool(data["fits"]),
                 predicates=tuple((k, tuple(v)) for k, v in sorted(data.get("predicates", {}).items())),
