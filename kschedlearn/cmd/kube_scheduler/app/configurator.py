@@ -110,16 +110,30 @@ class SchedulerConfigurator:
         from kschedlearn.scheduler.api.v1.types import load_policy
 
         if not self.policy_file or not os.path.exists(self.policy_file):
-            emit("CreateFromProvider", f"algorithm provider {self.algorithm_provider!r}")
+            # 1.6 quirk: a --policy-config-file that cannot be stat-ed is not an error; the
+            # provider is used without a word. The trace says so, the mirrored code does not.
+            message = f"algorithm provider {self.algorithm_provider!r}"
+            if self.policy_file:
+                message = (f"policy file {self.policy_file} cannot be stat-ed: "
+                           f"1.6 silently falls back to the {message}")
+            emit("CreateFromProvider", message, data={"policy_file": self.policy_file})
             return self.configurator.create_from_provider(self.algorithm_provider)
         try:
             with open(self.policy_file, "rb") as f:
                 config_data = f.read()
         except OSError as err:
-            raise ConfigError(f"unable to read policy config: {err}") from err
+            raise ConfigError(f"unable to read policy config: {_go_read_error(self.policy_file, err)}") from err
         try:
             policy = load_policy(config_data)
         except ValueError as err:
             raise ConfigError(f"invalid configuration: {err}") from err
         emit("CreateFromConfig", f"policy file {self.policy_file}")
         return self.configurator.create_from_config(policy)
+
+
+def _go_read_error(path: str, err: OSError) -> str:
+    """An ``ioutil.ReadFile`` error as Go words it: ``read PATH: is a directory``,
+    ``open PATH: permission denied`` (Go's lower-case strerror, no errno)."""
+    reason = (err.strerror or str(err)).lower()
+    op = "read" if isinstance(err, IsADirectoryError) else "open"
+    return f"{op} {path}: {reason}"

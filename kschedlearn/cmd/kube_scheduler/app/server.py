@@ -72,8 +72,13 @@ class HTTPEndpoints:
 
 
 def start_http(s: Any, endpoints: HTTPEndpoints) -> None:
-    """Go: startHTTP — register /healthz, /configz and /metrics (pprof only as a 501 note)."""
-    emit("startHTTP", f"serving on {s.address}:{s.port}")
+    """Go: startHTTP — register /healthz, /configz and /metrics (pprof only as a 501 note),
+    then serve for ever.
+
+    Differs from Go: the trace point is at run's ``go startHTTP(s)`` (so the start-up trace
+    follows the source order); "serving" is a block on a channel nobody sends to, which keeps
+    this goroutine listed among the process's goroutines as Go's ``ListenAndServe`` does.
+    """
     endpoints.handlers["/healthz"] = lambda: (200, "text/plain; charset=utf-8", "ok")
     endpoints.handlers["/healthz/ping"] = lambda: (200, "text/plain; charset=utf-8", "ok")
     endpoints.handlers["/configz"] = lambda: (200, "application/json", json.dumps(
@@ -84,6 +89,7 @@ def start_http(s: Any, endpoints: HTTPEndpoints) -> None:
     if getattr(s, "enable_profiling", False):
         endpoints.handlers["/debug/pprof/"] = lambda: (
             501, "text/plain", "pprof is a Go runtime feature; the simulation has no Go runtime to profile\n")
+    sim.Chan(name="ListenAndServe").recv()  # Go: glog.Fatal(server.ListenAndServe()) — never returns
 
 
 def configz(s: Any) -> dict[str, Any]:
@@ -151,6 +157,9 @@ def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningS
         on_created(h)
 
     h.http = HTTPEndpoints(s, metrics=sched.config.metrics)
+    # Traced here, where Go says `go startHTTP(s)`: the goroutine itself only runs once this
+    # one blocks, which would put it after Scheduler.Run in the trace.
+    emit("startHTTP", f"go startHTTP(s): /healthz, /metrics, /configz on {s.address}:{s.port}")
     sim.go(start_http, s, h.http, name="startHTTP")
 
     stop = sim.Chan(name="stop")
