@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import re
+
 import ipywidgets as widgets
 import pytest
 
@@ -205,3 +208,19 @@ def test_narration_and_trace_log_helpers(sim: Simulation) -> None:
     assert log.count("<tr") == 5  # header + 4 rows
     assert "background:#fff3b0" in log
     assert inline_svg('<?xml version="1.0"?>\n<svg a="1"></svg>').count("<?xml") == 0
+
+
+def test_saved_output_converts_to_html_with_the_diagram(sim: Simulation, ex: Explorer) -> None:
+    """A notebook saved without widget state still shows the diagram once converted (nbconvert)."""
+    nbformat = pytest.importorskip("nbformat")
+    nbconvert = pytest.importorskip("nbconvert")
+    bundle = ex.display()._repr_mimebundle_()
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("sim.explorer()", execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("execute_result", data=bundle, execution_count=1)]
+    nb.cells = [cell]
+    body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
+    images = [base64.b64decode(m).decode("utf-8")
+              for m in re.findall(r' src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', body)]
+    assert sim.show("pipeline").svg() in images
+    assert any("pipeline — t=" in svg for svg in images)  # the drawing's caption
