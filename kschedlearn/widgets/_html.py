@@ -38,9 +38,10 @@ def narration(event: TraceEvent | None, *, finished: bool = False) -> str:
         return "<i>Nothing has happened yet: press Step.</i>"
     parts = [
         f'<div class="kschedlearn-narration">'
-        f"<b>#{event.seq} · t={event.time:g}s · {html.escape(event.stage)}</b>"
-        f" <span style='color:#666'>({html.escape(event.goroutine)})</span>",
+        f"<b>#{event.seq} · t={event.time:g}s · {html.escape(event.stage)}</b>",
     ]
+    if event.goroutine:
+        parts.append(f" <span style='color:#666'>({html.escape(event.goroutine)})</span>")
     if event.why:
         parts.append(f"<div>{html.escape(event.why)}</div>")
     if event.message:

@@ -109,5 +109,11 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     page.screenshot(path=str(artifacts / "lab-explorer-after-back.png"))
     explorer.screenshot(path=str(artifacts / "lab-explorer-whole.png"))
 
+    # An injection goes through the kernel too: the history forks at the cursor.
+    explorer.locator("button.kschedlearn-inj-clock").click()
+    wait_for(lambda: "inject" in position.inner_text(), "Jump clock to add an inject event")
+    explorer.locator("button.kschedlearn-inj-clock").evaluate("el => el.scrollIntoView({block: 'end'})")
+    page.screenshot(path=str(artifacts / "lab-explorer-after-inject.png"))
+
     assert "Error displaying widget" not in page.locator("body").inner_text()
     assert explorer.locator(".kschedlearn-error").count() == 0
