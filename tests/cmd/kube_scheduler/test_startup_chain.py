@@ -229,17 +229,9 @@ VIEW_FRAMES = {
     "informerFactory.Start": "informerFactory.Start", "leaderelection.acquire": "leader election",
     "Scheduler.Run": "Scheduler.Run", "scheduleOne.pop": "scheduleOne",
 }
-# viz/startup.py's CHAIN expects the DESIGN §6 names "Run.createRecorder" and "sched.Run", while
-# the mirrored code emits "createRecorder" and "Scheduler.Run" (as simulation.TEACHING_STAGES
-# does): the view then lights the wrong frame (or none) at those two events.
-VIEW_STAGE_NAME_MISMATCH = {"createRecorder", "Scheduler.Run"}
 
 
-@pytest.mark.parametrize("stage", [
-    pytest.param(s, marks=pytest.mark.xfail(reason="viz/startup.py CHAIN uses stage names the trace does not emit"))
-    if s in VIEW_STAGE_NAME_MISMATCH else s
-    for s in VIEW_FRAMES
-])
+@pytest.mark.parametrize("stage", list(VIEW_FRAMES))
 def test_startup_view_lights_the_current_frame(default_start: tuple[Simulation, list[TraceEvent]],
                                                stage: str) -> None:
     from kschedlearn.viz.startup import CHAIN, _frame_states
