@@ -30,7 +30,7 @@ def empty() -> Snapshot:
 def startup_mid() -> Snapshot:
     return Snapshot(
         seq=7, time=0.0, stage="NewConfigFactory", goroutine="main",
-        stages_seen=("main", "NewSchedulerServer", "Run.createClient", "Run.createRecorder",
+        stages_seen=("main", "NewSchedulerServer", "createClient", "createRecorder",
                      "NewSharedInformerFactory", "createScheduler", "NewConfigFactory"),
         goroutines=(GoroutineView(1, "main", "kube-scheduler", "running"),
                     GoroutineView(2, "recorder.StartLogging", "kube-scheduler", "blocked", "chan recv")),
@@ -44,7 +44,7 @@ def startup_mid() -> Snapshot:
 
 def startup_prev() -> Snapshot:
     s = startup_mid()
-    return Snapshot(seq=5, time=0.0, stage="Run.createRecorder", goroutine="main",
+    return Snapshot(seq=5, time=0.0, stage="createRecorder", goroutine="main",
                     stages_seen=s.stages_seen[:4], goroutines=s.goroutines[:1], processes=s.processes)
 
 
@@ -79,7 +79,7 @@ def busy(seq: int = 40, time: float = 12.5) -> Snapshot:
         goroutines=(GoroutineView(1, "main", "sched-a", "blocked", "scheduleOne"),),
         processes=(ProcessView("apiserver"), ProcessView("sched-a"), ProcessView("sched-b", False, "crashed")),
         leader=LeaderView("sched-a", 15.0, 1.0, 11.0, 1, ("sched-a", "sched-b")),
-        stages_seen=("main", "sched.Run", "scheduleOne.pop", "assume", "bind", "handler.addPodToCache"),
+        stages_seen=("main", "Scheduler.Run", "scheduleOne.pop", "assume", "bind", "handler.addPodToCache"),
     )
 
 
