@@ -1,6 +1,8 @@
 """Go's ``%q`` formatting, so error messages read exactly as the Go ones do.
 
-Go: ``strconv.Quote`` (Go standard library), https://pkg.go.dev/strconv#Quote
+Go: ``strconv.Quote`` (Go standard library), https://pkg.go.dev/strconv#Quote — what ``%q``
+prints in Kubernetes messages such as the label parser's, e.g.
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/labels/selector.go
 
 Differs from Go: printability follows Python's ``str.isprintable`` (close to Go's
 ``unicode.IsPrint``); only used for messages.
@@ -22,7 +24,10 @@ _ESCAPES = {
 
 
 def quote(s: str) -> str:
-    """Double-quote ``s`` with Go escapes (``\\n``, ``\\x01``, ``\\u00ad``, ...)."""
+    """Double-quote ``s`` with Go escapes (``\\n``, ``\\x01``, ``\\u00ad``, ...).
+
+    Go: strconv.Quote (Go standard library).
+    """
     out = ['"']
     for ch in s:
         if ch in _ESCAPES:

@@ -86,7 +86,10 @@ def field(
     factory: Callable[[], Any] | None = None,
     omitempty: bool = True,
 ) -> Any:
-    """Declare an attrs field with its manifest key (``json``) and omitempty behaviour."""
+    """Declare an attrs field with its manifest key (``json``) and omitempty behaviour.
+
+    kschedlearn-only: plays the part of Go's ``json:"name,omitempty"`` struct tags.
+    """
     metadata = {_OMITEMPTY_KEY: omitempty}
     if json is not None:
         metadata[_JSON_KEY] = json
@@ -96,7 +99,10 @@ def field(
 
 
 class Serializable:
-    """Mixin giving an attrs class ``from_dict`` / ``to_dict`` through the codec."""
+    """Mixin giving an attrs class ``from_dict`` / ``to_dict`` through the codec.
+
+    kschedlearn-only: Go gets this from ``encoding/json`` reflection over struct tags.
+    """
 
     __slots__ = ()
 
@@ -111,7 +117,10 @@ class Serializable:
 
 
 class TopLevelObject(Serializable):
-    """Mixin for kinds: ``kind``/``api_version`` class constants are checked and written."""
+    """Mixin for kinds: ``kind``/``api_version`` class constants are checked and written.
+
+    kschedlearn-only: Go's ``TypeMeta`` (``kind``/``apiVersion``) handled by the codec.
+    """
 
     __slots__ = ()
     kind: ClassVar[str] = ""
@@ -159,7 +168,10 @@ def _key_path(path: str, key: str) -> str:
 
 
 def describe_object(kind: str, metadata: Any) -> str:
-    """``Kind ns/name``, ``Kind name`` or ``Kind <unnamed>`` from a metadata dict or ObjectMeta."""
+    """``Kind ns/name``, ``Kind name`` or ``Kind <unnamed>`` from a metadata dict or ObjectMeta.
+
+    kschedlearn-only: names the object in error messages.
+    """
     if isinstance(metadata, Mapping):
         name, namespace = metadata.get("name"), metadata.get("namespace")
     else:
@@ -413,7 +425,10 @@ def _encode_struct(obj: Any) -> dict[str, Any]:
 
 
 def decode_object(cls: type, d: Any, *, source: str = "") -> Any:
-    """Decode ``d`` into ``cls``; errors become ManifestError naming object and field."""
+    """Decode ``d`` into ``cls``; errors become ManifestError naming object and field.
+
+    kschedlearn-only: stands in for ``json.Unmarshal`` into a v1 struct.
+    """
     if issubclass(cls, TopLevelObject):
         metadata = d.get("metadata") if isinstance(d, Mapping) else None
         obj_desc = describe_object(cls.kind, metadata)
@@ -435,7 +450,10 @@ def _check_type_meta(cls: type[TopLevelObject], d: Mapping[str, Any]) -> None:
 
 
 def encode_object(obj: Any) -> dict[str, Any]:
-    """Encode an API object; kinds get ``apiVersion`` and ``kind`` first."""
+    """Encode an API object; kinds get ``apiVersion`` and ``kind`` first.
+
+    kschedlearn-only: stands in for ``json.Marshal`` of a v1 struct.
+    """
     body = _encode_struct(obj)
     if isinstance(obj, TopLevelObject):
         return {"apiVersion": obj.api_version, "kind": obj.kind, **body}

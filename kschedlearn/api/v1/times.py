@@ -31,7 +31,10 @@ _RFC3339 = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(
 
 
 def format_time(t: float) -> str:
-    """Simulated seconds -> RFC3339 UTC string (fraction only when non-zero)."""
+    """Simulated seconds -> RFC3339 UTC string (fraction only when non-zero).
+
+    Go: metav1.Time.MarshalJSON — time.go (RFC3339). Differs from Go: keeps fractions.
+    """
     moment = EPOCH + _dt.timedelta(seconds=t)
     text = moment.strftime("%Y-%m-%dT%H:%M:%S")
     if moment.microsecond:
@@ -43,6 +46,8 @@ def parse_time(value: str | _dt.datetime) -> float:
     """RFC3339 string (or a datetime, as PyYAML yields for bare timestamps) -> simulated seconds.
 
     A naive datetime counts as UTC. Raises ValueError with a learner-facing message.
+
+    Go: metav1.Time.UnmarshalJSON — time.go (RFC3339).
     """
     if isinstance(value, _dt.datetime):
         moment = value if value.tzinfo else value.replace(tzinfo=_dt.timezone.utc)

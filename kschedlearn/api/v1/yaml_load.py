@@ -64,7 +64,10 @@ KINDS: Mapping[str, type[TopLevelObject]] = types.MappingProxyType(
 
 
 def decode_manifest(d: Any, *, source: str = "") -> TopLevelObject:
-    """Decode one manifest dict, choosing the class by its ``kind``."""
+    """Decode one manifest dict, choosing the class by its ``kind``.
+
+    kschedlearn-only: picks the class by ``kind`` as the universal deserializer does.
+    """
     if not isinstance(d, Mapping):
         raise ManifestError("", "", f"expected a manifest map, got {type(d).__name__}", source=source)
     kind = d.get("kind")
@@ -96,6 +99,8 @@ def load_manifests(text_or_path: str | os.PathLike[str]) -> list[TopLevelObject]
 
     A string is taken as a file path when it has no newline and either names an
     existing file or ends in ``.yaml``/``.yml``/``.json``; otherwise it is YAML text.
+
+    kschedlearn-only: the scenario-file loader (compare ``kubectl create -f``).
     """
     name = ""
     text: str

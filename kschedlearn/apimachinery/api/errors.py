@@ -135,50 +135,110 @@ class StatusError(Exception):
 
 
 class NotFoundError(StatusError):
+    """A StatusError with reason ``StatusReasonNotFound`` (404).
+
+    Go: errors.StatusError with metav1.StatusReasonNotFound; tested with errors.IsNotFound.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_NOT_FOUND, 404
 
 
 class AlreadyExistsError(StatusError):
+    """A StatusError with reason ``StatusReasonAlreadyExists`` (409).
+
+    Go: errors.StatusError with metav1.StatusReasonAlreadyExists; tested with errors.IsAlreadyExists.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_ALREADY_EXISTS, 409
 
 
 class ConflictError(StatusError):
+    """A StatusError with reason ``StatusReasonConflict`` (409).
+
+    Go: errors.StatusError with metav1.StatusReasonConflict; tested with errors.IsConflict.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_CONFLICT, 409
 
 
 class GoneError(StatusError):
+    """A StatusError with reason ``StatusReasonGone`` (410).
+
+    Go: errors.StatusError with metav1.StatusReasonGone; tested with errors.IsGone.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_GONE, 410
 
 
 class InvalidError(StatusError):
+    """A StatusError with reason ``StatusReasonInvalid`` (422).
+
+    Go: errors.StatusError with metav1.StatusReasonInvalid; tested with errors.IsInvalid.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_INVALID, 422
 
 
 class BadRequestError(StatusError):
+    """A StatusError with reason ``StatusReasonBadRequest`` (400).
+
+    Go: errors.StatusError with metav1.StatusReasonBadRequest; tested with errors.IsBadRequest.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_BAD_REQUEST, 400
 
 
 class InternalError(StatusError):
+    """A StatusError with reason ``StatusReasonInternalError`` (500).
+
+    Go: errors.StatusError with metav1.StatusReasonInternalError; tested with errors.IsInternalError.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_INTERNAL_ERROR, 500
 
 
 class ServerTimeoutError(StatusError):
+    """A StatusError with reason ``StatusReasonServerTimeout`` (500).
+
+    Go: errors.StatusError with metav1.StatusReasonServerTimeout; tested with errors.IsServerTimeout.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_SERVER_TIMEOUT, 500
 
 
 class ServiceUnavailableError(StatusError):
+    """A StatusError with reason ``StatusReasonServiceUnavailable`` (503).
+
+    Go: errors.StatusError with metav1.StatusReasonServiceUnavailable; tested with errors.IsServiceUnavailable.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_SERVICE_UNAVAILABLE, 503
 
 
 class TooManyRequestsError(StatusError):
+    """A StatusError with reason ``StatusReasonTooManyRequests`` (429).
+
+    Go: errors.StatusError with metav1.StatusReasonTooManyRequests; tested with errors.IsTooManyRequests.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_TOO_MANY_REQUESTS, 429
 
 
 class MethodNotAllowedError(StatusError):
+    """A StatusError with reason ``StatusReasonMethodNotAllowed`` (405).
+
+    Go: errors.StatusError with metav1.StatusReasonMethodNotAllowed; tested with errors.IsMethodNotSupported.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_METHOD_NOT_ALLOWED, 405
 
 
 class ForbiddenError(StatusError):
+    """A StatusError with reason ``StatusReasonForbidden`` (403).
+
+    Go: errors.StatusError with metav1.StatusReasonForbidden; tested with errors.IsForbidden.
+    Differs from Go: one subclass per reason, so Python code can ``except`` it.
+    """
     default_reason, default_code = REASON_FORBIDDEN, 403
 
 

@@ -17,6 +17,7 @@ class Aggregate(Exception):
         super().__init__(self.error())
 
     def error(self) -> str:
+        """Go: aggregate.Error()."""
         if len(self.errs) == 1:
             return str(self.errs[0])
         return "[" + ", ".join(str(e) for e in self.errs) + "]"

@@ -21,7 +21,7 @@ ERR_WAIT_TIMEOUT_TEXT = "timed out waiting for the condition"
 
 
 class ErrWaitTimeout(Exception):
-    """Go's ``wait.ErrWaitTimeout``."""
+    """Go: wait.ErrWaitTimeout (wait.go). Differs from Go: an exception, not an error value."""
 
     def __init__(self) -> None:
         super().__init__(ERR_WAIT_TIMEOUT_TEXT)
@@ -34,7 +34,7 @@ ConditionFunc = Callable[[], bool]
 
 
 def forever(f: Callable[[], None], period: float) -> None:
-    """``wait.Forever``: ``until(f, period, NEVER_STOP)``."""
+    """Go: wait.Forever (wait.go): ``until(f, period, NEVER_STOP)``."""
     until(f, period, NEVER_STOP)
 
 
@@ -47,7 +47,7 @@ def until(f: Callable[[], None], period: float, stop_ch: Chan) -> None:
 
 
 def non_sliding_until(f: Callable[[], None], period: float, stop_ch: Chan) -> None:
-    """``wait.NonSlidingUntil``: the period starts before ``f`` runs."""
+    """Go: wait.NonSlidingUntil (wait.go): the period starts before ``f`` runs."""
     jitter_until(f, period, 0.0, False, stop_ch)
 
 
@@ -85,7 +85,7 @@ def jitter_until(
 
 
 def jitter(duration: float, max_factor: float) -> float:
-    """``wait.Jitter``: ``duration + rand[0,1) * max_factor * duration`` (factor ≤ 0 → 1)."""
+    """Go: wait.Jitter: ``duration + rand[0,1) * max_factor * duration`` (factor ≤ 0 → 1)."""
     if max_factor <= 0.0:
         max_factor = 1.0
     return duration + sim.current_runtime().rand.random() * max_factor * duration
@@ -93,7 +93,7 @@ def jitter(duration: float, max_factor: float) -> float:
 
 @attrs.frozen
 class Backoff:
-    """``wait.Backoff``: Duration, Factor, Jitter, Steps."""
+    """Go: wait.Backoff (wait.go): Duration, Factor, Jitter, Steps."""
 
     duration: float
     factor: float = 1.0
@@ -102,7 +102,7 @@ class Backoff:
 
 
 def exponential_backoff(backoff: Backoff, condition: ConditionFunc) -> None:
-    """``wait.ExponentialBackoff``: up to ``steps`` checks, sleeping before all but the first.
+    """Go: wait.ExponentialBackoff: up to ``steps`` checks, sleeping before all but the first.
 
     Raises :class:`ErrWaitTimeout` if the condition never holds; exceptions from the
     condition propagate (Go's returned error).
@@ -121,19 +121,19 @@ def exponential_backoff(backoff: Backoff, condition: ConditionFunc) -> None:
 
 
 def poll(interval: float, timeout: float, condition: ConditionFunc) -> None:
-    """``wait.Poll``: wait ``interval`` before the first check; ErrWaitTimeout after timeout."""
+    """Go: wait.Poll: wait ``interval`` before the first check; ErrWaitTimeout after timeout."""
     _poll_internal(poller(interval, timeout), condition)
 
 
 def poll_immediate(interval: float, timeout: float, condition: ConditionFunc) -> None:
-    """``wait.PollImmediate``: check once at once, then like :func:`poll`."""
+    """Go: wait.PollImmediate (wait.go): check once at once, then like :func:`poll`."""
     if condition():
         return
     _poll_internal(poller(interval, timeout), condition)
 
 
 def poll_infinite(interval: float, condition: ConditionFunc) -> None:
-    """``wait.PollInfinite``."""
+    """Go: wait.PollInfinite (wait.go)."""
     _poll_internal(poller(interval, 0.0), condition)
 
 
@@ -165,7 +165,7 @@ def _poll_internal(wait_func: Callable[[Chan], Chan], condition: ConditionFunc) 
 
 
 def poller(interval: float, timeout: float) -> Callable[[Chan], Chan]:
-    """``wait.poller``: a goroutine that ticks every ``interval`` until ``timeout`` (0 = never).
+    """Go: wait.poller: a goroutine that ticks every ``interval`` until ``timeout`` (0 = never).
 
     Ticks are sent without blocking and dropped if the checker is busy, as Go does; after the
     timeout the tick channel is closed.
@@ -202,7 +202,7 @@ def poller(interval: float, timeout: float) -> Callable[[Chan], Chan]:
 
 
 def wait_for(wait_func: Callable[[Chan], Chan], condition: ConditionFunc, done: Chan) -> None:
-    """``wait.WaitFor``: check ``condition`` on every tick until true, error or channel close."""
+    """Go: wait.WaitFor (wait.go): check ``condition`` on every tick until true, error or close."""
     c = wait_func(done)
     while True:
         _, ok = c.recv()

@@ -3,7 +3,9 @@
 Go: the ``time`` package of the Go standard library (go1.7, which built Kubernetes 1.6):
 https://github.com/golang/go/blob/go1.7.5/src/time/time.go (Duration.String) and
 https://github.com/golang/go/blob/go1.7.5/src/time/format.go (ParseDuration).
-``metav1.Duration`` and pflag's ``DurationVar`` both use them, so ``--leader-elect-lease-duration``
+``metav1.Duration``
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/duration.go)
+and pflag's ``DurationVar`` both use them, so ``--leader-elect-lease-duration``
 accepts ``15s``, ``1m30s``, ``1.5h``, ``300ms`` and prints its default as ``15s``.
 
 Differs from Go: durations are float seconds; they are converted through whole nanoseconds
