@@ -19,7 +19,10 @@ from kschedlearn.sim import Chan
 
 
 class Clock(Protocol):
-    """Go's ``clock.Clock`` interface."""
+    """Go's ``clock.Clock`` interface.
+
+    Go: clock.Clock — clock.go.
+    """
 
     def now(self) -> float: ...
     def since(self, t: float) -> float: ...
@@ -28,7 +31,10 @@ class Clock(Protocol):
 
 
 class Timer(Protocol):
-    """Go's ``clock.Timer`` interface: ``c``, ``stop``, ``reset``."""
+    """Go's ``clock.Timer`` interface: ``c``, ``stop``, ``reset``.
+
+    Go: clock.Timer — clock.go.
+    """
 
     c: Chan
 
@@ -38,7 +44,10 @@ class Timer(Protocol):
 
 @attrs.define(eq=False)
 class RealClock:
-    """Go's ``RealClock``, on the current goroutine's runtime (see module docstring)."""
+    """Go's ``RealClock``, on the current goroutine's runtime (see module docstring).
+
+    Go: clock.RealClock — clock.go. Differs from Go: reads the virtual clock.
+    """
 
     def now(self) -> float:
         return sim.now()
@@ -78,7 +87,10 @@ class _FakeClockWaiter:
 
 @attrs.define(eq=False)
 class FakeClock:
-    """Go's ``FakeClock``: time moves only when the test calls :meth:`step` or :meth:`set_time`."""
+    """Go's ``FakeClock``: time moves only when the test calls :meth:`step` or :meth:`set_time`.
+
+    Go: clock.FakeClock — clock.go.
+    """
 
     time: float = 0.0
     waiters: list[_FakeClockWaiter] = attrs.field(factory=list)
@@ -90,17 +102,20 @@ class FakeClock:
         return self.time - t
 
     def after(self, d: float) -> Chan:
+        """Go: FakeClock.After — a channel that gets the time once ``d`` has passed."""
         ch = Chan(1, name="fake-after")
         self.waiters.append(_FakeClockWaiter(self.time + d, 0.0, False, ch))
         return ch
 
     def new_timer(self, d: float) -> FakeTimer:
+        """Go: FakeClock.NewTimer — a timer that fires when the clock reaches now + ``d``."""
         ch = Chan(1, name="fake-timer")
         waiter = _FakeClockWaiter(self.time + d, 0.0, False, ch)
         self.waiters.append(waiter)
         return FakeTimer(self, waiter)
 
     def tick(self, d: float) -> Chan:
+        """Go: FakeClock.Tick — a channel that gets the time every ``d`` (dropped if full)."""
         ch = Chan(1, name="fake-tick")
         self.waiters.append(_FakeClockWaiter(self.time + d, d, True, ch))
         return ch
@@ -110,6 +125,7 @@ class FakeClock:
         self.set_time(self.time + d)
 
     def set_time(self, t: float) -> None:
+        """Go: FakeClock.SetTime — jump to ``t`` and fire every waiter now due."""
         self.time = t
         keep: list[_FakeClockWaiter] = []
         for w in self.waiters:
@@ -135,7 +151,10 @@ class FakeClock:
 
 @attrs.define(eq=False)
 class FakeTimer:
-    """Go's ``fakeTimer``."""
+    """Go's ``fakeTimer``.
+
+    Go: clock.fakeTimer — clock.go.
+    """
 
     fake_clock: FakeClock
     waiter: _FakeClockWaiter
@@ -145,12 +164,14 @@ class FakeTimer:
         return self.waiter.dest_chan
 
     def stop(self) -> bool:
+        """Go: fakeTimer.Stop — cancel; True if the timer was still pending."""
         active = self.waiter in self.fake_clock.waiters
         if active:
             self.fake_clock.waiters.remove(self.waiter)
         return active
 
     def reset(self, d: float) -> bool:
+        """Go: fakeTimer.Reset — re-arm for now + ``d``; True if it was pending."""
         active = self.stop()
         self.waiter.target_time = self.fake_clock.time + d
         self.fake_clock.waiters.append(self.waiter)
@@ -159,12 +180,16 @@ class FakeTimer:
 
 @attrs.define(eq=False)
 class IntervalClock:
-    """Go's ``IntervalClock``: every ``now()`` advances by ``duration``; timers panic."""
+    """Go's ``IntervalClock``: every ``now()`` advances by ``duration``; timers panic.
+
+    Go: clock.IntervalClock — clock.go.
+    """
 
     time: float
     duration: float
 
     def now(self) -> float:
+        """Go: IntervalClock.Now — each call advances the clock by ``duration``."""
         self.time += self.duration
         return self.time
 

@@ -2,6 +2,7 @@
 
 Go: pkg/client/listers/apps/v1beta1/{statefulset.go,statefulset_expansion.go}
 https://github.com/kubernetes/kubernetes/tree/v1.6.1/pkg/client/listers/apps/v1beta1
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/listers/apps/v1beta1/statefulset_expansion.go
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Go: pkg/client/listers/core/v1/{pod,node,service,replicationcontroller,persistentvolume,
 persistentvolumeclaim}.go and their ``*_expansion.go`` files
 https://github.com/kubernetes/kubernetes/tree/v1.6.1/pkg/client/listers/core/v1
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/listers/core/v1/pod.go (one of the generated files) and
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/listers/core/v1/service_expansion.go
 
 Differs from Go: several generated Go files share this module (see ``_generic``). API
 collections are never None here, so "a nil service selector matches nothing" applies to an

@@ -2,6 +2,7 @@
 
 Go: pkg/client/listers/extensions/v1beta1/{replicaset.go,replicaset_expansion.go}
 https://github.com/kubernetes/kubernetes/tree/v1.6.1/pkg/client/listers/extensions/v1beta1
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/listers/extensions/v1beta1/replicaset_expansion.go
 """
 
 from __future__ import annotations

@@ -233,13 +233,13 @@ def dispatch_add(h: ResourceEventHandler, obj: Any) -> None:
 
 
 def dispatch_update(h: ResourceEventHandler, old_obj: Any, new_obj: Any) -> None:
-    """``h.on_update(old, new)`` behind the ``handler.OnUpdate`` trace point."""
+    """``h.on_update(old, new)`` behind the ``handler.OnUpdate`` trace point (kschedlearn-only seam)."""
     emit("handler.OnUpdate", f"OnUpdate {_key(new_obj)}", data={"key": _key(new_obj)})
     h.on_update(old_obj, new_obj)
 
 
 def dispatch_delete(h: ResourceEventHandler, obj: Any) -> None:
-    """``h.on_delete(obj)`` behind the ``handler.OnDelete`` trace point."""
+    """``h.on_delete(obj)`` behind the ``handler.OnDelete`` trace point (kschedlearn-only seam)."""
     emit("handler.OnDelete", f"OnDelete {_key(obj)}", data={"key": _key(obj)})
     h.on_delete(obj)
 

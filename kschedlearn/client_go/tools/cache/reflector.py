@@ -96,12 +96,18 @@ def _handle_error(message: str) -> None:
 
 
 def type_name(t: type | None) -> str:
-    """How Go's ``%v`` prints a ``reflect.Type`` of an API pointer, e.g. ``*v1.Pod``."""
+    """How Go's ``%v`` prints a ``reflect.Type`` of an API pointer, e.g. ``*v1.Pod``.
+
+    Go: the ``%v`` of ``reflect.TypeOf(expectedType)`` in reflector.go's log lines.
+    """
     return "<nil>" if t is None else f"*v1.{t.__name__}"
 
 
 def go_duration(seconds: float) -> str:
-    """Go's ``time.Duration.String()`` for whole and fractional seconds (``0s``, ``1m0s``)."""
+    """Go's ``time.Duration.String()`` for whole and fractional seconds (``0s``, ``1m0s``).
+
+    Go: time.Duration.String (Go standard library), used by the reflector's log lines.
+    """
     if seconds == 0:
         return "0s"
     whole = int(seconds)

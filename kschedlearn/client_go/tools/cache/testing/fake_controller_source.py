@@ -38,7 +38,10 @@ class WatchEvent:
 
 @attrs.frozen
 class FakeListMeta:
-    """The ``metadata`` of a list result (only ``resource_version``)."""
+    """The ``metadata`` of a list result (only ``resource_version``).
+
+    Go: the ``metav1.ListMeta`` of the list that FakeControllerSource.List returns.
+    """
 
     resource_version: str = ""
 
