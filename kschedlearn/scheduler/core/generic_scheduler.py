@@ -65,6 +65,7 @@ class FitError(Exception):
         super().__init__(self.error())
 
     def error(self) -> str:
+        """Go: FitError.Error() — the histogram of failure reasons, sorted."""
         reasons: dict[str, int] = {}
         for failed in self.failed_predicates.values():
             for pred in failed:
@@ -231,6 +232,10 @@ def pod_fits_on_node(
 
     Go: podFitsOnNode — generic_scheduler.go#L219-L237. ``node_name`` is kschedlearn-only
     (for the trace point).
+
+    Differs from Go: predicates run in sorted name order, not map order (module docstring).
+    Public although Go's name is unexported: learners call it by hand, like ``schedule_one``
+    (DESIGN §3); ``_pod_fits_on_node`` is the same function under the helper-rule name.
     """
     failed_predicates: list[Any] = []
     verdicts: dict[str, list[str]] = {}
@@ -250,6 +255,9 @@ def pod_fits_on_node(
         "pod": _key(pod), "node": node_name, "fits": fits, "predicates": verdicts,
     })
     return fits, failed_predicates
+
+
+_pod_fits_on_node = pod_fits_on_node
 
 
 def prioritize_nodes(

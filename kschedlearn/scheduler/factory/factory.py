@@ -558,6 +558,7 @@ class Binder:
     client: Any
 
     def bind(self, binding: Any) -> None:
+        """Go: binder.Bind — in factory.go#L578-L588."""
         glog.v(3).infof("Attempting to bind %v to %v", binding.metadata.name, binding.target.name)
         self.client.core_v1().pods(binding.metadata.namespace).bind(binding)
 
@@ -573,6 +574,7 @@ class PodConditionUpdater:
     client: Any
 
     def update(self, pod: Pod, condition: PodCondition) -> None:
+        """Go: podConditionUpdater.Update — in factory.go#L590-L602."""
         glog.v(2).infof("Updating pod condition for %s/%s to (%s==%s)",
                         pod.metadata.namespace, pod.metadata.name, condition.type, condition.status)
         changed, status = update_pod_condition(pod.status, condition)

@@ -148,6 +148,8 @@ def new_plugin_registry() -> PluginRegistry:
     """An empty registry (nothing registered; call ``register_defaults(registry=...)`` to fill it).
 
     Not in Go (Go has exactly one registry, the package variables).
+
+    kschedlearn-only.
     """
     return PluginRegistry()
 
@@ -159,6 +161,8 @@ def default_registry() -> PluginRegistry:
     Python counterpart of Go running ``defaults.init()`` at program start because
     ``algorithmprovider/plugins.go`` imports the package for its side effect.
     Not in Go as a function.
+
+    kschedlearn-only (Go's registry is the package-level maps in plugins.go).
     """
     global _default_registry
     if _default_registry is None:
@@ -178,6 +182,8 @@ def reset_registry(*, with_defaults: bool = True) -> PluginRegistry:
     without, it is empty. The predicate precomputations registered by ServiceAffinity policies
     (a separate registry in ``algorithm.predicates``) are cleared too.
     Not in Go (a Go process can only restart).
+
+    kschedlearn-only: the explicit, resettable registry DESIGN allows.
     """
     global _default_registry
     predicates.reset_predicate_precomputations()

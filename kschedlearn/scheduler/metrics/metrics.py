@@ -18,7 +18,11 @@ BUCKETS: tuple[float, ...] = tuple(1000.0 * 2**i for i in range(15))
 
 @attrs.define(eq=False)
 class Histogram:
-    """A Prometheus histogram: cumulative bucket counts, sum and count."""
+    """A Prometheus histogram: cumulative bucket counts, sum and count.
+
+    Go: prometheus.Histogram (vendor/github.com/prometheus/client_golang), as metrics.go
+    creates it. Differs from Go: a plain value owned by the process, not a registered collector.
+    """
 
     name: str
     help: str
@@ -31,6 +35,7 @@ class Histogram:
         self.counts = [0] * len(self.buckets)
 
     def observe(self, value: float) -> None:
+        """Go: Histogram.Observe — count ``value`` in every bucket whose bound it fits."""
         self.total += value
         self.count += 1
         for i, bound in enumerate(self.buckets):

@@ -54,7 +54,11 @@ class GoPanic(RuntimeError):
 
 
 class NilPointerDereference(GoPanic):
-    """Go's runtime panic on reading through a nil pointer (1.6 quirks raise it, see cache.py)."""
+    """Go's runtime panic on reading through a nil pointer (1.6 quirks raise it, see cache.py).
+
+    Go: the runtime error ``invalid memory address or nil pointer dereference``
+    (no source symbol); a :class:`GoPanic`.
+    """
 
     def __init__(self) -> None:
         super().__init__("runtime error: invalid memory address or nil pointer dereference")

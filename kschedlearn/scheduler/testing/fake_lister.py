@@ -171,7 +171,10 @@ class FakeStatefulSetLister(_FakeList):
 
 
 class FakePersistentVolumeClaimLister(_FakeList):
-    """Go (later versions): testing.FakePersistentVolumeClaimLister, reduced to ``get``."""
+    """Go (later versions): testing.FakePersistentVolumeClaimLister, reduced to ``get``.
+
+    kschedlearn-only in 1.6 (1.6's tests build PVC infos inline).
+    """
 
     def get(self, namespace: str, name: str) -> "PersistentVolumeClaim":
         """Return the claim ``namespace/name`` or raise ``LookupError``."""

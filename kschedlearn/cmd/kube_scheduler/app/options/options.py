@@ -188,7 +188,10 @@ def new_scheduler_server() -> SchedulerServer:
 
 
 def new_flag_set(s: SchedulerServer, name: str = "kube-scheduler") -> FlagSet:
-    """A flag set with every kube-scheduler flag bound to ``s`` (what main's AddFlags does)."""
+    """A flag set with every kube-scheduler flag bound to ``s`` (what main's AddFlags does).
+
+    Go: SchedulerServer.AddFlags — options.go, on a new pflag.FlagSet as main uses it.
+    """
     fs = FlagSet(name=name)
     s.add_flags(fs)
     return fs

@@ -2,6 +2,7 @@
 
 Go: vendor/github.com/spf13/pflag (flag.go, bool.go, int32.go, float32.go, duration.go, ...)
 https://github.com/kubernetes/kubernetes/tree/v1.6.1/vendor/github.com/spf13/pflag
+(the core is https://github.com/kubernetes/kubernetes/blob/v1.6.1/vendor/github.com/spf13/pflag/flag.go)
 
 What a learner sees is what the 1.6 binary prints: ``--leader-elect=false`` (a bool needs
 ``=``; ``--leader-elect false`` sets it to true and leaves ``false`` as a stray argument),
@@ -30,7 +31,10 @@ from kschedlearn.apis.componentconfig.duration import DurationError, format_dura
 
 
 class FlagError(Exception):
-    """A command-line error with pflag's exact message; ``usage`` is the help pflag prints after it."""
+    """A command-line error with pflag's exact message; ``usage`` is the help pflag prints after it.
+
+    Go: the errors pflag's FlagSet.Parse returns (flag.go). Differs from Go: raised.
+    """
 
     exit_code = 2
 
@@ -232,6 +236,7 @@ class FlagSet:
         self.add_flag(Flag(name=normalize(name), usage=usage, value=value, def_value=value.string()))
 
     def add_flag(self, flag: Flag) -> None:
+        """Go: FlagSet.AddFlag — register ``flag`` (a redefinition panics in Go)."""
         if flag.name in self.formal:
             raise ValueError(f"{self.name} flag redefined: {flag.name}")  # Go panics
         self.formal[flag.name] = flag
