@@ -102,6 +102,7 @@ class Simulation:
     cursor: int = -1
     _world: World | None = attrs.field(default=None, repr=False)
     _injections: list[_Injection] = attrs.field(factory=list, repr=False)
+    _registry: Any = attrs.field(default=None, repr=False)
     inject: Any = attrs.field(default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -123,8 +124,15 @@ class Simulation:
         return cls(scenario=scenario, seed=seed, **kwargs)
 
     def _new_world(self) -> World:
+        # The plugin registry is copied once, when the first world is built: replays (forks)
+        # then schedule with exactly the same predicates and priorities as the original run.
+        if self._registry is None:
+            from kschedlearn.scheduler.factory.plugins import copy_registry
+
+            self._registry = copy_registry()
         return build_world(self.scenario, self.seed, snapshots=self.snapshots,
-                           snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity)
+                           snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
+                           registry=self._registry)
 
     @property
     def world(self) -> World:

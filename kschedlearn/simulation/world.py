@@ -21,6 +21,7 @@ from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
 from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
 from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
 from kschedlearn.scenarios.scenario import Action, Scenario
+from kschedlearn.scheduler.factory.plugins import copy_registry
 from kschedlearn.scheduler.instrument import instrument_scheduler
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
 from kschedlearn.trace.snapshot import SnapshotBuilder
@@ -195,8 +196,13 @@ def build_world(
     log_verbosity: int = 4,
     capture_stacks: bool = True,
     on_replica_created: Callable[[RunningScheduler], None] | None = None,
+    registry: Any = None,
 ) -> World:
-    """Set up a fresh world for ``scenario`` (nothing has run yet)."""
+    """Set up a fresh world for ``scenario`` (nothing has run yet).
+
+    ``registry``: the plugin registry its schedulers use; each replica gets its own copy of it
+    (default: a copy of the default registry as it is now).
+    """
     rt = sim.Runtime(seed=seed)
     tracer = Tracer(capture_stacks=capture_stacks, log_verbosity=log_verbosity,
                     snapshot_every=snapshot_every if snapshots else 0)
@@ -231,7 +237,8 @@ def build_world(
 
         def main(replica: Replica = replica, created: Callable[[RunningScheduler], None] = created) -> None:
             kube_scheduler.main(replica.flags, server=api, hostname=replica.name,
-                                handles=replica.handles, on_created=created)
+                                handles=replica.handles, on_created=created,
+                                registry=copy_registry(registry))
 
         rt.go(main, name=f"{spec.name} main", process=proc)
 

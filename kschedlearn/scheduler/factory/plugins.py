@@ -175,6 +175,24 @@ def default_registry() -> PluginRegistry:
     return _default_registry
 
 
+def copy_registry(registry: Optional[PluginRegistry] = None) -> PluginRegistry:
+    """A new registry holding the same registrations as ``registry`` (default: the default one).
+
+    kschedlearn-only: each simulated cluster schedules with its own copy, taken when it is
+    built, so that what a notebook registers later (or a policy file re-registering a priority
+    with a new weight — a 1.6 behaviour) cannot change a recorded run or its replays.
+    """
+    src = _resolve(registry)
+    return PluginRegistry(
+        fit_predicate_map=dict(src.fit_predicate_map),
+        priority_function_map=dict(src.priority_function_map),
+        algorithm_provider_map=dict(src.algorithm_provider_map),
+        priority_metadata_producer=src.priority_metadata_producer,
+        predicate_metadata_producer=src.predicate_metadata_producer,
+        get_equivalence_pod_func=src.get_equivalence_pod_func,
+    )
+
+
 def reset_registry(*, with_defaults: bool = True) -> PluginRegistry:
     """Forget every registration and start over; returns the new default registry.
 
