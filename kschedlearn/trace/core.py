@@ -15,7 +15,9 @@ import attrs
 from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
 from kschedlearn.trace.stages import stage as lookup_stage
 
-_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
+# the runtime, the tracer and the trace-point wrappers are not part of the Go story
+_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace", "kschedlearn.scheduler.instrument",
+                 "kschedlearn.client_go.tools.cache.instrument")
 
 
 @attrs.frozen
