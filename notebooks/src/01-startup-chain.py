@@ -115,8 +115,9 @@ sim.show("startup")
 # `Scheduler.Run` starts `wait.Until(scheduleOne, 0, stop)`
 # ([scheduler.go#L144-L146](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L144-L146)).
 #
-# Watch the order in the trace: `startHTTP` appears *after* `Scheduler.Run` — `go startHTTP(s)`
-# only schedules the goroutine; it runs when the main goroutine blocks.
+# `startHTTP` is recorded where `Run` says `go startHTTP(s)`; the goroutine it starts only runs
+# later, when the main goroutine blocks — it then registers `/healthz`, `/metrics` and
+# `/configz` and waits in `ListenAndServe` for the rest of the process's life.
 
 # %%
 for _ in range(3):
