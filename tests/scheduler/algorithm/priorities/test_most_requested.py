@@ -5,39 +5,14 @@ Go: plugin/pkg/scheduler/algorithm/priorities/most_requested_test.go
 
 from __future__ import annotations
 
-import attrs
 import pytest
 
-from kschedlearn.api.resource import must_parse
-from kschedlearn.api.v1.meta import ObjectMeta
-from kschedlearn.api.v1.pod import Container, Pod, PodSpec, ResourceRequirements
 from kschedlearn.scheduler.algorithm.priorities.most_requested import most_requested_priority_map
 from kschedlearn.scheduler.algorithm.priorities.test_util import make_node, priority_function
-from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.util import create_node_name_to_info_map
-
-LABELS1 = {"foo": "bar", "baz": "blah"}
-LABELS2 = {"bar": "foo", "baz": "blah"}
-
-
-def _container(cpu: str, memory: str) -> Container:
-    return Container(resources=ResourceRequirements(requests={"cpu": must_parse(cpu), "memory": must_parse(memory)}))
-
-
-MACHINE1_SPEC = PodSpec(node_name="machine1")
-MACHINE2_SPEC = PodSpec(node_name="machine2")
-NO_RESOURCES = PodSpec(containers=())
-CPU_ONLY = PodSpec(node_name="machine1", containers=(_container("1000m", "0"), _container("2000m", "0")))
-CPU_ONLY2 = attrs.evolve(CPU_ONLY, node_name="machine2")
-CPU_AND_MEMORY = PodSpec(node_name="machine2", containers=(_container("1000m", "2000"), _container("2000m", "3000")))
-
-
-def _pod(spec: PodSpec, labels: dict[str, str] | None = None) -> Pod:
-    return Pod(metadata=ObjectMeta(labels=dict(labels or {})), spec=spec)
-
-
-def hp(host: str, score: int) -> HostPriority:
-    return HostPriority(host=host, score=score)
+from resource_fixtures import (
+    CPU_AND_MEMORY, CPU_ONLY, CPU_ONLY2, LABELS1, LABELS2, MACHINE1_SPEC, MACHINE2_SPEC, NO_RESOURCES, _pod, hp,
+)
 
 
 CASES = [
