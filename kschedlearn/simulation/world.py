@@ -151,14 +151,16 @@ class World:
         return next(iter(self.replicas.values()), None)
 
     def _leader_identity(self) -> str:
-        snap_api = self.api.storage.get("endpoints", ("kube-system", "kube-scheduler"))
-        if snap_api is None:
-            return ""
-        import json
+        """Who holds the scheduler lease now, read from the lock record (the API server's copy)."""
+        from kschedlearn.client.leaderelection.resourcelock.interface import (
+            LEADER_ELECTION_RECORD_ANNOTATION_KEY,
+            LeaderElectionRecord,
+        )
 
-        raw = snap_api.metadata.annotations.get("control-plane.alpha.kubernetes.io/leader", "")
+        endpoints = self.api.storage.get("endpoints", ("kube-system", "kube-scheduler"))
+        raw = endpoints.metadata.annotations.get(LEADER_ELECTION_RECORD_ANNOTATION_KEY, "") if endpoints else ""
         try:
-            return str(json.loads(raw).get("holderIdentity", "")) if raw else ""
+            return LeaderElectionRecord.from_json(raw).holder_identity if raw else ""
         except ValueError:
             return ""
 
