@@ -25,7 +25,7 @@ def build_notebook(task: Task) -> nbformat.NotebookNode:
     links = "\n".join(f"- [{label}]({url})" for label, url in task.go_links)
     cells = [
         md(f"# Exercise {task.id}: {task.title}\n\n{task.intro}\n\nGo source (v1.6.1):\n{links}"),
-        code("from kschedlearn.exercises import check, hint, plug_in, quiz"),
+        code("from kschedlearn.exercises import check, hint, plug_in, plug_in_scenario, quiz"),
         md(f"## Your code\n\nReplace the `TODO(task {task.id})` below, then run the check."),
         code(stub_source(task).rstrip("\n"), metadata={"tags": ["stub"]}),
         md("## Check"),
@@ -34,6 +34,10 @@ def build_notebook(task: Task) -> nbformat.NotebookNode:
         *(code(f'hint("{task.id}", {level})') for level in (1, 2, 3)),
         md("## Plug it in\n\nRun the scheduler's own code with your function in place of the real one."),
         code(f'plug_in("{task.id}", {task.function_name})'),
+        md("### In a whole scenario\n\nThe same scenario runs twice with the same seed: once with the "
+           "real code, once with yours inside the live scheduler. Where did the pods end up, which "
+           "events were recorded, did a scheduler process crash?"),
+        code(f'plug_in_scenario("{task.id}", {task.function_name})'),
     ]
     if task.quiz:
         cells += [

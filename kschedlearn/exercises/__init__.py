@@ -26,7 +26,7 @@ from kschedlearn.exercises import quiz as _quiz_module
 
 __all__ = [
     "CheckReport", "Hint", "PlugInReport", "Task", "all_tasks", "check", "get_task", "hint",
-    "patched", "plug_in", "quiz",
+    "patched", "plug_in", "plug_in_scenario", "quiz",
 ]
 
 
@@ -67,6 +67,17 @@ def plug_in(task_id: str, fn: Callable[..., Any], simulation: Any = None) -> Plu
     """
     task = get_task(task_id)
     return task.plug_in(fn, simulation)
+
+
+def plug_in_scenario(task_id: str, fn: Callable[..., Any], scenario: str | None = None, *,
+                     seed: int = 1) -> Any:
+    """Run a whole scenario with and without ``fn`` in the real scheduler; show what changed.
+
+    See :mod:`kschedlearn.exercises.scenario_plugin` (the task's scenario is the default).
+    """
+    from kschedlearn.exercises.scenario_plugin import plug_in_scenario as run
+
+    return run(task_id, fn, scenario, seed=seed)
 
 
 def quiz(kind: str, seed: int = 0) -> Any:

@@ -107,17 +107,21 @@ def _cases() -> list[fw.Case]:
 
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
-    """Re-register ``PodFitsResources`` in the default registry with ``fn`` (restored after).
+    """Put ``fn`` where the scheduler looks for PodFitsResources (restored after).
 
-    Policies and providers naming ``PodFitsResources`` then get ``fn``; ``GeneralPredicates``
-    keeps calling the real function (it is compiled in, as in Go).
+    Policies and providers naming ``PodFitsResources`` get ``fn`` from the default registry,
+    and ``GeneralPredicates`` (which the DefaultProvider uses) calls ``fn`` too: it looks the
+    module's ``pod_fits_resources`` up at every call.
     """
     registry = plugins.default_registry()
     old = dict(registry.fit_predicate_map)
+    real = preds.pod_fits_resources
     plugins.register_fit_predicate("PodFitsResources", fn)
+    preds.pod_fits_resources = fn
     try:
         yield
     finally:
+        preds.pod_fits_resources = real
         registry.fit_predicate_map.clear()
         registry.fit_predicate_map.update(old)
 

@@ -52,14 +52,19 @@ def _cases() -> list[fw.Case]:
 
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
-    """Re-register ``PodFitsHostPorts`` (and its alias ``PodFitsPorts``) with ``fn``."""
+    """Put ``fn`` where the scheduler looks for PodFitsHostPorts (restored after): the registry
+    (``PodFitsHostPorts`` and its alias ``PodFitsPorts``) and the module function that
+    ``GeneralPredicates`` calls."""
     registry = plugins.default_registry()
     old = dict(registry.fit_predicate_map)
+    real = preds.pod_fits_host_ports
     plugins.register_fit_predicate("PodFitsHostPorts", fn)
     plugins.register_fit_predicate("PodFitsPorts", fn)
+    preds.pod_fits_host_ports = fn
     try:
         yield
     finally:
+        preds.pod_fits_host_ports = real
         registry.fit_predicate_map.clear()
         registry.fit_predicate_map.update(old)
 

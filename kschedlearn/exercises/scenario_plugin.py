@@ -1,0 +1,150 @@
+"""Plug a learner's function into the whole scheduler and run a scenario: what changed?
+
+Go: none — kschedlearn-only (DESIGN §10). ``plug_in_scenario("6.1", pod_fits_resources)`` runs
+the task's scenario twice with the same seed — once with the reference code, once with the
+learner's function swapped into the real mirrored code — and compares the outcomes: where each
+pod ended up, which Kubernetes events were recorded, and whether a scheduler process crashed.
+
+Safety: the learner's function runs inside the simulated scheduler. If it raises, that
+scheduler *process* dies (as a Go panic would) and the comparison says so; if it runs too long,
+the wall-clock limit stops it the same way. The notebook and the reference run are unaffected.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn.exercises.framework import TimeLimitExceeded, time_limit
+from kschedlearn.exercises.registry import get_task
+
+#: the scenario each task's plug-in runs by default (chosen so the task's code decides something)
+DEFAULT_SCENARIOS: dict[str, str] = {
+    "3.1": "three-nodes",             # podQueue pops every pod
+    "3.2": "three-nodes",             # the assigned-pod informer's DeltaFIFO
+    "5.1": "spread-and-affinity",     # NodeInfo requests feed every resource decision
+    "5.2": "assume-expiry",           # an assumed pod expires after 30 s
+    "6.1": "unschedulable-then-fits", # PodFitsResources says no until the big node joins
+    "6.2": "spread-and-affinity",
+    "7.1": "spread-and-affinity",     # LeastRequested is one of the default priorities
+    "7.2": "spread-and-affinity",
+    "7.3": "burst-100-pods",          # round robin among equally good nodes
+    "8.1": "unschedulable-then-fits", # the retry backoff 1 s, 2 s, 4 s ...
+    "10.1": "policy-file",
+}
+
+
+@attrs.frozen
+class Outcome:
+    """What a scenario run ended with."""
+
+    placements: tuple[tuple[str, str], ...]  # (pod, node or "" if pending), sorted by pod
+    events: tuple[tuple[str, int], ...]       # (reason, count), sorted
+    crashes: tuple[str, ...]
+    time: float
+
+
+@attrs.frozen
+class ScenarioComparison:
+    """Reference run vs the run with the learner's function plugged in."""
+
+    task_id: str
+    scenario: str
+    reference: Outcome
+    learner: Outcome
+    error: str = ""
+
+    @property
+    def changed_pods(self) -> tuple[tuple[str, str, str], ...]:
+        """(pod, node in the reference run, node in the learner's run) where they differ."""
+        ref, mine = dict(self.reference.placements), dict(self.learner.placements)
+        return tuple((p, ref.get(p, ""), mine.get(p, "")) for p in sorted(set(ref) | set(mine))
+                     if ref.get(p, "") != mine.get(p, ""))
+
+    @property
+    def same(self) -> bool:
+        return not self.error and self.reference == attrs.evolve(self.learner, time=self.reference.time)
+
+    def _rows(self) -> list[tuple[str, str, str]]:
+        ref, mine = dict(self.reference.placements), dict(self.learner.placements)
+        rows = [(p, ref.get(p, "") or "(pending)", mine.get(p, "") or "(pending)")
+                for p in sorted(set(ref) | set(mine))]
+        ref_e, mine_e = dict(self.reference.events), dict(self.learner.events)
+        rows += [(f"event {r}", str(ref_e.get(r, 0)), str(mine_e.get(r, 0)))
+                 for r in sorted(set(ref_e) | set(mine_e))]
+        rows.append(("crashed processes", ", ".join(self.reference.crashes) or "none",
+                     ", ".join(self.learner.crashes) or "none"))
+        return rows
+
+    def summary(self) -> str:
+        if self.error:
+            return f"task {self.task_id} on {self.scenario}: {self.error}"
+        if self.same:
+            return f"task {self.task_id} on {self.scenario}: same outcome as the real scheduler"
+        return (f"task {self.task_id} on {self.scenario}: {len(self.changed_pods)} pod(s) placed differently"
+                + ("; a scheduler process crashed" if self.learner.crashes else ""))
+
+    def __str__(self) -> str:
+        lines = [self.summary(), f"{'':28s} {'reference':24s} yours"]
+        lines += [f"{a:28s} {b:24s} {c}{'   <- changed' if b != c else ''}" for a, b, c in self._rows()]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        changed = ' style="background:#fde2e2"'
+        cells = "".join(
+            f"<tr{changed if b != c else ''}><td>{html.escape(a)}</td>"
+            f"<td>{html.escape(b)}</td><td>{html.escape(c)}</td></tr>"
+            for a, b, c in self._rows()
+        )
+        return (f"<p><b>{html.escape(self.summary())}</b></p><table><tr><th></th><th>reference</th>"
+                f"<th>with your function</th></tr>{cells}</table>")
+
+
+def _outcome(sim: Any) -> Outcome:
+    world = sim.world
+    pods = sorted((f"{p.metadata.namespace}/{p.metadata.name}", p.spec.node_name)
+                  for p in world.api.storage.items("pods"))
+    events = Counter(e.reason for e in world.api.storage.items("events"))
+    crashes = tuple(sorted(f"{c.process}: {c.message}" for c in world.runtime.crashes))
+    return Outcome(tuple(pods), tuple(sorted(events.items())), crashes, world.runtime.now)
+
+
+def _run(scenario: str, seed: int) -> Any:
+    from kschedlearn import Simulation
+
+    sim = Simulation.from_scenario(scenario, seed=seed, snapshots=False)
+    sim.run()
+    return sim
+
+
+def plug_in_scenario(
+    task_id: str,
+    fn: Callable[..., Any],
+    scenario: str | None = None,
+    *,
+    seed: int = 1,
+    seconds: float = 60.0,
+) -> ScenarioComparison:
+    """Run ``scenario`` (default: the task's) with and without ``fn``; compare the outcomes.
+
+    The simulation is built inside the patch, so the scheduler it starts uses ``fn`` (the plugin
+    registry is copied then). ``seconds`` bounds the wall time of the learner's run.
+    """
+    task = get_task(task_id)
+    name = scenario or DEFAULT_SCENARIOS.get(task.id, "three-nodes")
+    reference = _outcome(_run(name, seed))
+    error = ""
+    try:
+        with time_limit(seconds), task.patch(fn):
+            learner = _outcome(_run(name, seed))
+    except TimeLimitExceeded:
+        error = f"your function made the scenario run longer than {seconds:g} s of wall time"
+        learner = Outcome((), (), (), 0.0)
+    except Exception as err:  # noqa: BLE001 - reported, never re-raised into the notebook
+        error = f"the run failed: {type(err).__name__}: {err}"
+        learner = Outcome((), (), (), 0.0)
+    return ScenarioComparison(task.id, name, reference, learner, error)

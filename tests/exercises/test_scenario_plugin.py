@@ -1,0 +1,54 @@
+"""The whole-scenario plug-in: a solution changes nothing, a stub changes the outcome (or fails
+the run with a clear message), and the notebook process survives either way."""
+
+from __future__ import annotations
+
+import pytest
+
+from kschedlearn.exercises import all_tasks, plug_in_scenario
+from kschedlearn.exercises.scenario_plugin import DEFAULT_SCENARIOS, ScenarioComparison
+from kschedlearn.exercises.stubs import load_stub
+
+TASKS = all_tasks()
+
+
+def _param(task):
+    return pytest.param(task, id=task.id, marks=getattr(pytest.mark, task.marker))
+
+
+def test_every_task_has_a_scenario():
+    assert {t.id for t in TASKS} == set(DEFAULT_SCENARIOS)
+
+
+@pytest.mark.parametrize("task", [_param(t) for t in TASKS])
+def test_solution_gives_the_real_schedulers_outcome(task):
+    result = plug_in_scenario(task.id, task.load_solution())
+    assert isinstance(result, ScenarioComparison)
+    assert result.same, str(result)
+    assert result.reference.placements  # the scenario did place pods
+    assert "same outcome" in result.summary()
+
+
+@pytest.mark.parametrize("task", [_param(t) for t in TASKS])
+def test_stub_changes_the_outcome_and_says_so(task):
+    result = plug_in_scenario(task.id, load_stub(task))
+    assert not result.same
+    if result.error:
+        assert "NotImplementedError" in result.error
+    else:
+        assert result.changed_pods, str(result)
+        assert "changed" in str(result)
+    assert "<table>" in result._repr_html_()
+
+
+def test_a_learner_function_that_loops_is_stopped_and_reported():
+    def forever(*args, **kwargs):
+        while True:
+            pass
+
+    from kschedlearn.exercises.scenario_plugin import plug_in_scenario as run
+
+    result = run("7.1", forever, seconds=1.0)
+    assert not result.same
+    # either the limit stopped the whole run, or it killed the scheduler process mid-run
+    assert result.error.startswith("your function made the scenario run longer") or result.learner.crashes
