@@ -91,6 +91,10 @@ class Tracer:
     log_verbosity: int = 10
     events: list[TraceEvent] = attrs.field(factory=list)
     listeners: list[Callable[[TraceEvent], None]] = attrs.field(factory=list)
+    #: exceptions raised by listeners, with the event they were called for. A listener runs
+    #: inside whichever simulated goroutine emitted the event; letting its error escape would
+    #: kill that (innocent) process, so it is kept here instead.
+    listener_errors: list[tuple[TraceEvent, BaseException]] = attrs.field(factory=list)
 
     def record(
         self,
@@ -121,7 +125,10 @@ class Tracer:
         )
         self.events.append(event)
         for listener in self.listeners:
-            listener(event)
+            try:
+                listener(event)
+            except Exception as err:  # noqa: BLE001 - see listener_errors
+                self.listener_errors.append((event, err))
         return event
 
     def on_crash(self, rt: Runtime, g: Goroutine, exc: BaseException) -> None:

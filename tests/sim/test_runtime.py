@@ -332,3 +332,24 @@ def _run_program(program: list[list[tuple[str, object]]], seed: int) -> list[tup
 @given(program=_program, seed=st.integers(0, 3))
 def test_same_seed_same_event_sequence(program: list[list[tuple[str, object]]], seed: int) -> None:
     assert _run_program(program, seed) == _run_program(program, seed)
+
+
+def test_a_listener_that_raises_does_not_kill_the_emitting_process() -> None:
+    rt = sim.Runtime()
+    rt.tracer = trace.Tracer(capture_stacks=False)
+
+    def broken(ev: trace.TraceEvent) -> None:
+        raise ValueError(f"listener bug at {ev.stage}")
+
+    rt.tracer.listeners.append(broken)
+    proc = rt.new_process("scheduler")
+    done: list[str] = []
+
+    def work() -> None:
+        trace.emit("point", "hello")
+        done.append("after")
+
+    rt.go(work, process=proc)
+    rt.run()
+    assert proc.alive and done == ["after"]
+    assert [str(err) for _, err in rt.tracer.listener_errors] == ["listener bug at point"]
