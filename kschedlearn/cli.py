@@ -15,6 +15,10 @@ Commands::
     kschedlearn trace SCENARIO [--seed N] [--until STAGE] [--granularity stage|event|pod] [--json]
     kschedlearn render SCENARIO --view VIEW --step N -o out.svg [--renderer auto|wasm|dot|text]
     kschedlearn kube-scheduler [1.6 flags] --scenario NAME [--duration 60s] [--v N]
+                               [--port N [--serve-for 30s]]
+
+With an explicit ``--port`` the finished run's /healthz, /metrics and /configz are then served
+by a real HTTP server on 127.0.0.1 (only) until Ctrl-C or for ``--serve-for``.
 """
 
 from __future__ import annotations
@@ -178,8 +182,9 @@ def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     duration_text = _take_option(rest, ("--duration",)) or "60s"
     verbosity_text = _take_option(rest, ("--v", "-v")) or "0"
     seed_text = _take_option(rest, ("--seed",)) or "0"
+    serve_for_text = _take_option(rest, ("--serve-for",))
     try:
-        options.parse_args(list(rest))  # the binary's own check of its flags, before anything runs
+        parsed = options.parse_args(list(rest))  # the binary's own check of its flags, before anything runs
     except options.FlagError as e:
         err.write(f"{e.message}\n{e.usage or options.usage()}\n")
         return 2
@@ -208,6 +213,40 @@ def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     if not process.alive:
         err.write(f"kube-scheduler exited: {process.exit_reason}\n")
         return 255  # glog.Fatalf's exit status
+    if any(a == "--port" or a.startswith("--port=") for a in rest):
+        return _serve_http(world.replicas[replica].handles.http, parsed.port, serve_for_text, err)
+    return 0
+
+
+def _serve_http(endpoints: Any, port: int, serve_for_text: str | None, err: TextIO) -> int:
+    """With an explicit ``--port``: serve /healthz, /metrics and /configz of the finished run on
+    a real HTTP server bound to 127.0.0.1 (never 0.0.0.0), until Ctrl-C or ``--serve-for``."""
+    import time
+
+    from kschedlearn.apis.componentconfig.duration import DurationError, parse_duration
+    from kschedlearn.cmd.kube_scheduler.app.server import serve_real_http
+
+    try:
+        limit = parse_duration(serve_for_text) if serve_for_text is not None else None
+    except (DurationError, ValueError) as e:
+        raise CLIError(f"--serve-for: {e}") from e
+    try:
+        httpd = serve_real_http(endpoints, port)
+    except OSError as e:
+        raise CLIError(f"--port={port}: cannot listen on 127.0.0.1:{port}: {e}") from e
+    host, bound = httpd.server_address[:2]
+    err.write(f"serving http://{host}:{bound}/healthz, /metrics, /configz (Ctrl-C to stop)\n")
+    err.flush()
+    try:
+        if limit is None:
+            while True:
+                time.sleep(3600)
+        else:
+            time.sleep(limit)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.shutdown()
     return 0
 
 

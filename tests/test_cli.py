@@ -114,3 +114,36 @@ def test_console_script_runs_as_a_process():
     assert proc.returncode == 1
     assert proc.stderr.startswith("kschedlearn: error: unknown scenario 'no-such-scenario'")
     assert "Traceback" not in proc.stderr
+
+
+def test_kube_scheduler_with_port_serves_real_http_on_loopback():
+    """--port: after the run, /healthz, /metrics and /configz answer on 127.0.0.1 (issue #5)."""
+    import re
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kschedlearn.cli", "kube-scheduler", "--leader-elect=false",
+         f"--port={port}", "--scenario", "three-nodes", "--duration", "5s", "--serve-for", "20s"],
+        stderr=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        deadline = time.time() + 60
+        while "serving http://" not in line and time.time() < deadline:
+            line = proc.stderr.readline()
+            assert line or proc.poll() is None, "the command ended before serving"
+        assert re.search(rf"serving http://127\.0\.0\.1:{port}/healthz", line)
+        base = f"http://127.0.0.1:{port}"
+        assert urllib.request.urlopen(base + "/healthz", timeout=10).read() == b"ok"
+        metrics = urllib.request.urlopen(base + "/metrics", timeout=10).read().decode()
+        assert "scheduler_e2e_scheduling_latency_microseconds_count" in metrics
+        assert '"schedulerName": "default-scheduler"' in urllib.request.urlopen(base + "/configz", timeout=10).read().decode()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
