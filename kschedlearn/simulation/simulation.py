@@ -16,7 +16,6 @@ followed pod).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -367,4 +366,4 @@ class Simulation:
         return f"<Simulation {self.scenario.name!r} seed={self.seed} at event {self.cursor}/{len(self.trace) - 1 if self._world else '?'} t={self.time:g}s>"
 
 
-__all__ = ["Simulation", "SimulationError", "Breakpoint", "TEACHING_STAGES", "json"]
+__all__ = ["Simulation", "SimulationError", "Breakpoint", "TEACHING_STAGES"]

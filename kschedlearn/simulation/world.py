@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from kschedlearn import sim
-from kschedlearn.api.v1 import Node, Pod
+from kschedlearn.api.v1 import Node
 from kschedlearn.apimachinery.api.errors import StatusError, new_conflict, new_internal_error
 from kschedlearn.apiserver.clientset import new_for_server
 from kschedlearn.apiserver.server import APIServer
@@ -306,4 +306,4 @@ def _play_timeline(world: World) -> None:
         world.apply(action)
 
 
-__all__ = ["World", "Replica", "build_world", "Pod"]
+__all__ = ["World", "Replica", "build_world"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
-from kschedlearn.api.v1.codec import IntOrString, ResourceList, Serializable, Time, TopLevelObject, field
+from kschedlearn.api.v1.codec import ResourceList, Serializable, Time, TopLevelObject, field
 from kschedlearn.api.v1.meta import ObjectMeta
 from kschedlearn.apimachinery.apis.meta.v1 import LabelSelector
 

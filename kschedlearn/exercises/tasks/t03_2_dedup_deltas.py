@@ -13,7 +13,7 @@ from typing import Any
 
 from kschedlearn.client_go.tools.cache import delta_fifo as df
 from kschedlearn.client_go.tools.cache.delta_fifo import (
-    ADDED, DELETED, SYNC, UPDATED, DeletedFinalStateUnknown, Delta, Deltas, new_delta_fifo,
+    ADDED, DELETED, UPDATED, DeletedFinalStateUnknown, Delta, Deltas, new_delta_fifo,
 )
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
