@@ -404,10 +404,6 @@ class Runtime:
         ]
         return min(live) if live else None
 
-    def is_idle(self) -> bool:
-        """No goroutine is ready to run (timers may still be pending)."""
-        return not self._ready and self._paused is None
-
 
 def current_goroutine() -> Goroutine | None:
     """The goroutine running right now, or None when called from the driver."""

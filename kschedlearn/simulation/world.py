@@ -61,6 +61,7 @@ class World:
     replicas: dict[str, Replica]
     builder: SnapshotBuilder
     finished: bool = False
+    _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
 
     # -- running -------------------------------------------------------------------------
     def run(self, pause: Callable[[TraceEvent], bool] | None, until: float | None = None) -> TraceEvent | None:
@@ -151,18 +152,28 @@ class World:
         return next(iter(self.replicas.values()), None)
 
     def _leader_identity(self) -> str:
-        """Who holds the scheduler lease now, read from the lock record (the API server's copy)."""
+        """Who holds the scheduler lease now, read from the lock record (the API server's copy).
+
+        Asked several times per snapshot (once per focused part), so the decoded record is kept
+        until the Endpoints object's resourceVersion changes.
+        """
         from kschedlearn.client.leaderelection.resourcelock.interface import (
             LEADER_ELECTION_RECORD_ANNOTATION_KEY,
             LeaderElectionRecord,
         )
 
         endpoints = self.api.storage.get("endpoints", ("kube-system", "kube-scheduler"))
-        raw = endpoints.metadata.annotations.get(LEADER_ELECTION_RECORD_ANNOTATION_KEY, "") if endpoints else ""
-        try:
-            return LeaderElectionRecord.from_json(raw).holder_identity if raw else ""
-        except ValueError:
+        if endpoints is None:
             return ""
+        version = endpoints.metadata.resource_version
+        if self._leader_cache[0] != version:
+            raw = endpoints.metadata.annotations.get(LEADER_ELECTION_RECORD_ANNOTATION_KEY, "")
+            try:
+                holder = LeaderElectionRecord.from_json(raw).holder_identity if raw else ""
+            except ValueError:
+                holder = ""
+            self._leader_cache = (version, holder)
+        return self._leader_cache[1]
 
 
 def _group(resource: str) -> Any:
