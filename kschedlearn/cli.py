@@ -14,6 +14,7 @@ Commands::
     kschedlearn scenarios
     kschedlearn trace SCENARIO [--seed N] [--until STAGE] [--granularity stage|event|pod] [--json]
     kschedlearn render SCENARIO --view VIEW --step N -o out.svg [--renderer auto|wasm|dot|text]
+    kschedlearn serve SCENARIO [--port N] [--kubeconfig PATH] [--speed X] [--from DUMP.yaml]
     kschedlearn kube-scheduler [1.6 flags] --scenario NAME [--duration 60s] [--v N]
                                [--port N [--serve-for 30s]]
 
@@ -272,6 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("-o", "--output", required=True, help="the SVG file to write (.dot writes DOT; - for stdout)")
     render.add_argument("--renderer", default="auto", choices=("auto", "wasm", "dot", "text"))
 
+    from kschedlearn.serve_cli import add_serve_parser
+
+    add_serve_parser(sub)
     sub.add_parser("kube-scheduler", add_help=False,
                    help="run kube-scheduler (1.6 flags) against a scenario: --scenario NAME --duration 60s")
     return parser
@@ -285,7 +289,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args_list and args_list[0] == "kube-scheduler":
             return cmd_kube_scheduler(args_list[1:], out, err)
         args = build_parser().parse_args(args_list)
-        command: Any = {"scenarios": cmd_scenarios, "trace": cmd_trace, "render": cmd_render}[args.command]
+        from kschedlearn.serve_cli import cmd_serve
+
+        command: Any = {"scenarios": cmd_scenarios, "trace": cmd_trace, "render": cmd_render,
+                        "serve": cmd_serve}[args.command]
         return int(command(args, out))
     except CLIError as e:
         err.write(f"kschedlearn: error: {e}\n")

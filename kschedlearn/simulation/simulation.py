@@ -103,6 +103,7 @@ class Simulation:
     _injections: list[_Injection] = attrs.field(factory=list, repr=False)
     _registry: Any = attrs.field(default=None, repr=False)
     inject: Any = attrs.field(default=None, repr=False)
+    serving: Any = attrs.field(default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         from kschedlearn.simulation.inject import Injector
@@ -232,6 +233,7 @@ class Simulation:
         return self._advance(lambda ev: ev.stage != "log" and any(bp.matches(ev) for bp in self.breakpoints))
 
     def _advance(self, pred: Callable[[TraceEvent], bool]) -> TraceEvent | None:
+        self.serve_pending()
         trace = self.trace
         for i in range(self.cursor + 1, len(trace)):
             if pred(trace[i]):
@@ -304,13 +306,52 @@ class Simulation:
         return world
 
     def _inject(self, action: Action) -> TraceEvent | None:
+        self.apply_external(action)
+        return self.event
+
+    def apply_external(self, action: Action) -> Any:
+        """Apply ``action`` at the cursor as a recorded external action; returns its answer.
+
+        The history after the cursor is discarded (a fork) and replays repeat the action.
+        """
         world = self._fork_here()
         paused = world.runtime.paused is not None
         last = self.trace[-1].seq if self.trace else -1
         self._injections.append(_Injection(last, paused, world.runtime.now, action))
-        world.apply(action, stage="inject")
+        result = world.apply(action, stage="inject")
         self.cursor = len(self.trace) - 1
-        return self.event
+        return result
+
+    def run_for(self, seconds: float) -> TraceEvent | None:
+        """Run on for ``seconds`` of virtual time without pausing (breakpoints still stop it)."""
+        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds < float("inf"):
+            raise SimulationError(f"run_for: seconds must be a finite number >= 0, got {seconds!r}")
+        self.serve_pending()
+        self._fork_here()
+        target = self.world.runtime.now + seconds
+        event = self.world.run(lambda ev: ev.stage != "log" and any(bp.matches(ev) for bp in self.breakpoints),
+                               until=target)
+        self.cursor = len(self.trace) - 1
+        self.serve_pending()
+        return event
+
+    # -- real clients --------------------------------------------------------------------
+    def serve(self, port: int = 0, *, token: str | None = None, kubeconfig: str | Path | None = None) -> Any:
+        """Serve this simulation's API server over HTTP on 127.0.0.1 for kubectl and other clients.
+
+        Returns a :class:`~kschedlearn.simulation.serving.Serving` (``.kubeconfig``, ``.kubectl``,
+        ``.url``, ``.stop()``). Writes go into the history as external actions at the cursor.
+        """
+        from kschedlearn.simulation.serving import serve
+
+        if self.serving is not None:
+            self.serving.stop()
+        self.serving = serve(self, port=port, token=token, kubeconfig=kubeconfig)
+        return self.serving
+
+    def serve_pending(self) -> int:
+        """Answer the HTTP requests waiting for this simulation (when serving); returns how many."""
+        return self.serving.pump() if self.serving is not None else 0
 
     # -- questions -----------------------------------------------------------------------
     def decision(self, pod: str | None = None) -> list[Any]:

@@ -16,6 +16,8 @@ from kschedlearn import sim
 from kschedlearn.api.v1 import Node
 from kschedlearn.apimachinery.api.errors import StatusError, new_conflict, new_internal_error
 from kschedlearn.apiserver.clientset import new_for_server
+from kschedlearn.apiserver.rest.handler import RestHandler
+from kschedlearn.apiserver.rest.types import Response
 from kschedlearn.apiserver.server import APIServer
 from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
 from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
@@ -77,17 +79,30 @@ class World:
         return event
 
     # -- acting on the cluster -----------------------------------------------------------
-    def apply(self, action: Action, *, stage: str = "workload") -> None:
-        """Carry out one timeline action (or an injected one) now, from outside any goroutine."""
+    def apply(self, action: Action, *, stage: str = "workload") -> Any:
+        """Carry out one timeline action (or an injected one) now, from outside any goroutine.
+
+        Returns what the action answers (the HTTP response of a ``request``; None otherwise).
+        """
         describe = _describe(action)
+        result = None
         try:
-            self._apply(action)
+            result = self._apply(action)
         except StatusError as err:
             describe += f" — failed: {err}"
-        emit(stage, describe, data={"action": action.kind, "arg": _plain(action.arg)}, runtime=self.runtime)
+        data = {"action": action.kind, "arg": _plain(action.arg)}
+        if action.kind == "request" and isinstance(result, Response):
+            data["code"] = result.code
+            if result.code >= 400:
+                describe += f" — {result.code} {result.body.get('message', '')}"
+        emit(stage, describe, data=data, runtime=self.runtime)
+        return result
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> Any:
         kind, arg = action.kind, action.arg
+        if kind == "request":
+            # an HTTP client's write (kubectl apply, ...): answered by the REST layer
+            return RestHandler(self.api).handle(arg)
         if kind == "create":
             resource = RESOURCES_BY_KIND[type(arg).kind]
             ns = "" if resource in CLUSTER_SCOPED else (arg.metadata.namespace or "default")
@@ -188,6 +203,8 @@ def _describe(action: Action) -> str:
         meta = arg.metadata
         name = f"{meta.namespace or 'default'}/{meta.name}" if type(arg).kind not in ("Node", "PersistentVolume") else meta.name
         return f"create {type(arg).kind} {name}"
+    if action.kind == "request":
+        return f"kubectl/client request {arg.describe()}"
     if action.kind == "fault":
         (name, params), = arg.items()
         return f"fault {name} {params or ''}".strip()
@@ -197,6 +214,8 @@ def _describe(action: Action) -> str:
 def _plain(arg: Any) -> Any:
     if hasattr(arg, "to_dict"):
         return arg.to_dict()
+    if attrs.has(type(arg)):
+        return attrs.asdict(arg)
     return arg
 
 

@@ -1,0 +1,105 @@
+"""``kschedlearn serve``: run a scenario with its virtual clock following the wall clock, for kubectl.
+
+Go: none — kschedlearn-only. The scenario runs without end, its virtual time advancing at
+``--speed`` times wall time; the embedded API server is served on 127.0.0.1 (see
+:mod:`kschedlearn.simulation.serving`) and a kubeconfig is written for kubectl. Ctrl-C (or
+``--serve-for``) stops it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import threading
+import time
+from typing import Any, TextIO
+
+import attrs
+
+#: how often the loop advances the simulation when no request wakes it (wall seconds)
+TICK = 0.02
+
+
+def _positive_speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid speed {text!r}: not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"invalid speed {text!r}: must be a finite number > 0")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid port {text!r}: not an integer") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"invalid port {text!r}: must be 0 (any free port) to 65535")
+    return value
+
+
+def add_serve_parser(sub: Any) -> None:
+    """Register the ``serve`` subcommand on ``kschedlearn``'s parser."""
+    p = sub.add_parser("serve", help="serve a running scenario to kubectl on 127.0.0.1 (Ctrl-C to stop)")
+    p.add_argument("scenario", nargs="?", help="a bundled scenario's name or a scenario YAML file")
+    p.add_argument("--from", dest="dump", metavar="DUMP.yaml",
+                   help="a `kubectl get ... -o yaml` dump of a real cluster to replay instead of a scenario")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--port", type=_port, default=0, help="the port on 127.0.0.1 (default: any free port)")
+    p.add_argument("--kubeconfig", default="kschedlearn.kubeconfig", help="where to write the kubeconfig")
+    p.add_argument("--speed", type=_positive_speed, default=1.0,
+                   help="virtual seconds per wall second (default 1)")
+    p.add_argument("--serve-for", type=float, default=None, metavar="SECONDS",
+                   help="stop after this many wall seconds (default: until Ctrl-C)")
+
+
+def _simulation(args: argparse.Namespace) -> Any:
+    from kschedlearn import Simulation
+    from kschedlearn.cli import CLIError, _load
+
+    if (args.scenario is None) == (args.dump is None):
+        raise CLIError("serve: give a SCENARIO or --from DUMP.yaml (one of them)")
+    if args.dump is not None:
+        sim = Simulation.from_manifests(args.dump, seed=args.seed, snapshots=False)
+    else:
+        sim = Simulation(scenario=_load(args.scenario), seed=args.seed, snapshots=False)
+    # a served cluster runs until stopped, not for the scenario's duration
+    sim.scenario = attrs.evolve(sim.scenario, duration=math.inf)
+    return sim
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the loop: answer requests, advance virtual time by ``speed`` × elapsed wall time."""
+    from kschedlearn.cli import CLIError
+
+    if args.serve_for is not None and not (math.isfinite(args.serve_for) and args.serve_for > 0):
+        raise CLIError(f"--serve-for: must be a finite number of seconds > 0, got {args.serve_for!r}")
+    sim = _simulation(args)
+    try:
+        serving = sim.serve(port=args.port, kubeconfig=args.kubeconfig)
+    except (OSError, ValueError) as err:
+        raise CLIError(str(err)) from None
+    wake = threading.Event()
+    serving.server.wake = wake.set
+    out.write(f"serving {sim.scenario.name!r} on {serving.url} at {args.speed:g}x (Ctrl-C to stop)\n"
+              f"  {serving.kubectl} get pods -o wide\n")
+    out.flush()
+    start = last = time.monotonic()
+    try:
+        while args.serve_for is None or time.monotonic() - start < args.serve_for:
+            wake.wait(TICK)
+            wake.clear()
+            now = time.monotonic()
+            sim.run_for((now - last) * args.speed)
+            last = now
+    except KeyboardInterrupt:
+        pass
+    finally:
+        serving.stop()
+    out.write(f"stopped at t={sim.time:.3f}s after {len(sim.trace)} events\n")
+    return 0
+
+
+__all__ = ["add_serve_parser", "cmd_serve"]
