@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,lab]'
 	# the "python3" kernel JupyterLab starts is this virtualenv's Python (ipywidgets need it)
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (kschedlearn)"
 	touch $(STAMP)

@@ -1,0 +1,124 @@
+"""The real ``kubectl`` against ``kschedlearn serve three-nodes --speed 20``.
+
+Go: none — kschedlearn-only. Skipped (with the reason) only where no kubectl binary exists;
+``.ci/run`` installs Debian's ``kubernetes-client`` when kubectl is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+KUBECTL = shutil.which("kubectl")
+pytestmark = pytest.mark.skipif(KUBECTL is None, reason="no kubectl binary on PATH (.ci/run installs kubernetes-client)")
+
+POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: api-1
+  labels: {app: api}
+spec:
+  containers:
+  - name: api
+    image: nginx
+    resources:
+      requests: {cpu: 200m, memory: 128Mi}
+"""
+
+
+@pytest.fixture(scope="module")
+def kubeconfig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    tmp = tmp_path_factory.mktemp("kubectl")
+    path = tmp / "kubeconfig"
+    exe = [sys.executable, "-m", "kschedlearn.cli"]
+    proc = subprocess.Popen([*exe, "serve", "three-nodes", "--kubeconfig", str(path), "--speed", "20",
+                             "--serve-for", "240"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    assert first.startswith("serving 'three-nodes' on https://127.0.0.1:"), first
+    try:
+        yield path
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def kubectl(kubeconfig: Path, *args: str, check: bool = True, timeout: float = 30) -> str:
+    env = {**os.environ, "KUBECACHEDIR": str(kubeconfig.parent / "cache")}
+    out = subprocess.run([KUBECTL or "kubectl", "--kubeconfig", str(kubeconfig), *args], capture_output=True,
+                         text=True, timeout=timeout, env=env)
+    if check:
+        assert out.returncode == 0, out.stderr
+    return out.stdout + out.stderr
+
+
+def wait_for(kubeconfig: Path, jsonpath: str, *args: str, seconds: float = 20) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = kubectl(kubeconfig, *args, "-o", f"jsonpath={jsonpath}", check=False)
+        if value and "error" not in value.lower() and "notfound" not in value.lower():
+            return value
+        time.sleep(0.3)
+    raise AssertionError(f"kubectl {' '.join(args)} {jsonpath}: nothing within {seconds}s")
+
+
+def test_get_nodes_and_pods(kubeconfig: Path) -> None:
+    nodes = kubectl(kubeconfig, "get", "nodes")
+    assert nodes.split("\n")[0].split() == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+    assert [line.split()[0] for line in nodes.strip().split("\n")[1:]] == ["node-1", "node-2", "node-3"]
+    wait_for(kubeconfig, "{.spec.nodeName}", "get", "pod", "web-1")
+    wide = kubectl(kubeconfig, "get", "pods", "-o", "wide")
+    row = next(line.split() for line in wide.split("\n") if line.startswith("web-1"))
+    assert row[6] in ("node-1", "node-2", "node-3")  # the NODE column
+
+
+def test_apply_is_scheduled_and_described_and_watched(kubeconfig: Path, tmp_path: Path) -> None:
+    manifest = tmp_path / "pod.yaml"
+    manifest.write_text(POD)
+    watch = subprocess.Popen([KUBECTL or "kubectl", "--kubeconfig", str(kubeconfig), "get", "pods", "-w",
+                              "--output-watch-events", "-o", "wide"], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.0)
+        assert "pod/api-1 created" in kubectl(kubeconfig, "apply", "-f", str(manifest))
+        node = wait_for(kubeconfig, "{.spec.nodeName}", "get", "pod", "api-1")
+        assert node in ("node-1", "node-2", "node-3")
+        time.sleep(1.0)
+    finally:
+        watch.terminate()
+        out, _ = watch.communicate(timeout=10)
+    lines = [line.split() for line in out.split("\n") if "api-1" in line]
+    assert lines[0][0] == "ADDED" and lines[0][7] == "<none>"
+    assert any(line[0] == "MODIFIED" and line[7] == node for line in lines), out
+    described = kubectl(kubeconfig, "describe", "pod", "api-1")
+    assert f"Successfully assigned api-1 to {node}" in described  # 1.6's Scheduled message
+    events = kubectl(kubeconfig, "get", "events")
+    assert "Scheduled" in events and "pod/api-1" in events
+    assert "pod/api-1 unchanged" in kubectl(kubeconfig, "apply", "-f", str(manifest))
+
+
+def test_cordon_steers_the_next_pod_and_delete_works(kubeconfig: Path, tmp_path: Path) -> None:
+    for n in ("node-1", "node-2"):
+        assert f"node/{n} cordoned" in kubectl(kubeconfig, "cordon", n)
+    assert "Ready,SchedulingDisabled" in kubectl(kubeconfig, "get", "node", "node-1")
+    manifest = tmp_path / "pod.yaml"
+    manifest.write_text(POD.replace("api-1", "api-2"))
+    kubectl(kubeconfig, "apply", "-f", str(manifest))
+    assert wait_for(kubeconfig, "{.spec.nodeName}", "get", "pod", "api-2") == "node-3"
+    for n in ("node-1", "node-2"):
+        assert f"node/{n} uncordoned" in kubectl(kubeconfig, "uncordon", n)
+    assert 'pod "api-2" deleted' in kubectl(kubeconfig, "delete", "pod", "api-2", timeout=60)
+    assert "NotFound" in kubectl(kubeconfig, "get", "pod", "api-2", check=False)
+
+
+def test_errors_come_back_as_kubernetes_status(kubeconfig: Path) -> None:
+    assert 'pods "nope" not found' in kubectl(kubeconfig, "get", "pod", "nope", check=False)
+    raw = kubectl(kubeconfig, "get", "--raw", "/version")
+    assert json.loads(raw)["gitVersion"] == "v1.6.1"
