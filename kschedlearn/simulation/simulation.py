@@ -104,6 +104,8 @@ class Simulation:
     _registry: Any = attrs.field(default=None, repr=False)
     inject: Any = attrs.field(default=None, repr=False)
     serving: Any = attrs.field(default=None, repr=False)
+    #: what :meth:`from_manifests` kept, dropped and converted (None for scenarios)
+    import_report: Any = attrs.field(default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         from kschedlearn.simulation.inject import Injector
@@ -122,6 +124,19 @@ class Simulation:
         scenario = load_scenario(name_or_path)
         kwargs.setdefault("snapshot_every", scenario.snapshot_every)
         return cls(scenario=scenario, seed=seed, **kwargs)
+
+    @classmethod
+    def from_manifests(cls, text_or_path: str | Path, seed: int = 0, **kwargs: Any) -> Simulation:
+        """Replay a real cluster: the output of ``kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc -A -o yaml``.
+
+        Bound pods stay where they are; pending pods are placed by the simulated 1.6 scheduler.
+        What 1.6 does not read is reported once in ``sim.import_report`` (``.summary()``).
+        """
+        from kschedlearn.scenarios.cluster_dump import load_cluster_dump
+
+        scenario, report = load_cluster_dump(text_or_path)
+        kwargs.setdefault("snapshot_every", scenario.snapshot_every)
+        return cls(scenario=scenario, seed=seed, import_report=report, **kwargs)
 
     def _new_world(self) -> World:
         # The plugin registry is copied once, when the first world is built: replays (forks)
