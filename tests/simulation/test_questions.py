@@ -133,3 +133,36 @@ def test_failing_predicate_matches_the_decision(seed: int) -> None:
     sim = Simulation.from_scenario("spread-and-affinity", seed=seed)
     ev = sim.goto(q.event)
     assert ev.data["pod"] == pod and " + ".join(ev.data["failed"][node]) == q.answer
+
+
+# --- client-go building blocks -------------------------------------------------------------------
+
+from kschedlearn.simulation import questions_client_go as C  # noqa: E402
+
+
+@pytest.mark.parametrize("factory", [C.fifo_pop_question, C.delta_fifo_question, C.selector_question, C.index_question],
+                         ids=lambda f: f.__name__)
+def test_client_go_questions(factory) -> None:
+    prompts = set()
+    for seed in range(1, 6):
+        q = factory(seed)
+        assert q.answer in q.choices and factory(seed) == q
+        assert Q.check_answer(q, q.answer).correct
+        assert not Q.check_answer(q, next(c for c in q.choices if c != q.answer)).correct
+        prompts.add(q.prompt.split(":", 1)[1])
+    assert len(prompts) > 1
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_fifo_answer_replays_on_a_fresh_fifo(seed: int) -> None:
+    import re
+
+    from kschedlearn.client_go.tools.cache import meta_namespace_key_func, new_fifo, pop
+    from kschedlearn.sim import Runtime
+
+    q = C.fifo_pop_question(seed)
+    fifo = new_fifo(meta_namespace_key_func)
+    for op, name, rv in re.findall(r"(add|update|delete)\((\w), rv (\d)\)", q.prompt):
+        getattr(fifo, op)(C._pod(name, int(rv)))
+    got = Runtime(seed=1).run_fn(pop, fifo)
+    assert q.answer == f"default/{got.metadata.name} (resourceVersion {got.metadata.resource_version})"
