@@ -21,9 +21,15 @@ import asyncio
 import base64
 import os
 import secrets
+import shlex
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable
 import ssl
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -36,6 +42,8 @@ from kschedlearn.scenarios.scenario import Action
 
 if TYPE_CHECKING:
     from kschedlearn.simulation.simulation import Simulation
+
+T = TypeVar("T")
 
 
 def kubeconfig_text(server: str, token: str, ca_pem: bytes, name: str = "kschedlearn") -> str:
@@ -114,6 +122,44 @@ class Serving:
             raise TypeError(f"serve: {req.describe()} produced {type(answer).__name__}, not a Response")
         self._hub()  # a fork made by this request closes the old world's watches now
         return answer
+
+    def call(self, fn: Callable[[], T], timeout: float = 60.0) -> T:
+        """Run a blocking client call (``fn``) in a thread while this thread answers it.
+
+        In a notebook a client call made straight from a cell would wait for the kernel's thread,
+        which is busy running that cell; ``serving.call(lambda: v1.list_node())`` avoids that.
+        """
+        done = threading.Event()
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["value"] = fn()
+            except BaseException as err:  # noqa: BLE001 - re-raised below, on the caller's thread
+                box["error"] = err
+            finally:
+                done.set()
+
+        threading.Thread(target=run, name="kschedlearn-client-call", daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while not done.wait(0.005):
+            self.pump()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"serve: the client call did not finish within {timeout:g} s")
+        self.pump()
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    def run_kubectl(self, args: str, timeout: float = 60.0) -> str:
+        """Run ``kubectl --kubeconfig ... ARGS`` (a string, split like a shell) and return its output."""
+        exe = shutil.which("kubectl")
+        if exe is None:
+            raise FileNotFoundError("serve: no kubectl on PATH; use serving.kubectl in a terminal that has one, "
+                                    "or the Kubernetes Python client with serving.call(...)")
+        argv = [exe, "--kubeconfig", str(self.kubeconfig), *shlex.split(args)]
+        out = self.call(lambda: subprocess.run(argv, capture_output=True, text=True, timeout=timeout), timeout + 5)
+        return out.stdout + out.stderr
 
     def stop(self) -> None:
         """Stop listening and close every watch."""

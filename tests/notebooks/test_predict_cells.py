@@ -19,11 +19,12 @@ import pytest
 from kschedlearn import Simulation
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
+from kschedlearn.simulation import questions_replay as R
 from kschedlearn.widgets.predict import PredictCell
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "PredictCell": PredictCell}
+PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "PredictCell": PredictCell}
 
 
 def _tags(cell: Any) -> list[str]:
@@ -186,7 +187,24 @@ def _truth_index(q: Q.Question) -> str:
     return str(len(idx.by_index(NAMESPACE_INDEX, ns)))
 
 
+def _truth_kubectl_apply(q: Q.Question) -> str:
+    sim = Simulation.from_scenario(q.scenario, seed=q.seed)
+    sim.run_until("cache.addPod", pod="default/web-1")
+    cpu = re.search(r"asking for (\S+) of CPU", q.prompt).group(1)
+    R.apply_pod(sim, "applied", cpu)
+    sim.run_until(lambda e: e.time > sim.time + 10)
+    return next(p.node_name for p in sim.snapshot.apiserver.pods if p.key == "default/applied")
+
+
+def _truth_replay(q: Q.Question) -> str:
+    sim = Simulation.from_manifests(R.SAMPLE_DUMP, seed=q.seed)
+    sim.run_until(lambda e: e.time > 20)
+    key = _ticks(q.prompt)[1]
+    return next(p.node_name for p in sim.snapshot.apiserver.pods if p.key == key).split(".")[0]
+
+
 TRUTHS = {
+    "kubectl_apply_question": _truth_kubectl_apply, "replay_placement_question": _truth_replay,
     "pod_location_question": _truth_pod_location, "cache_state_question": _truth_cache_state,
     "winner_question": _truth_winner, "next_stage_question": _truth_next_stage,
     "failing_predicate_question": _truth_failing_predicate, "backoff_question": _truth_backoff,

@@ -1,0 +1,72 @@
+"""Installs as a newcomer does them: the light ``pip install .`` and Binder's environment.
+
+Go: none — kschedlearn-only. Both build a fresh virtual environment from the package index
+(pip's cache makes a second run quick), so they are marked ``slow`` (``make test-fast`` skips
+them; ``make test`` runs them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+
+def _venv(where: Path) -> Path:
+    venv.EnvBuilder(with_pip=True, clear=True).create(where)
+    return where / "bin" / "python"
+
+
+def _run(*cmd: str | Path, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    out = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd, timeout=timeout, env=env)
+    assert out.returncode == 0, f"{' '.join(map(str, cmd))}\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+    return out
+
+
+def test_light_install_has_no_jupyterlab_and_still_renders_and_traces(tmp_path: Path) -> None:
+    python = _venv(tmp_path / "venv")
+    _run(python, "-m", "pip", "install", "--quiet", str(ROOT))
+    probe = (
+        "import importlib.util, json, kschedlearn\n"
+        "from kschedlearn import Simulation\n"
+        "sim = Simulation.from_scenario('three-nodes', seed=1); sim.run_until('assume')\n"
+        "svg = sim.show('pipeline')._repr_mimebundle_().get('image/svg+xml', '')\n"
+        "print(json.dumps({'lab': importlib.util.find_spec('jupyterlab') is not None,\n"
+        "                  'widgets': importlib.util.find_spec('ipywidgets') is not None,\n"
+        "                  'svg': svg.lstrip().startswith(('<?xml', '<svg'))}))\n"
+    )
+    facts = json.loads(_run(python, "-c", probe, cwd=tmp_path).stdout.strip().splitlines()[-1])
+    assert facts == {"lab": False, "widgets": True, "svg": True}
+    trace = _run(tmp_path / "venv" / "bin" / "kschedlearn", "trace", "three-nodes", "--until", "assume", cwd=tmp_path).stdout
+    assert "assume" in trace and "default/web-1" in trace
+
+
+def test_binder_environment_builds_and_runs_the_tour(tmp_path: Path) -> None:
+    runtime = (ROOT / "binder" / "runtime.txt").read_text().strip()
+    assert runtime == f"python-{sys.version_info.major}.{sys.version_info.minor}", (
+        f"binder/runtime.txt says {runtime}; this check builds with the Python it runs on")
+    python = _venv(tmp_path / "venv")
+    _run(python, "-m", "pip", "install", "--quiet", "-r", ROOT / "binder" / "requirements.txt")
+    # repo2docker runs postBuild from the repository root with the environment's pip first on PATH
+    env_bin = str(tmp_path / "venv" / "bin")
+    out = subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                         env={**{k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")},
+                              "PATH": f"{env_bin}:{os.environ.get('PATH', '')}"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    notebook = tmp_path / "tour.ipynb"
+    _run(tmp_path / "venv" / "bin" / "jupyter", "nbconvert", "--to", "notebook", "--execute",
+         "--ExecutePreprocessor.timeout=300", "--output", notebook, ROOT / "notebooks" / "00-start-here.ipynb",
+         cwd=tmp_path)
+    cells = json.loads(notebook.read_text())["cells"]
+    outputs = [o for c in cells if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    assert any("image/svg+xml" in o.get("data", {}) for o in outputs)
