@@ -86,3 +86,20 @@ def test_malformed_dumps_name_the_document_and_the_field(text: str, message: str
 def test_a_missing_file_is_named() -> None:
     with pytest.raises(ScenarioError, match=r"nope\.yaml: cannot read the dump: No such file or directory"):
         Simulation.from_manifests("/tmp/definitely/nope.yaml")
+
+
+def test_a_json_dump_reads_like_the_yaml_one() -> None:
+    import json
+
+    import yaml
+
+    doc = yaml.safe_load(SAMPLE.read_text())
+    _, from_json = load_cluster_dump(json.dumps(doc))
+    _, from_yaml = load_cluster_dump(SAMPLE)
+    assert attrs_without_source(from_json) == attrs_without_source(from_yaml)
+
+
+def attrs_without_source(report: object) -> object:
+    import attrs
+
+    return attrs.evolve(report, source="")

@@ -42,6 +42,9 @@ from kschedlearn.api.v1.pod import Pod
 
 __all__ = ["KINDS", "decode_manifest", "load_manifests"]
 
+#: libyaml's C loader when PyYAML was built with it (a 50 MB dump loads ~10x faster), else the pure one
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 #: kind -> class of every kind ``load_manifests`` understands (read-only).
 KINDS: Mapping[str, type[TopLevelObject]] = types.MappingProxyType(
     {
@@ -135,7 +138,7 @@ def _documents(text: str, name: str) -> list[Any]:
     """Parse all documents first so a syntax error names its document index."""
     docs: list[Any] = []
     try:
-        for doc in yaml.safe_load_all(text):
+        for doc in yaml.load_all(text, Loader=_SAFE_LOADER):
             docs.append(doc)
     except yaml.YAMLError as err:
         where = ""
