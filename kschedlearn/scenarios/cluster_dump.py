@@ -191,15 +191,25 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
     return scenario, report
 
 
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except OSError:  # e.g. a name too long to be a path
+        return False
+
+
 def _read(text_or_path: str | os.PathLike[str]) -> tuple[str, str]:
-    if isinstance(text_or_path, os.PathLike) or ("\n" not in str(text_or_path) and
-                                                 (Path(str(text_or_path)).exists() or str(text_or_path).endswith((".yaml", ".yml", ".json")))):
-        path = Path(text_or_path)
-        try:
-            return path.read_text(encoding="utf-8"), path.name
-        except OSError as err:
-            raise ScenarioError(f"{path}: cannot read the dump: {err.strerror}") from None
-    return str(text_or_path), "<dump>"
+    """(text, source name): a PathLike or a one-line string naming a file is read; anything else is the text."""
+    if not isinstance(text_or_path, os.PathLike):
+        text = str(text_or_path)
+        if "\n" in text or text.lstrip().startswith(("{", "[")) or not (text.endswith((".yaml", ".yml", ".json"))
+                                                                        or _is_file(text)):
+            return text, "<dump>"
+    path = Path(text_or_path)
+    try:
+        return path.read_text(encoding="utf-8"), path.name
+    except OSError as err:
+        raise ScenarioError(f"{path}: cannot read the dump: {err.strerror}") from None
 
 
 __all__ = ["DumpReport", "load_cluster_dump", "CONVERSIONS", "USED_KINDS"]
