@@ -154,6 +154,8 @@ def prepare_for_update(info: ResourceInfo, new: Any, old: Any, *, status_only: b
     )
     if status_only:
         return attrs.evolve(old, metadata=meta, status=new.status)
+    if info.resource == "pods":
+        new = default_pod(new)  # Go defaults every decoded body, an update's too
     if info.has_status and hasattr(old, "status"):
         return attrs.evolve(new, metadata=meta, status=old.status)
     return attrs.evolve(new, metadata=meta)

@@ -20,6 +20,8 @@ from typing import Any
 import attrs
 
 from kschedlearn import trace
+from kschedlearn.api.validation import validate_object
+from kschedlearn.apimachinery.util.validation.field import to_aggregate
 from kschedlearn.apimachinery.api.errors import (
     GroupResource,
     StatusError,
@@ -79,6 +81,9 @@ class APIServer:
     runtime: Runtime
     name: str = "kube-apiserver"
     watch_window: int = DEFAULT_WATCH_WINDOW
+    #: run 1.6's object validation on create and update (False: like client-go's fake clientset,
+    #: which the ported Go tests use and which stores whatever it is given)
+    validation: bool = True
     process: Process = attrs.field(init=False)
     storage: Storage = attrs.field(init=False)
     faults: Faults = attrs.field(init=False)
@@ -141,6 +146,14 @@ class APIServer:
             matches_fields=lambda o: fsel.matches(selectable_fields(info.resource, o)),
         )
 
+    def _validate(self, info: ResourceInfo, obj: Any) -> None:
+        """Go: the strategy's ``Validate`` / ``ValidateUpdate`` (``pkg/api/validation``): 422 Invalid."""
+        if not self.validation:
+            return
+        errs = validate_object(info.resource, obj)
+        if errs:
+            raise new_invalid(info.kind, obj.metadata.name, to_aggregate(errs))
+
     def _get_or_not_found(self, info: ResourceInfo, key: Key) -> Any:
         obj = self.storage.get(info.resource, key)
         if obj is None:
@@ -174,7 +187,9 @@ class APIServer:
                             uid=meta.uid or new_uid(resource, ns, name, counter),
                             creation_timestamp=self.now(), deletion_timestamp=None,
                             deletion_grace_period_seconds=None)
-        stored = self.storage.create(resource, key, prepare_for_create(info, attrs.evolve(obj, metadata=meta)))
+        candidate = prepare_for_create(info, attrs.evolve(obj, metadata=meta))
+        self._validate(info, candidate)
+        stored = self.storage.create(resource, key, candidate)
         self._emit("apiserver.create", f"create {resource} {_key_str(key)}", resource=resource,
                    key=_key_str(key), resource_version=stored.metadata.resource_version)
         return stored
@@ -217,6 +232,7 @@ class APIServer:
         if rv and rv != old.metadata.resource_version:
             raise new_conflict(info.qualified(), key[1], _OPTIMISTIC_LOCK_MSG)
         new = prepare_for_update(info, obj, old, status_only=status_only)
+        self._validate(info, new)
         new = attrs.evolve(new, metadata=attrs.evolve(
             new.metadata, resource_version=old.metadata.resource_version))
         if new == old:

@@ -33,7 +33,7 @@ def mk_pod(name: str, node: str = "", **lbl: str) -> Pod:
 def test_start_runs_only_requested_informers_once() -> None:
     rt = sim.Runtime(seed=1)
     rt.tracer = Tracer()
-    server = APIServer(rt)
+    server = APIServer(rt, validation=False)  # as Go's fake clientset
     client = new_for_server(server)
     factory = new_shared_informer_factory(client, 0)
     stop = sim.Chan()
@@ -136,7 +136,7 @@ def _apply(client: Any, server: APIServer, op: tuple[str, str, str]) -> None:
 def test_informers_converge_and_life_cycles_are_valid(ops: list[tuple[str, str, str]],
                                                       seed: int) -> None:
     rt = sim.Runtime(seed=seed)
-    server = APIServer(rt)
+    server = APIServer(rt, validation=False)  # as Go's fake clientset
     client = new_for_server(server)
     factory = new_shared_informer_factory(client, 0)
     all_rec, assigned_rec = _Recorder(), _Recorder()

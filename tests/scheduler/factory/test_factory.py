@@ -62,7 +62,7 @@ class Env:
 @pytest.fixture
 def env():
     rt = sim.Runtime(seed=1)
-    api = APIServer(rt)
+    api = APIServer(rt, validation=False)  # as Go's fake clientset
     return Env(rt, api, new_for_server(api))
 
 

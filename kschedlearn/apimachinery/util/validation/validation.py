@@ -117,3 +117,31 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
         return msg + " (regex used for validation is '" + fmt + "')"
     shown = " or ".join("'" + e + "', " for e in examples)
     return msg + " (e.g. " + shown + "regex used for validation is '" + fmt + "')"
+
+
+_DNS1123_LABEL_ERR_MSG = (
+    "a DNS-1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character"
+)
+DNS1123_LABEL_MAX_LENGTH = 63
+_DNS1123_LABEL_RE = re.compile("^" + _DNS1123_LABEL_FMT + "$")
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    """Go: validation.go ``IsDNS1123Label`` (namespaces, container names)."""
+    errs: list[str] = []
+    if len(value) > DNS1123_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+    if not _full_match(_DNS1123_LABEL_RE, value):
+        errs.append(regex_error(_DNS1123_LABEL_ERR_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return errs
+
+
+def is_valid_port_num(port: int) -> list[str]:
+    """Go: validation.go ``IsValidPortNum`` (1..65535)."""
+    return [] if 1 <= port <= 65535 else [inclusive_range_error(1, 65535)]
+
+
+def inclusive_range_error(lo: int, hi: int) -> str:
+    """Go: validation.go ``InclusiveRangeError``."""
+    return f"must be between {lo} and {hi}, inclusive"

@@ -1,0 +1,361 @@
+"""The API server's validation of the fields kschedlearn models, with 1.6's messages.
+
+Go: ``pkg/api/validation/validation.go``
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/validation/validation.go), with the
+generic ObjectMeta rules of ``staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go``
+and the label rules of ``staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go``.
+Each function returns a list of :class:`~kschedlearn.apimachinery.util.validation.field.Error`
+(empty = valid), in Go's order; :func:`validate_object` picks the kind's validator.
+
+Differs from Go: only the fields kschedlearn models are checked. A container's ``image`` is not
+required (the scheduler never reads it and teaching manifests omit it); probes, env, volume
+mounts, security contexts and the ``terminationMessagePolicy`` are not modelled. Go iterates
+label and resource maps in random order; here they are checked in the map's own order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kschedlearn.apimachinery.util.validation import field as f
+from kschedlearn.apimachinery.util.validation.validation import (
+    is_dns1123_label,
+    is_dns1123_subdomain,
+    is_qualified_name,
+    is_valid_label_value,
+    is_valid_port_num,
+)
+
+Errors = list[f.Error]
+IS_NEGATIVE_ERROR_MSG = "must be greater than or equal to 0"
+SUPPORTED_PORT_PROTOCOLS = ("TCP", "UDP")
+RESTART_POLICIES = ("Always", "OnFailure", "Never")
+DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default")
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+SELECTOR_OPS = ("In", "NotIn", "Exists", "DoesNotExist")
+NODE_SELECTOR_OPS = (*SELECTOR_OPS, "Gt", "Lt")
+_TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * (1 << 10)
+
+
+# -- metadata --------------------------------------------------------------------------------
+
+def validate_label_name(name: str, path: str) -> Errors:
+    """Go: metav1 validation ``ValidateLabelName``."""
+    return [f.invalid(path, name, msg) for msg in is_qualified_name(name)]
+
+
+def validate_labels(labels: Mapping[str, str], path: str) -> Errors:
+    """Go: metav1 validation ``ValidateLabels`` (errors name the map, not the key)."""
+    errs: Errors = []
+    for k, v in labels.items():
+        errs += validate_label_name(k, path)
+        errs += [f.invalid(path, v, msg) for msg in is_valid_label_value(v)]
+    return errs
+
+
+def validate_annotations(annotations: Mapping[str, str], path: str) -> Errors:
+    """Go: objectmeta.go ``ValidateAnnotations`` (keys are qualified names, lower-cased; 256 KiB in all)."""
+    errs: Errors = []
+    total = 0
+    for k, v in annotations.items():
+        errs += [f.invalid(path, k, msg) for msg in is_qualified_name(k.lower())]
+        total += len(k) + len(v)
+    if total > _TOTAL_ANNOTATION_SIZE_LIMIT_B:
+        errs.append(f.Error(f.TOO_LONG, path, "", f"must have at most {_TOTAL_ANNOTATION_SIZE_LIMIT_B} characters"))
+    return errs
+
+
+def validate_object_meta(meta: Any, requires_namespace: bool, path: str = "metadata") -> Errors:
+    """Go: objectmeta.go ``ValidateObjectMeta`` with the DNS-subdomain name rule of pods and nodes."""
+    errs: Errors = []
+    if meta.generate_name:
+        errs += [f.invalid(f.child(path, "generateName"), meta.generate_name, m) for m in is_dns1123_subdomain(meta.generate_name.rstrip("-") or "a")]
+    if not meta.name:
+        errs.append(f.required(f.child(path, "name"), "name or generateName is required"))
+    else:
+        errs += [f.invalid(f.child(path, "name"), meta.name, m) for m in is_dns1123_subdomain(meta.name)]
+    if requires_namespace:
+        if not meta.namespace:
+            errs.append(f.required(f.child(path, "namespace")))
+        else:
+            errs += [f.invalid(f.child(path, "namespace"), meta.namespace, m) for m in is_dns1123_label(meta.namespace)]
+    elif meta.namespace:
+        errs.append(f.forbidden(f.child(path, "namespace"), "not allowed on this type"))
+    if meta.generation < 0:
+        errs.append(f.invalid(f.child(path, "generation"), meta.generation, IS_NEGATIVE_ERROR_MSG))
+    errs += validate_labels(meta.labels, f.child(path, "labels"))
+    errs += validate_annotations(meta.annotations, f.child(path, "annotations"))
+    return errs
+
+
+# -- selectors and affinity ------------------------------------------------------------------
+
+def validate_label_selector(selector: Any, path: str) -> Errors:
+    """Go: metav1 validation ``ValidateLabelSelector`` / ``ValidateLabelSelectorRequirement``."""
+    if selector is None:
+        return []
+    errs = validate_labels(selector.match_labels, f.child(path, "matchLabels"))
+    for i, req in enumerate(selector.match_expressions):
+        p = f.index(f.child(path, "matchExpressions"), i)
+        errs += _requirement(req.operator, req.values, p, SELECTOR_OPS)
+        errs += validate_label_name(req.key, f.child(p, "key"))
+    return errs
+
+
+def _requirement(op: str, values: Sequence[str], path: str, ops: Sequence[str]) -> Errors:
+    if op in ("In", "NotIn"):
+        return [] if values else [f.required(f.child(path, "values"), "must be specified when `operator` is 'In' or 'NotIn'")]
+    if op in ("Exists", "DoesNotExist"):
+        return [f.forbidden(f.child(path, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")] if values else []
+    if op in ("Gt", "Lt") and "Gt" in ops:
+        return [] if len(values) == 1 else [f.required(f.child(path, "values"), "must be specified single value when `operator` is 'Lt' or 'Gt'")]
+    return [f.invalid(f.child(path, "operator"), op, "not a valid selector operator")]
+
+
+def validate_node_selector_term(term: Any, path: str) -> Errors:
+    """Go: ``ValidateNodeSelectorTerm`` + ``ValidateNodeSelectorRequirement``."""
+    if not term.match_expressions:
+        return [f.required(f.child(path, "matchExpressions"), "must have at least one node selector requirement")]
+    errs: Errors = []
+    for j, req in enumerate(term.match_expressions):
+        p = f.index(f.child(path, "matchExpressions"), j)
+        errs += _requirement(req.operator, req.values, p, NODE_SELECTOR_OPS)
+        errs += validate_label_name(req.key, f.child(p, "key"))
+    return errs
+
+
+def _weight(weight: int, path: str) -> Errors:
+    return [] if 1 <= weight <= 100 else [f.invalid(f.child(path, "weight"), weight, "must be in the range 1-100")]
+
+
+def _pod_affinity_terms(terms: Sequence[Any], allow_empty_key: bool, path: str) -> Errors:
+    errs: Errors = []
+    for i, term in enumerate(terms):
+        p = f.index(path, i)
+        errs += validate_label_selector(term.label_selector, f.child(p, "matchExpressions"))
+        for ns in term.namespaces:
+            errs += [f.invalid(f.child(p, "namespace"), ns, m) for m in is_dns1123_label(ns)]
+        if not allow_empty_key and not term.topology_key:
+            errs.append(f.required(f.child(p, "topologyKey"), "can only be empty for PreferredDuringScheduling pod anti affinity"))
+        if term.topology_key:
+            errs += validate_label_name(term.topology_key, f.child(p, "topologyKey"))
+    return errs
+
+
+def _weighted_terms(terms: Sequence[Any], allow_empty_key: bool, path: str) -> Errors:
+    errs: Errors = []
+    for i, wt in enumerate(terms):
+        p = f.index(path, i)
+        errs += _weight(wt.weight, p)
+        errs += _pod_affinity_terms([wt.pod_affinity_term], allow_empty_key, f.child(p, "podAffinityTerm"))
+    return errs
+
+
+def validate_affinity(affinity: Any, path: str) -> Errors:
+    """Go: ``validateAffinity`` (node affinity terms, pod (anti-)affinity terms, weights 1-100)."""
+    if affinity is None:
+        return []
+    errs: Errors = []
+    na = affinity.node_affinity
+    if na is not None:
+        req = na.required_during_scheduling_ignored_during_execution
+        p = f.child(path, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+        if req is not None:
+            if not req.node_selector_terms:
+                errs.append(f.required(f.child(p, "nodeSelectorTerms"), "must have at least one node selector term"))
+            for i, term in enumerate(req.node_selector_terms):
+                errs += validate_node_selector_term(term, f.index(f.child(p, "nodeSelectorTerms"), i))
+        for i, pt in enumerate(na.preferred_during_scheduling_ignored_during_execution):
+            q = f.index(f.child(path, "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"), i)
+            errs += _weight(pt.weight, q)
+            errs += validate_node_selector_term(pt.preference, f.child(q, "preference"))
+    for name, attr, allow_empty in (("podAffinity", affinity.pod_affinity, False),
+                                    ("podAntiAffinity", affinity.pod_anti_affinity, True)):
+        if attr is None:
+            continue
+        errs += _pod_affinity_terms(attr.required_during_scheduling_ignored_during_execution, False,
+                                    f.child(path, name, "requiredDuringSchedulingIgnoredDuringExecution"))
+        errs += _weighted_terms(attr.preferred_during_scheduling_ignored_during_execution, allow_empty,
+                                f.child(path, name, "preferredDuringSchedulingIgnoredDuringExecution"))
+    return errs
+
+
+def validate_tolerations(tolerations: Sequence[Any], path: str) -> Errors:
+    """Go: ``validateTolerations``."""
+    errs: Errors = []
+    for i, t in enumerate(tolerations):
+        p = f.index(path, i)
+        if t.key:
+            errs += validate_label_name(t.key, f.child(p, "key"))
+        if not t.key and t.operator != "Exists":
+            errs.append(f.invalid(f.child(p, "operator"), t.operator,
+                                  'operator must be Exists when `key` is empty, which means "match all values and all keys"'))
+        if t.toleration_seconds is not None and t.effect != "NoExecute":
+            errs.append(f.invalid(f.child(p, "effect"), t.effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+        if t.operator in ("Equal", ""):
+            msgs = is_valid_label_value(t.value)
+            if msgs:
+                errs.append(f.invalid(f.child(p, "operator"), t.value, ";".join(msgs)))
+        elif t.operator == "Exists":
+            if t.value:
+                errs.append(f.invalid(f.child(p, "operator"), t.value, "value must be empty when `operator` is 'Exists'"))
+        else:
+            errs.append(f.not_supported(f.child(p, "operator"), t.operator, ["Equal", "Exists"]))
+        if t.effect and t.effect not in TAINT_EFFECTS:
+            errs.append(f.not_supported(f.child(p, "effect"), t.effect, list(TAINT_EFFECTS)))
+    return errs
+
+
+# -- pods --------------------------------------------------------------------------------------
+
+def validate_resource_requirements(req: Any, path: str) -> Errors:
+    """Go: ``ValidateResourceRequirements`` (non-negative quantities; limits ≥ requests)."""
+    errs: Errors = []
+    lim_path, req_path = f.child(path, "limits"), f.child(path, "requests")
+    for name, q in req.limits.items():
+        errs += _quantity(q, f.key(lim_path, name))
+        r = req.requests.get(name)
+        if r is not None:
+            if name == "alpha.kubernetes.io/nvidia-gpu" and q != r:
+                errs.append(f.invalid(req_path, str(r), f"must be equal to {name} limit"))
+            elif q < r:
+                errs.append(f.invalid(lim_path, str(q), f"must be greater than or equal to {name} request"))
+    for name, q in req.requests.items():
+        errs += _quantity(q, f.key(req_path, name))
+    return errs
+
+
+def _quantity(q: Any, path: str) -> Errors:
+    """Go: ``ValidateResourceQuantityValue`` → ``ValidateNonnegativeQuantity``."""
+    return [f.invalid(path, str(q), IS_NEGATIVE_ERROR_MSG)] if q.milli_value() < 0 else []
+
+
+def validate_container_ports(ports: Sequence[Any], path: str) -> Errors:
+    """Go: ``validateContainerPorts``."""
+    errs: Errors = []
+    names: set[str] = set()
+    for i, port in enumerate(ports):
+        p = f.index(path, i)
+        if port.name:
+            if port.name in names:
+                errs.append(f.duplicate(f.child(p, "name"), port.name))
+            names.add(port.name)
+        if port.container_port == 0:
+            errs.append(f.required(f.child(p, "containerPort")))
+        else:
+            errs += [f.invalid(f.child(p, "containerPort"), port.container_port, m) for m in is_valid_port_num(port.container_port)]
+        if port.host_port != 0:
+            errs += [f.invalid(f.child(p, "hostPort"), port.host_port, m) for m in is_valid_port_num(port.host_port)]
+        if not port.protocol:
+            errs.append(f.required(f.child(p, "protocol")))
+        elif port.protocol not in SUPPORTED_PORT_PROTOCOLS:
+            errs.append(f.not_supported(f.child(p, "protocol"), port.protocol, list(SUPPORTED_PORT_PROTOCOLS)))
+    return errs
+
+
+def validate_containers(containers: Sequence[Any], path: str) -> Errors:
+    """Go: ``validateContainers`` (names, ports, resources; host port conflicts)."""
+    if not containers:
+        return [f.required(path)]
+    errs: Errors = []
+    names: set[str] = set()
+    for i, c in enumerate(containers):
+        p = f.index(path, i)
+        name_path = f.child(p, "name")
+        if not c.name:
+            errs.append(f.required(name_path))
+        else:
+            errs += [f.invalid(name_path, c.name, m) for m in is_dns1123_label(c.name)]
+        if c.name in names:
+            errs.append(f.duplicate(name_path, c.name))
+        names.add(c.name)
+        errs += validate_container_ports(c.ports, f.child(p, "ports"))
+        errs += validate_resource_requirements(c.resources, f.child(p, "resources"))
+    return errs + _host_port_conflicts(containers, path)
+
+
+def _host_port_conflicts(containers: Sequence[Any], path: str) -> Errors:
+    """Go: ``checkHostPortConflicts`` (``<port>/<protocol>`` used twice)."""
+    seen: set[str] = set()
+    errs: Errors = []
+    for c in containers:
+        for port in c.ports:
+            if port.host_port == 0:
+                continue
+            key = f"{port.host_port}/{port.protocol}"
+            if key in seen:
+                errs.append(f.duplicate(path, key))
+            seen.add(key)
+    return errs
+
+
+def validate_pod_spec(spec: Any, path: str = "spec") -> Errors:
+    """Go: ``ValidatePodSpec`` (the modelled fields, in Go's order)."""
+    errs = validate_containers(spec.containers, f.child(path, "containers"))
+    if spec.init_containers:
+        errs += validate_containers(spec.init_containers, f.child(path, "initContainers"))
+    if not spec.restart_policy:
+        errs.append(f.required(f.child(path, "restartPolicy")))
+    elif spec.restart_policy not in RESTART_POLICIES:
+        errs.append(f.not_supported(f.child(path, "restartPolicy"), spec.restart_policy, list(RESTART_POLICIES)))
+    if not spec.dns_policy:
+        errs.append(f.required(f.child(path, "dnsPolicy")))
+    elif spec.dns_policy not in DNS_POLICIES:
+        errs.append(f.not_supported(f.child(path, "dnsPolicy"), spec.dns_policy, list(DNS_POLICIES)))
+    errs += validate_labels(spec.node_selector, f.child(path, "nodeSelector"))
+    if spec.node_name:
+        errs += [f.invalid(f.child(path, "nodeName"), spec.node_name, m) for m in is_dns1123_subdomain(spec.node_name)]
+    if spec.active_deadline_seconds is not None and spec.active_deadline_seconds <= 0:
+        errs.append(f.invalid(f.child(path, "activeDeadlineSeconds"), spec.active_deadline_seconds, "must be greater than 0"))
+    errs += validate_affinity(spec.affinity, f.child(path, "affinity"))
+    errs += validate_tolerations(spec.tolerations, f.child(path, "tolerations"))
+    return errs
+
+
+def validate_pod(pod: Any) -> Errors:
+    """Go: ``ValidatePod``."""
+    return validate_object_meta(pod.metadata, True) + validate_pod_spec(pod.spec)
+
+
+# -- nodes -------------------------------------------------------------------------------------
+
+def validate_node(node: Any) -> Errors:
+    """Go: ``ValidateNode`` (metadata, taints, non-negative capacity and allocatable)."""
+    errs = validate_object_meta(node.metadata, False)
+    for i, taint in enumerate(node.spec.taints):
+        p = f.index(f.child("spec", "taints"), i)
+        errs += validate_label_name(taint.key, f.child(p, "key"))
+        errs += [f.invalid(f.child(p, "value"), taint.value, m) for m in is_valid_label_value(taint.value)]
+        if taint.effect not in TAINT_EFFECTS:
+            errs.append(f.not_supported(f.child(p, "effect"), taint.effect, list(TAINT_EFFECTS)))
+    for part in ("capacity", "allocatable"):
+        for name, q in getattr(node.status, part).items():
+            errs += _quantity(q, f.key(f.child("status", part), name))
+    return errs
+
+
+_NAMESPACED_META_ONLY = ("services", "replicationcontrollers", "replicasets", "statefulsets", "endpoints",
+                         "persistentvolumeclaims", "events")
+
+
+def validate_object(resource: str, obj: Any) -> Errors:
+    """The errors of ``obj`` as resource ``resource`` (pods, nodes; metadata for the others).
+
+    Go: the ``Validate`` of each kind's REST strategy (``pkg/registry/.../strategy.go``), which
+    calls ``ValidatePod``, ``ValidateNode``, ... of this package.
+    """
+    if resource == "pods":
+        return validate_pod(obj)
+    if resource == "nodes":
+        return validate_node(obj)
+    if resource == "persistentvolumes":
+        return validate_object_meta(obj.metadata, False)
+    if resource in _NAMESPACED_META_ONLY:
+        return validate_object_meta(obj.metadata, True)
+    return []
+
+
+__all__ = ["validate_object", "validate_pod", "validate_pod_spec", "validate_node", "validate_object_meta",
+           "validate_labels", "validate_label_selector", "validate_affinity", "validate_tolerations",
+           "validate_resource_requirements", "validate_container_ports", "validate_containers"]
