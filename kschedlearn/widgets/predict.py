@@ -79,7 +79,7 @@ class PredictCell:
         self.new_button = widgets.Button(description="New question")
         self.result = widgets.HTML()
         self.check_button.on_click(lambda _b: self._on_check())
-        self.new_button.on_click(lambda _b: self.new_question())
+        self.new_button.on_click(lambda _b: self._on_new())
         self.box = PredictBox(self, children=[self.prompt, self.choices,
                                               widgets.HBox([self.check_button, self.new_button]), self.result])
         self._show()
@@ -95,9 +95,8 @@ class PredictCell:
 
     def new_question(self) -> Question:
         """Re-roll: the next seed, a new question from the same factory."""
-        self.seed += 1
-        self.question = self.factory(self.seed)
-        self.verdict = None
+        question = self.factory(self.seed + 1)  # may raise QuestionError: then nothing changes
+        self.seed, self.question, self.verdict = self.seed + 1, question, None
         self._show()
         return self.question
 
@@ -116,6 +115,12 @@ class PredictCell:
             self.answer(self.choices.value)
         except QuestionError as err:  # cannot happen through the radio buttons; say so if it does
             self.result.value = f"<i>{html.escape(str(err))}</i>"
+
+    def _on_new(self) -> None:
+        try:
+            self.new_question()
+        except QuestionError as err:  # a seed the scenario cannot ask about: say so, keep the old question
+            self.result.value = f"<i>No new question: {html.escape(str(err))}</i>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         return self.box._repr_mimebundle_(**kwargs)

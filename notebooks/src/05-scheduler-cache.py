@@ -195,7 +195,7 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=1)
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=5)
 
 # %% tags=["predict"]
 PredictCell(partial(Q.cache_state_question, scenario="bind-failure"), seed=1)

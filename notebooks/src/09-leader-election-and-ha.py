@@ -158,7 +158,7 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=1)
+PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=2)
 
 # %% tags=["predict"]
 PredictCell(partial(Q.binder_question, scenario="ha-failover"), seed=1)

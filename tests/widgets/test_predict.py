@@ -54,3 +54,15 @@ def test_bundle_has_the_widget_and_a_static_answer() -> None:
     assert cell.question.prompt.split("`")[0] in html and "<details>" in html and cell.question.answer in html
     cell.answer(cell.question.answer)
     assert "✓" in cell._repr_mimebundle_()["text/html"]
+
+
+def test_new_question_that_cannot_be_posed_keeps_the_old_one() -> None:
+    def factory(seed: int) -> Q.Question:
+        if seed > 1:
+            raise Q.QuestionError("scenario 'x' has no event to ask about")
+        return Q.winner_question(seed)
+
+    cell = PredictCell(factory, seed=1)
+    before = cell.question
+    cell.new_button.click()
+    assert cell.seed == 1 and cell.question == before and "No new question" in cell.result.value
