@@ -6,8 +6,10 @@ learner's choice to :func:`~kschedlearn.simulation.questions.check_answer`. Test
 through ``cell.answer(choice)``, which is exactly what the Check button does.
 
 The display bundle holds the live widget *and* a static ``text/html`` rendering (question,
-choices, and the answer with its explanation folded in a ``<details>``), so a saved notebook
-opened without a kernel still shows the question and — one click away — the simulated truth.
+choices, and the answer with its explanation folded in a ``<details>``); the widget's own result
+area holds the same folded answer until Check replaces it with the verdict. So a saved notebook
+opened without a kernel — rendered from its widget state or from the HTML — still shows the
+question and, one click away, the simulated truth.
 """
 
 from __future__ import annotations
@@ -43,8 +45,13 @@ def static_html(q: Question, verdict: Verdict | None = None) -> str:
     head = f'<div class="kschedlearn-predict" style="{_BOX}"><b>Predict:</b> {html.escape(q.prompt)}<ol>{items}</ol>'
     if verdict is not None:
         return head + _verdict_html(q, verdict) + "</div>"
-    return (head + f"<details><summary>Reveal the simulated answer</summary><b>{html.escape(q.answer)}</b>"
-            f"<div>{html.escape(q.explanation)}</div>{_step_link(q)}</details></div>")
+    return head + folded_answer(q) + "</div>"
+
+
+def folded_answer(q: Question) -> str:
+    """The simulated answer folded in a ``<details>``: shown in saved notebooks, one click away."""
+    return (f'<details class="kschedlearn-reveal"><summary>Reveal the simulated answer</summary>'
+            f"<b>{html.escape(q.answer)}</b><div>{html.escape(q.explanation)}</div>{_step_link(q)}</details>")
 
 
 class PredictBox(widgets.VBox):
@@ -105,11 +112,13 @@ class PredictCell:
         self.prompt.value = f'<div style="{_BOX}"><b>Predict:</b> {html.escape(self.question.prompt)}</div>'
         self.choices.options = self.question.choices
         self.choices.value = None
-        self.result.value = ""
+        # folded until Check replaces it with the verdict: a saved notebook (its widget state or
+        # its text/html) still shows the question with its answer one click away
+        self.result.value = folded_answer(self.question)
 
     def _on_check(self) -> None:
         if self.choices.value is None:
-            self.result.value = "<i>Pick an answer first.</i>"
+            self.result.value = "<i>Pick an answer first.</i>" + folded_answer(self.question)
             return
         try:
             self.answer(self.choices.value)
@@ -129,4 +138,4 @@ class PredictCell:
         return f"<PredictCell seed={self.seed}: {self.question.prompt!r}>"
 
 
-__all__ = ["PredictCell", "PredictBox", "static_html"]
+__all__ = ["PredictCell", "PredictBox", "folded_answer", "static_html"]

@@ -9,6 +9,7 @@ structure) — the test never trusts the question's own bookkeeping.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,9 @@ def test_notebook_has_predict_cells_and_ends_with_a_recap(path: Path) -> None:
         html = "".join(o.get("data", {}).get("text/html", "") for o in cell.get("outputs", []))
         # the saved notebook shows the question and the revealed answer without a kernel
         assert "kschedlearn-predict" in html and "Reveal the simulated answer" in html, f"{path.name}: no static question"
+    # ... and so does a renderer that draws the widgets from the saved widget state
+    state = json.dumps(nb.metadata.get("widgets", {}))
+    assert state.count("Reveal the simulated answer") >= len(predict), f"{path.name}: widget state lacks the answers"
 
 
 def test_curriculum_is_complete() -> None:
