@@ -18,8 +18,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from kschedlearn.simulation.simulation import Simulation, SimulationError
+from kschedlearn.simulation.simulation import TEACHING_STAGES, Simulation, SimulationError
 from kschedlearn.trace import TraceEvent
+from kschedlearn.trace.snapshot import Snapshot
 
 
 class QuestionError(SimulationError):
@@ -120,7 +121,9 @@ _SCHEDULE_ONE_STAGES = frozenset({"fifo.pop", "scheduleOne.pop", "schedule.start
                                   "schedule.predicate_node", "schedule.priorities", "selectHost"})
 
 
-def _state_after(sim: Simulation, i: int):  # -> Snapshot | None
+def _state_after(sim: Simulation, i: int) -> Snapshot | None:
+    """The state once event ``i`` took effect (event numbers are trace indices). With
+    ``snapshot_every`` > 1 the nearest earlier snapshot stands in."""
     trace = sim.trace
     if trace[i].stage in _BEFORE_STAGES:
         for j in range(i + 1, len(trace)):
@@ -265,8 +268,6 @@ def next_stage_question(seed: int, scenario: str = "three-nodes", pod: str | Non
                         stages: Sequence[str] | None = None) -> Question:
     """"Which stage comes next?" — among the pod's events (``pod``, default the followed pod) or
     among ``stages`` (e.g. the start-up chain). The seed picks the moment."""
-    from kschedlearn.simulation.simulation import TEACHING_STAGES
-
     rng = random.Random(seed)
     sim = _run(scenario, seed)
     if stages is not None:

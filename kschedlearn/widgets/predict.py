@@ -6,8 +6,10 @@ learner's choice to :func:`~kschedlearn.simulation.questions.check_answer`. Test
 through ``cell.answer(choice)``, which is exactly what the Check button does.
 
 The display bundle holds the live widget *and* a static ``text/html`` rendering (question,
-choices, and the answer with its explanation folded in a ``<details>``), so a saved notebook
-opened without a kernel still shows the question and — one click away — the simulated truth.
+choices, and the answer with its explanation folded in a ``<details>``); the widget's own result
+area holds the same folded answer until Check replaces it with the verdict. So a saved notebook
+opened without a kernel — rendered from its widget state or from the HTML — still shows the
+question and, one click away, the simulated truth.
 """
 
 from __future__ import annotations
@@ -43,8 +45,13 @@ def static_html(q: Question, verdict: Verdict | None = None) -> str:
     head = f'<div class="kschedlearn-predict" style="{_BOX}"><b>Predict:</b> {html.escape(q.prompt)}<ol>{items}</ol>'
     if verdict is not None:
         return head + _verdict_html(q, verdict) + "</div>"
-    return (head + f"<details><summary>Reveal the simulated answer</summary><b>{html.escape(q.answer)}</b>"
-            f"<div>{html.escape(q.explanation)}</div>{_step_link(q)}</details></div>")
+    return head + folded_answer(q) + "</div>"
+
+
+def folded_answer(q: Question) -> str:
+    """The simulated answer folded in a ``<details>``: shown in saved notebooks, one click away."""
+    return (f'<details class="kschedlearn-reveal"><summary>Reveal the simulated answer</summary>'
+            f"<b>{html.escape(q.answer)}</b><div>{html.escape(q.explanation)}</div>{_step_link(q)}</details>")
 
 
 class PredictBox(widgets.VBox):
@@ -79,7 +86,7 @@ class PredictCell:
         self.new_button = widgets.Button(description="New question")
         self.result = widgets.HTML()
         self.check_button.on_click(lambda _b: self._on_check())
-        self.new_button.on_click(lambda _b: self.new_question())
+        self.new_button.on_click(lambda _b: self._on_new())
         self.box = PredictBox(self, children=[self.prompt, self.choices,
                                               widgets.HBox([self.check_button, self.new_button]), self.result])
         self._show()
@@ -95,9 +102,8 @@ class PredictCell:
 
     def new_question(self) -> Question:
         """Re-roll: the next seed, a new question from the same factory."""
-        self.seed += 1
-        self.question = self.factory(self.seed)
-        self.verdict = None
+        question = self.factory(self.seed + 1)  # may raise QuestionError: then nothing changes
+        self.seed, self.question, self.verdict = self.seed + 1, question, None
         self._show()
         return self.question
 
@@ -106,16 +112,24 @@ class PredictCell:
         self.prompt.value = f'<div style="{_BOX}"><b>Predict:</b> {html.escape(self.question.prompt)}</div>'
         self.choices.options = self.question.choices
         self.choices.value = None
-        self.result.value = ""
+        # folded until Check replaces it with the verdict: a saved notebook (its widget state or
+        # its text/html) still shows the question with its answer one click away
+        self.result.value = folded_answer(self.question)
 
     def _on_check(self) -> None:
         if self.choices.value is None:
-            self.result.value = "<i>Pick an answer first.</i>"
+            self.result.value = "<i>Pick an answer first.</i>" + folded_answer(self.question)
             return
         try:
             self.answer(self.choices.value)
         except QuestionError as err:  # cannot happen through the radio buttons; say so if it does
             self.result.value = f"<i>{html.escape(str(err))}</i>"
+
+    def _on_new(self) -> None:
+        try:
+            self.new_question()
+        except QuestionError as err:  # a seed the scenario cannot ask about: say so, keep the old question
+            self.result.value = f"<i>No new question: {html.escape(str(err))}</i>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         return self.box._repr_mimebundle_(**kwargs)
@@ -124,4 +138,4 @@ class PredictCell:
         return f"<PredictCell seed={self.seed}: {self.question.prompt!r}>"
 
 
-__all__ = ["PredictCell", "PredictBox", "static_html"]
+__all__ = ["PredictCell", "PredictBox", "folded_answer", "static_html"]

@@ -108,6 +108,17 @@ sim.show("pipeline")
 # first filters the nodes with every **predicate** of the DefaultProvider (all of them run for
 # every node), then scores the survivors with every **priority** (each 0–10, times its weight),
 # and `selectHost` takes the highest total (ties broken round-robin).
+#
+# **Predict before you run it:** which node will `web-1` get? Pick one and press **Check** —
+# the simulator answers (a *predict-then-check* cell; there are more at the end).
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.winner_question, scenario="three-nodes"), seed=1)
 
 # %%
 ev = sim.run_until("selectHost")

@@ -160,7 +160,7 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=1)
+PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=7)
 
 # %% tags=["predict"]
 PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=1)

@@ -73,6 +73,18 @@ sim.show("pod_states")
 sim = Simulation.from_scenario("assume-expiry", seed=1)
 print(sim.scenario.description)
 
+# %% [markdown]
+# **Predict first:** at one moment of this story (the seed picks it), what does the cache hold
+# for `web-1`? The cells after it show the whole sequence.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=3)
+
 # %%
 ev = sim.run_until("bind")
 sim.run_until("finishBinding")
@@ -183,7 +195,7 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=1)
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=5)
 
 # %% tags=["predict"]
 PredictCell(partial(Q.cache_state_question, scenario="bind-failure"), seed=1)

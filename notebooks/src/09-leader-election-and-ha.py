@@ -80,7 +80,19 @@ for e in sim.trace[: sim.cursor + 1]:
 # ## Killing the leader
 #
 # At t = 20 the scenario kills `scheduler-a` (like `kill -9`: it releases nothing). New pods
-# wait. Let us find when `scheduler-b` takes over and why then.
+# wait. **Predict first:** a few seconds (or tens of seconds) after the kill, whom does the
+# lock record name as the leader?
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=3)
+
+# %% [markdown]
+# Now let us find when `scheduler-b` takes over and why then.
 
 # %%
 sim.run_until(lambda e: e.stage == "leaderelection.acquire" and "successfully" in e.message and e.process == "scheduler-b")
@@ -146,7 +158,7 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=1)
+PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=2)
 
 # %% tags=["predict"]
 PredictCell(partial(Q.binder_question, scenario="ha-failover"), seed=1)

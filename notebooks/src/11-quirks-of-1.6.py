@@ -203,7 +203,7 @@ from kschedlearn.widgets.predict import PredictCell
 PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=3)
 
 # %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=2)
+PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=9)
 
 # %% [markdown]
 # ## Try this

@@ -9,6 +9,7 @@ structure) — the test never trusts the question's own bookkeeping.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,9 @@ def test_notebook_has_predict_cells_and_ends_with_a_recap(path: Path) -> None:
         html = "".join(o.get("data", {}).get("text/html", "") for o in cell.get("outputs", []))
         # the saved notebook shows the question and the revealed answer without a kernel
         assert "kschedlearn-predict" in html and "Reveal the simulated answer" in html, f"{path.name}: no static question"
+    # ... and so does a renderer that draws the widgets from the saved widget state
+    state = json.dumps(nb.metadata.get("widgets", {}))
+    assert state.count("Reveal the simulated answer") >= len(predict), f"{path.name}: widget state lacks the answers"
 
 
 def test_curriculum_is_complete() -> None:
@@ -226,7 +230,10 @@ def test_predict_cell_answers_right_and_wrong(path: Path, index: int, source: st
     for _ in range(2):  # the cell's own seed, then "New question"
         q = cell.question
         factory = cell.factory.func if isinstance(cell.factory, functools.partial) else cell.factory
-        truth = TRUTHS[factory.__name__](q)
+        check = TRUTHS.get(getattr(factory, "__name__", ""))
+        assert check is not None, (f"{path.name} predict cell {index}: no independent check for factory "
+                                   f"{factory!r}; add one to TRUTHS in {Path(__file__).name}")
+        truth = check(q)
         if truth is None:
             assert q.answer in _UNTABLED
         else:

@@ -166,3 +166,17 @@ def test_fifo_answer_replays_on_a_fresh_fifo(seed: int) -> None:
         getattr(fifo, op)(C._pod(name, int(rv)))
     got = Runtime(seed=1).run_fn(pop, fifo)
     assert q.answer == f"default/{got.metadata.name} (resourceVersion {got.metadata.resource_version})"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000),
+       factory=st.sampled_from([C.fifo_pop_question, C.delta_fifo_question, C.selector_question, C.index_question]))
+def test_any_seed_gives_a_checkable_question(seed: int, factory) -> None:
+    q = factory(seed)
+    assert q.answer in q.choices and len(set(q.choices)) == len(q.choices)
+    verdicts = [Q.check_answer(q, c) for c in q.choices]
+    assert sum(v.correct for v in verdicts) == 1 and all(v.truth == q.answer for v in verdicts)

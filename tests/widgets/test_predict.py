@@ -34,7 +34,8 @@ def test_new_question_rerolls_the_seed() -> None:
     cell = PredictCell(Q.pod_location_question, seed=1)
     cell.answer(cell.question.answer)
     q = cell.new_question()
-    assert cell.seed == 2 and q.seed == 2 and cell.verdict is None and cell.result.value == ""
+    assert cell.seed == 2 and q.seed == 2 and cell.verdict is None
+    assert "Reveal the simulated answer" in cell.result.value and "✓" not in cell.result.value
     assert tuple(cell.choices.options) == q.choices
     cell.new_button.click()
     assert cell.seed == 3
@@ -51,6 +52,18 @@ def test_bundle_has_the_widget_and_a_static_answer() -> None:
     data = cell._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in data
     html = data["text/html"]
-    assert cell.question.prompt.split("`")[0] in html and "<details>" in html and cell.question.answer in html
+    assert cell.question.prompt.split("`")[0] in html and "<details" in html and cell.question.answer in html
     cell.answer(cell.question.answer)
     assert "✓" in cell._repr_mimebundle_()["text/html"]
+
+
+def test_new_question_that_cannot_be_posed_keeps_the_old_one() -> None:
+    def factory(seed: int) -> Q.Question:
+        if seed > 1:
+            raise Q.QuestionError("scenario 'x' has no event to ask about")
+        return Q.winner_question(seed)
+
+    cell = PredictCell(factory, seed=1)
+    before = cell.question
+    cell.new_button.click()
+    assert cell.seed == 1 and cell.question == before and "No new question" in cell.result.value
