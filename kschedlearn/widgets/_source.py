@@ -46,7 +46,9 @@ def _fold_docstring(lines: Sequence[SourceLine]) -> list[SourceLine]:
     end = next((i for i in range(head + 1, len(lines)) if quote in lines[i].text), None)
     if end is None or any(line.current for line in lines[head:end + 1]):
         return list(lines)
-    folded = SourceLine(lines[head].number, lines[head].text.rstrip() + f" … {quote}", False)
+    text = lines[head].text.rstrip()
+    text = text if len(text) <= 72 else text[:71].rstrip() + "…"
+    folded = SourceLine(lines[head].number, text + f" … {quote}", False)
     return [*lines[:head], folded, *lines[end + 1:]]
 
 
@@ -86,7 +88,7 @@ def go_anchor(loc: CodeLocation) -> str:
     label = loc.go_url.removeprefix(GO_BLOB)
     symbol = f"{html.escape(loc.go_symbol)} · " if loc.go_symbol else ""
     return (f'<a class="kschedlearn-source-go" href="{html.escape(loc.go_url, quote=True)}" target="_blank" '
-            f'rel="noopener noreferrer" style="color:#1565c0;text-decoration:underline">'
+            f'rel="noopener noreferrer" style="color:#1565c0;text-decoration:underline;overflow-wrap:anywhere">'
             f"Go: {symbol}{html.escape(label)}</a>")
 
 
@@ -100,7 +102,8 @@ def source_pane(loc: CodeLocation | None) -> str:
     body = "".join(_line_html(line) for line in _window(lines))
     phase = _PHASES.get(loc.phase, loc.phase)
     return (
-        '<div class="kschedlearn-source" style="min-width:0">'
+        # contain:inline-size: the long code lines scroll inside the pane instead of widening it
+        '<div class="kschedlearn-source" style="min-width:0;width:100%;contain:inline-size;line-height:1.4">'
         '<div class="kschedlearn-source-head" style="display:flex;flex-wrap:wrap;gap:2px 12px;'
         'align-items:baseline;margin-bottom:2px">'
         f'<span><b class="kschedlearn-source-function">{html.escape(loc.python_function)}</b>'

@@ -160,11 +160,11 @@ class Explorer:
         for name, view in w["views"].items():
             view.add_class(f"kschedlearn-view-{name}")
         w["tabs"] = widgets.Tab(children=[w["views"][n] for n in VIEW_NAMES], titles=VIEW_NAMES, selected_index=0)
-        w["narration"] = widgets.HTML(layout=widgets.Layout(flex="1 1 360px", min_width="0"))
+        w["narration"] = widgets.HTML(layout=widgets.Layout(flex="1 1 300px", min_width="0", overflow="hidden"))
         w["narration"].add_class("kschedlearn-narration-box")
         w["banner"] = widgets.HTML()
         w["banner"].add_class("kschedlearn-banner-box")
-        w["source"] = widgets.HTML(layout=widgets.Layout(flex="1.6 1 480px", min_width="0"))
+        w["source"] = widgets.HTML(layout=widgets.Layout(flex="1.6 1 480px", min_width="0", overflow="hidden"))
         w["source"].add_class("kschedlearn-source-box")
         w["trace"] = widgets.HTML()
         w["status"] = widgets.HTML()
