@@ -109,3 +109,38 @@ def test_source_pane_shows_assume_pod_with_one_highlighted_line(lab_server: Any,
     assert pane.locator(".kschedlearn-source-current").count() == 1
     explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(artifacts / "lab-explorer-top-1366.png"))
+
+
+def test_a_crash_and_the_end_of_the_scenario_are_shown(lab_server: Any, small_page: Any, artifacts: Path) -> None:
+    page = small_page
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell('from kschedlearn import Simulation\n'
+                                          'sim = Simulation.from_scenario("bad-policy")\n'
+                                          'sim.run_until("process.crash")\n'
+                                          'sim.explorer()')]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, lab_server.root / "crash.ipynb")
+    page.set_default_timeout(60_000)
+    page.goto(lab_server.lab_url("crash.ipynb"))
+    page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
+    page.wait_for_function(KERNEL_READY)
+    _run_all(page)
+    explorer = page.locator(".kschedlearn-explorer").first
+    explorer.wait_for(state="visible")
+    crash = explorer.locator(".kschedlearn-crash")
+    crash.wait_for(state="visible")
+    assert "Predicate type not found for PodFitsResourcez" in crash.inner_text()
+    # the notebook API warned too (stderr of the cell)
+    assert "SimulatedProcessCrashed" in page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").first.inner_text()
+    explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(artifacts / "lab-crash-banner-1366.png"))
+    step = explorer.locator("button.kschedlearn-step")
+    ended = explorer.locator(".kschedlearn-ended")
+    for _ in range(20):
+        if ended.count():
+            break
+        step.click()
+        time.sleep(0.3)
+    ended.wait_for(state="visible")
+    assert re.search(r"the scenario has ended at event \d+ \(t=[\d.]+s\)", ended.inner_text())
+    page.screenshot(path=str(artifacts / "lab-scenario-ended-1366.png"))
