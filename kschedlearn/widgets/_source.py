@@ -126,20 +126,20 @@ def banner(crashes: Sequence[ProcessCrash], cursor: int, ended: str = "") -> str
         if crash.seq == cursor:
             parts.append(
                 '<div class="kschedlearn-banner kschedlearn-crash" style="background:#fdecea;color:#8a1c1c;'
-                'border-left:4px solid #d32f2f;padding:4px 8px;margin:2px 0">'
+                'border-left:4px solid #d32f2f;padding:4px 8px;margin:2px 0;line-height:1.5">'
                 f"<b>✖ {html.escape(crash.process)} crashed here</b> (event {crash.seq}, t={crash.time:g}s"
                 f"{', during ' + html.escape(crash.stage) if crash.stage else ''}): "
                 f"<code>{html.escape(crash.error)}</code>{where}</div>")
         else:
             parts.append(
                 '<div class="kschedlearn-banner kschedlearn-crashed" style="background:#fff8e1;color:#6d4c00;'
-                'border-left:4px solid #f9a825;padding:2px 8px;margin:2px 0">'
+                'border-left:4px solid #f9a825;padding:2px 8px;margin:2px 0;line-height:1.5">'
                 f"{html.escape(crash.process)} is not running: it crashed at event {crash.seq} "
                 f"(t={crash.time:g}s): <code>{html.escape(crash.error)}</code></div>")
     if ended:
         parts.append(
             '<div class="kschedlearn-banner kschedlearn-ended" style="background:#e3f2fd;color:#0d47a1;'
-            f'border-left:4px solid #1976d2;padding:2px 8px;margin:2px 0">■ Nothing more to run: {html.escape(ended)}.'
+            f'border-left:4px solid #1976d2;padding:2px 8px;margin:2px 0;line-height:1.5">■ Nothing more to run: {html.escape(ended)}.'
             " Go Back, jump on the timeline, or change what happens below.</div>")
     return "".join(parts)
 
