@@ -14,19 +14,29 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (kschedlearn)"
 	touch $(STAMP)
 
-setup: $(STAMP)
+# JupyterLab settings for this project's virtualenv only (the news prompt would cover the
+# narration): an overrides.d file in the venv's application settings directory.
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/kschedlearn.json
+$(LAB_OVERRIDES): tools/lab/overrides.json $(STAMP)
+	mkdir -p $(dir $@)
+	cp tools/lab/overrides.json $@
 
-test: $(STAMP)
+setup: $(STAMP) $(LAB_OVERRIDES)
+
+test: $(STAMP) $(LAB_OVERRIDES)
 	$(BIN)/python -m pytest
 
-# Local only (127.0.0.1) and behind a fresh random token; opens notebook 00 in notebooks/.
+# Local only (127.0.0.1) and behind a fresh random token; serves the repository (notebooks/ and
+# exercises/) and opens notebook 00. tests/browser/conftest.py starts JupyterLab the same way.
 LAB_PORT ?= 8888
 LAB_ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
-lab: $(STAMP)
+LAB_START := notebooks/00-start-here.ipynb
+lab: $(STAMP) $(LAB_OVERRIDES)
 	@token=$$($(BIN)/python -c 'import secrets; print(secrets.token_hex(24))'); \
-	echo "JupyterLab: http://127.0.0.1:$(LAB_PORT)/lab/tree/00-start-here.ipynb?token=$$token"; \
+	echo "JupyterLab: http://127.0.0.1:$(LAB_PORT)/lab/tree/$(LAB_START)?token=$$token"; \
 	exec $(BIN)/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --IdentityProvider.token=$$token \
-		--ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00-start-here.ipynb $(LAB_ALLOW_ROOT)
+		--ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(LAB_START) --LabApp.news_url=None \
+		$(LAB_ALLOW_ROOT)
 
 clean:
 	rm -rf $(VENV)

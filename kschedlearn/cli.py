@@ -12,7 +12,7 @@ Differs from Go: the binary's glog flags are reduced to ``--v`` (log verbosity, 
 Commands::
 
     kschedlearn scenarios
-    kschedlearn trace SCENARIO [--seed N] [--until STAGE] [--granularity stage|event|pod] [--json]
+    kschedlearn trace SCENARIO [--seed N] [--until STAGE] [--granularity stage|event|pod] [--links] [--json]
     kschedlearn render SCENARIO --view VIEW --step N -o out.svg [--renderer auto|wasm|dot|text]
     kschedlearn serve SCENARIO [--port N] [--kubeconfig PATH] [--speed X] [--from DUMP.yaml]
     kschedlearn kube-scheduler [1.6 flags] --scenario NAME [--duration 60s] [--v N]
@@ -28,6 +28,7 @@ import argparse
 import datetime
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -47,10 +48,33 @@ class CLIError(Exception):
 
 # -- output formats --------------------------------------------------------------------------
 
-def narrate(ev: TraceEvent) -> str:
-    """``t=  2.000s  assume  assumed default/web-1 on node-3 — <why>``."""
-    line = f"t={ev.time:8.3f}s  {ev.stage}  {ev.message}"
-    return f"{line} — {ev.why}" if ev.why else line
+def narrate(ev: TraceEvent, *, links: bool = False) -> str:
+    """``#98    t=   2.000s  assume  assumed default/web-1 on node-3 — <why>``.
+
+    The leading number is the event's sequence number (what ``render --step`` takes). A queue
+    operation shows the queue's keys after it (``fifo.*`` / ``delta_fifo.*``, as their narration
+    promises); ``links`` appends the Go source of the function running at the event.
+    """
+    line = f"#{ev.seq:<5} t={ev.time:8.3f}s  {ev.stage}  {ev.message}"
+    keys = ev.data.get("queue_keys")
+    if isinstance(keys, list):
+        line += f"  [{ev.data.get('queue', 'queue')} keys after: {', '.join(map(str, keys)) or '(empty)'}]"
+    if ev.why:
+        line += f" — {ev.why}"
+    if links:
+        url = go_url(ev)
+        if url:
+            line += f"  <{url}>"
+    return line
+
+
+def go_url(ev: TraceEvent) -> str:
+    """The Go link of the mirrored function running at ``ev`` (``Simulation.where``), else the
+    link of the event's stage."""
+    from kschedlearn.simulation.where import where
+
+    loc = where(ev)
+    return loc.go_url if loc is not None and loc.go_url else ev.go_ref
 
 
 def json_line(ev: TraceEvent) -> str:
@@ -101,7 +125,7 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
-    from kschedlearn.simulation.simulation import GRANULARITIES, Simulation
+    from kschedlearn.simulation.simulation import GRANULARITIES, Simulation, SimulatedProcessCrashed, UnknownNameError
 
     scenario = _load(args.scenario)
     sim = Simulation(scenario=scenario, seed=args.seed, snapshots=False)
@@ -109,12 +133,20 @@ def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
         raise CLIError(f"--granularity: expected one of {', '.join(GRANULARITIES)}, got {args.granularity!r}")
     if args.granularity == "pod" and not sim.follow:
         raise CLIError(f"{scenario.source}: --granularity pod needs the scenario's 'follow' pod")
-    ev = sim.step(args.granularity)
-    while ev is not None:
-        out.write((json_line(ev) if args.json else narrate(ev)) + "\n")
-        if args.until is not None and ev.stage == args.until:
-            return 0
+    if args.until is not None:
+        try:
+            sim.check_names(stage=args.until, where_from="--until")
+        except UnknownNameError as err:
+            raise CLIError(str(err)) from err
+    with warnings.catch_warnings():
+        # a crash is printed as its own trace line (process.crash), not as a Python warning
+        warnings.simplefilter("ignore", SimulatedProcessCrashed)
         ev = sim.step(args.granularity)
+        while ev is not None:
+            out.write((json_line(ev) if args.json else narrate(ev, links=args.links)) + "\n")
+            if args.until is not None and ev.stage == args.until:
+                return 0
+            ev = sim.step(args.granularity)
     if args.until is not None:
         raise CLIError(f"stage {args.until!r} never happened in {scenario.name} (seed {args.seed})")
     return 0
@@ -263,6 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--seed", type=int, default=0)
     trace.add_argument("--until", metavar="STAGE", help="stop after the first event of this stage")
     trace.add_argument("--granularity", default="stage", choices=("stage", "event", "pod"))
+    trace.add_argument("--links", action="store_true", help="end each line with the Go source link of the code running")
     trace.add_argument("--json", action="store_true", help="one JSON object per line")
 
     render = sub.add_parser("render", help="draw a view of a scenario at an event number")

@@ -23,8 +23,64 @@ def test_scenarios_lists_every_bundled_scenario_with_its_description(capsys):
 def test_trace_narrates_until_a_stage(capsys):
     assert main(["trace", "three-nodes", "--seed", "1", "--until", "assume"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1].startswith("t=   2.000s  assume  assumed default/web-1 on node-3 — ")
-    assert lines[0].startswith("t=   0.000s  main  kube-scheduler --leader-elect=false")
+    assert lines[-1].startswith("#98    t=   2.000s  assume  assumed default/web-1 on node-3 — ")
+    assert lines[0].startswith("#5     t=   0.000s  main  kube-scheduler --leader-elect=false")
+
+
+def test_trace_numbers_every_line_with_the_event_number_render_step_takes(capsys):
+    from kschedlearn import Simulation
+
+    assert main(["trace", "three-nodes", "--seed", "1", "--granularity", "event", "--until", "finishBinding"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    sim = Simulation.from_scenario("three-nodes", seed=1, snapshots=False)
+    for line in lines:
+        number, rest = line.split(maxsplit=1)
+        assert number.startswith("#")
+        ev = sim.goto(int(number[1:]))
+        assert rest.startswith(f"t={ev.time:8.3f}s  {ev.stage}  {ev.message}")
+    assert len({line.split()[0] for line in lines}) == len(lines)
+
+
+def test_trace_links_end_each_line_with_the_go_source_of_the_running_function(capsys):
+    assert main(["trace", "three-nodes", "--seed", "1", "--links", "--until", "assume"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].endswith("  <https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
+                              "plugin/pkg/scheduler/schedulercache/cache.go#L109-L128>")
+    select = next(line for line in lines if "  selectHost  " in line)
+    assert select.endswith("core/generic_scheduler.go#L133-L150>")
+    assert main(["trace", "three-nodes", "--seed", "1", "--until", "assume"]) == 0
+    assert "https://" not in capsys.readouterr().out
+
+
+def test_trace_queue_operations_show_the_keys_after_the_operation(capsys):
+    from kschedlearn import Simulation
+
+    assert main(["trace", "three-nodes", "--seed", "1", "--granularity", "event", "--until", "fifo.pop"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    add = next(line for line in lines if "  fifo.add  " in line)
+    pop = lines[-1]
+    sim = Simulation.from_scenario("three-nodes", seed=1, snapshots=False)
+    for line in (add, pop):
+        ev = sim.goto(int(line.split()[0][1:]))
+        keys = ", ".join(ev.data["queue_keys"]) or "(empty)"
+        assert f"[podQueue keys after: {keys}]" in line
+    assert "[podQueue keys after: default/web-1]" in add
+
+
+@pytest.mark.parametrize("granularity", ["stage", "event"])
+def test_trace_prints_the_crash_of_a_bad_policy(granularity, capsys):
+    assert main(["trace", "bad-policy", "--granularity", granularity]) == 0
+    out, err = capsys.readouterr()
+    crash = [line for line in out.splitlines() if "  process.crash  " in line]
+    assert len(crash) == 1
+    assert ("scheduler-0 exited: FatalError: Invalid configuration: Predicate type not found for "
+            "PodFitsResourcez") in crash[0]
+    assert "Warning" not in err
+
+
+def test_trace_until_a_misspelt_stage_suggests_the_right_one(capsys):
+    assert main(["trace", "three-nodes", "--until", "asume"]) == 1
+    assert "--until: unknown stage 'asume'; did you mean 'assume'?" in capsys.readouterr().err
 
 
 def test_trace_json_lines_pod_granularity(capsys):

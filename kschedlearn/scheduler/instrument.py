@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kschedlearn.client_go.tools.cache.instrument import instrument_queue
-from kschedlearn.trace import emit, register_stage
+from kschedlearn.trace import emit, observed_call, register_stage
 from kschedlearn.trace.instrument import wrap_instance
 from kschedlearn.trace.stages import K8S, SCHED
 
@@ -57,11 +57,13 @@ def _pod_key(pod: Any) -> str:
 
 def _after(stage: str, describe: Callable[..., tuple[str, dict[str, Any]]]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def factory(original: Callable[..., Any]) -> Callable[..., Any]:
+        observed = observed_call(original, "returned")
+
         @functools.wraps(original)
         def wrapper(self: Any, *args: Any) -> Any:
             result = original(self, *args)
             message, data = describe(self, *args)
-            emit(stage, message, data=data)
+            emit(stage, message, data=data, observed=observed)
             return result
 
         return wrapper
@@ -71,10 +73,12 @@ def _after(stage: str, describe: Callable[..., tuple[str, dict[str, Any]]]) -> C
 
 def _before(stage: str, describe: Callable[..., tuple[str, dict[str, Any]]]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def factory(original: Callable[..., Any]) -> Callable[..., Any]:
+        observed = observed_call(original, "entering")
+
         @functools.wraps(original)
         def wrapper(self: Any, *args: Any) -> Any:
             message, data = describe(self, *args)
-            emit(stage, message, data=data)
+            emit(stage, message, data=data, observed=observed)
             return original(self, *args)
 
         return wrapper

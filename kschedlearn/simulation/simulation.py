@@ -20,9 +20,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import warnings
+
 import attrs
 
 from kschedlearn.scenarios.scenario import Action, Scenario, load_scenario
+from kschedlearn.simulation.checks import (
+    Breakpoint, ProcessCrash, ScenarioEnded, SimulatedProcessCrashed, SimulationError, UnknownNameError,
+    check_names, crashes_in, event_pods,
+)
+from kschedlearn.simulation.where import CodeLocation, where
 from kschedlearn.simulation.world import World, build_world
 from kschedlearn.trace import TraceEvent
 
@@ -42,38 +49,6 @@ TEACHING_STAGES = frozenset({
     "kubelet.start", "kubelet.complete", "reflector.relist", "process.crash",
 })
 GRANULARITIES = ("event", "stage", "pod")
-
-
-class SimulationError(Exception):
-    """A request the simulation cannot honour (bad step granularity, unknown pod, ...)."""
-
-
-def _event_pods(ev: TraceEvent) -> set[str]:
-    data = ev.data
-    pods = set()
-    for key in ("pod", "key"):
-        value = data.get(key)
-        if isinstance(value, str):
-            pods.add(value)
-    return pods
-
-
-@attrs.define(eq=False)
-class Breakpoint:
-    """Pause when an event matches: by stage name, by pod key, by node name (any that is set)."""
-
-    stage: str | None = None
-    pod: str | None = None
-    node: str | None = None
-
-    def matches(self, ev: TraceEvent) -> bool:
-        if self.stage is not None and ev.stage != self.stage:
-            return False
-        if self.pod is not None and self.pod not in _event_pods(ev):
-            return False
-        if self.node is not None and ev.data.get("node") != self.node:
-            return False
-        return True
 
 
 @attrs.frozen
@@ -198,7 +173,7 @@ class Simulation:
                 return bool(ev.data.get("assumed"))
             return ev.stage in TEACHING_STAGES
         if granularity == "pod":
-            return bool(self.follow) and self.follow in _event_pods(ev)
+            return bool(self.follow) and self.follow in event_pods(ev)
         raise SimulationError(f"unknown granularity {granularity!r}; use one of {', '.join(GRANULARITIES)}")
 
     # -- moving --------------------------------------------------------------------------
@@ -211,13 +186,18 @@ class Simulation:
     def step(self, granularity: str | None = None) -> TraceEvent | None:
         """Move to the next event at ``granularity`` ("stage", "event" or "pod").
 
-        Returns the event, or None once the scenario has run to its end.
+        Returns the event, or None once the scenario has run to its end. A step asked for when
+        the cursor already stands on the last event of a finished scenario moves nothing and
+        warns :class:`ScenarioEnded` ("the scenario has ended at event N (t=...)").
         """
         g = granularity or self.granularity
         if g not in GRANULARITIES:
             raise SimulationError(f"unknown granularity {g!r}; use one of {', '.join(GRANULARITIES)}")
         if g == "pod" and not self.follow:
             raise SimulationError("step('pod') needs a pod to follow: set sim.follow = 'namespace/name'")
+        if self.finished and self._world is not None:
+            warnings.warn(self.end_message(), ScenarioEnded, stacklevel=2)
+            return None
         return self._advance(lambda ev: self._matches(ev, g))
 
     def run_until(
@@ -232,9 +212,10 @@ class Simulation:
         matching ``stage`` / ``pod`` / ``node``. Returns None if the scenario ends first."""
         if isinstance(predicate, str):
             stage, predicate = predicate, None
-        bp = Breakpoint(stage=stage, pod=pod, node=node)
         if predicate is None and stage is None and pod is None and node is None:
             raise SimulationError("run_until needs a predicate, a stage, a pod or a node")
+        self.check_names(stage=stage, pod=pod, node=node, where_from="run_until")
+        bp = Breakpoint(stage=stage, pod=pod, node=node)
 
         def pred(ev: TraceEvent) -> bool:
             if ev.stage == "log" and stage != "log":
@@ -249,13 +230,27 @@ class Simulation:
 
     def _advance(self, pred: Callable[[TraceEvent], bool]) -> TraceEvent | None:
         self.serve_pending()
+        before = self.cursor
+        event = self._advance_cursor(pred)
+        for crash in crashes_in(self.trace, before + 1, self.cursor):
+            warnings.warn(crash.describe(), SimulatedProcessCrashed, stacklevel=3)
+        return event
+
+    def _advance_cursor(self, pred: Callable[[TraceEvent], bool]) -> TraceEvent | None:
         trace = self.trace
         for i in range(self.cursor + 1, len(trace)):
             if pred(trace[i]):
                 self.cursor = i
                 return trace[i]
-        # beyond the recorded history: run the world on
+        # beyond the recorded history: run the world on. It pauses at the first matching event
+        # a goroutine emits; an event recorded without a pause (a process crash is recorded by
+        # the runtime as the goroutine dies) may match earlier — stop there, not past it.
+        start = len(trace)
         event = self.world.run(pred)
+        for i in range(start, len(self.trace)):
+            if self.trace[i] is event or pred(self.trace[i]):
+                self.cursor = i
+                return self.trace[i]
         self.cursor = len(self.trace) - 1
         return event
 
@@ -284,13 +279,23 @@ class Simulation:
 
     # -- breakpoints ---------------------------------------------------------------------
     def add_breakpoint(self, stage: str | None = None, *, pod: str | None = None, node: str | None = None) -> Breakpoint:
-        """Always stop at events matching all of the given stage / pod / node."""
+        """Always stop at events matching all of the given stage / pod / node (each must be a name
+        the scenario knows, else :class:`UnknownNameError` suggests close ones)."""
+        self.check_names(stage=stage, pod=pod, node=node, where_from="add_breakpoint")
         bp = Breakpoint(stage=stage, pod=pod, node=node)
         self.breakpoints.append(bp)
         return bp
 
     def clear_breakpoints(self) -> None:
         self.breakpoints.clear()
+
+    # -- names ---------------------------------------------------------------------------
+    def check_names(self, *, stage: str | None = None, pod: str | None = None, node: str | None = None,
+                    where_from: str = "run_until") -> None:
+        """Raise :class:`UnknownNameError` for a stage, pod or node name this scenario does not
+        know (``simulation/checks.py``: the stage catalogue, the scenario's objects, timeline and
+        injections, the API server and the trace)."""
+        check_names(self, stage=stage, pod=pod, node=node, where_from=where_from)
 
     # -- changing the past ---------------------------------------------------------------
     def _fork_here(self) -> World:
@@ -369,6 +374,25 @@ class Simulation:
         return self.serving.pump() if self.serving is not None else 0
 
     # -- questions -----------------------------------------------------------------------
+    def where(self) -> CodeLocation | None:
+        """The mirrored Python function executing at the cursor and its Go twin: file, qualified
+        name, line, Go symbol and the link to that Go function's lines (``simulation/where.py``).
+        None when no mirrored code runs at the cursor (an API server event, a hand injection)."""
+        return where(self.event)
+
+    @property
+    def crashes(self) -> tuple[ProcessCrash, ...]:
+        """Simulated processes that crashed, at or before the cursor (process, event, time, error,
+        stage, where it raised)."""
+        return crashes_in(self.trace, 0, self.cursor)
+
+    def end_message(self) -> str:
+        """``"the scenario has ended at event N (t=...s)"`` once it has, else ``""``."""
+        if not self.finished:
+            return ""
+        last = self.trace[-1] if self.trace else None
+        return f"the scenario has ended at event {last.seq if last else -1} (t={last.time if last else 0.0:g}s)"
+
     def decision(self, pod: str | None = None) -> list[Any]:
         """Every scheduling attempt for ``pod`` so far: predicates per node, scores, choice."""
         from kschedlearn.viz.decision import decisions_from_events
@@ -422,4 +446,5 @@ class Simulation:
         return f"<Simulation {self.scenario.name!r} seed={self.seed} at event {self.cursor}/{len(self.trace) - 1 if self._world else '?'} t={self.time:g}s>"
 
 
-__all__ = ["Simulation", "SimulationError", "Breakpoint", "TEACHING_STAGES"]
+__all__ = ["Simulation", "SimulationError", "UnknownNameError", "SimulatedProcessCrashed", "ScenarioEnded",
+           "ProcessCrash", "CodeLocation", "Breakpoint", "TEACHING_STAGES"]

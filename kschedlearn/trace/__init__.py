@@ -3,10 +3,10 @@
 Go: none — kschedlearn-only (DESIGN §6).
 """
 
-from kschedlearn.trace.core import Frame, TraceEvent, Tracer, capture_stack, emit
+from kschedlearn.trace.core import Frame, ObservedCall, TraceEvent, Tracer, capture_stack, emit, observed_call
 from kschedlearn.trace.stages import CATALOGUE, Stage, register_stage, stage
 
 __all__ = [
-    "CATALOGUE", "Frame", "Stage", "TraceEvent", "Tracer", "capture_stack", "emit",
+    "CATALOGUE", "Frame", "ObservedCall", "Stage", "TraceEvent", "Tracer", "capture_stack", "emit", "observed_call",
     "register_stage", "stage",
 ]

@@ -6,7 +6,11 @@ outside (``runtime.tracer = Tracer(...)``); without one, :func:`emit` costs one 
 
 from __future__ import annotations
 
+import ast
+import functools
+import inspect
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +34,22 @@ class Frame:
 
 
 @attrs.frozen
+class ObservedCall:
+    """The mirrored function a trace point observes from outside, when the event is emitted by
+    a wrapper around it (``scheduler/instrument.py``) or by a crash inside it.
+
+    ``phase`` says where in that function the event stands: ``"returned"`` (an after-point: the
+    function has just returned; ``line`` is its last statement), ``"entering"`` (a before-point:
+    ``line`` is its first statement) or ``"raised"`` (a crash: ``line`` is where it raised).
+    """
+
+    function: str
+    module: str
+    line: int
+    phase: str
+
+
+@attrs.frozen
 class TraceEvent:
     """One recorded step: what happened, where in Go, why it matters, and the state after it."""
 
@@ -44,6 +64,8 @@ class TraceEvent:
     data: dict[str, Any] = attrs.field(factory=dict)
     stack: tuple[Frame, ...] = ()
     snapshot: Any = attrs.field(default=None, eq=False, repr=False)
+    #: set when the event comes from a wrapper or a crash (not exported: stacks stay as they were)
+    observed: ObservedCall | None = attrs.field(default=None, eq=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able form (without the snapshot)."""
@@ -67,11 +89,58 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     f = sys._getframe(1)
     while f is not None and len(frames) < limit:
         mod = f.f_globals.get("__name__", "")
-        if mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES):
+        if _is_mirrored_frame_module(mod):
             frames.append(Frame(f.f_code.co_qualname if hasattr(f.f_code, "co_qualname") else f.f_code.co_name, mod, f.f_lineno))
         f = f.f_back
     frames.reverse()
     return tuple(frames)
+
+
+def _is_mirrored_frame_module(mod: str) -> bool:
+    return mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES)
+
+
+@functools.cache
+def _statement_lines(code: Any) -> tuple[int, int]:
+    """(first, last) statement line of a function, skipping its docstring; the last statement
+    is looked for inside trailing ``with`` / ``try`` blocks (where Go's body ends after a
+    ``defer mu.Unlock()``)."""
+    try:
+        lines, start = inspect.getsourcelines(code)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        return code.co_firstlineno, code.co_firstlineno
+    node = tree.body[0]
+    body = list(getattr(node, "body", ()))
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if not body:
+        return start, start
+    last: ast.stmt = body[-1]
+    while isinstance(last, (ast.With, ast.AsyncWith, ast.Try)) and last.body:
+        last = last.body[-1]
+    return start + body[0].lineno - 1, start + last.lineno - 1
+
+
+def observed_call(fn: Callable[..., Any], phase: str) -> ObservedCall:
+    """Describe ``fn`` as the function a ``"returned"`` or ``"entering"`` trace point observes."""
+    fn = inspect.unwrap(fn)
+    first, last = _statement_lines(fn.__code__)
+    return ObservedCall(fn.__qualname__, fn.__module__, last if phase == "returned" else first, phase)
+
+
+def raised_at(exc: BaseException) -> ObservedCall | None:
+    """The innermost kschedlearn frame (not the runtime, tracer or wrappers) ``exc`` went through."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        f = tb.tb_frame
+        mod = f.f_globals.get("__name__", "")
+        if _is_mirrored_frame_module(mod):
+            name = f.f_code.co_qualname if hasattr(f.f_code, "co_qualname") else f.f_code.co_name
+            found = ObservedCall(name, mod, tb.tb_lineno, "raised")
+        tb = tb.tb_next
+    return found
 
 
 @attrs.define(eq=False)
@@ -104,6 +173,7 @@ class Tracer:
         message: str,
         why: str | None,
         data: dict[str, Any] | None,
+        observed: ObservedCall | None = None,
     ) -> TraceEvent:
         info = lookup_stage(stage)
         seq = len(self.events)
@@ -122,6 +192,7 @@ class Tracer:
             data=data or {},
             stack=capture_stack() if (self.capture_stacks and g is not None) else (),
             snapshot=snap,
+            observed=observed,
         )
         self.events.append(event)
         for listener in self.listeners:
@@ -135,6 +206,7 @@ class Tracer:
         self.record(
             rt, g, "process.crash", f"{g.process.name} exited: {type(exc).__name__}: {exc}",
             None, {"process": g.process.name, "error": f"{type(exc).__name__}: {exc}"},
+            raised_at(exc),
         )
 
 
@@ -145,17 +217,20 @@ def emit(
     why: str | None = None,
     data: dict[str, Any] | None = None,
     runtime: Runtime | None = None,
+    observed: ObservedCall | None = None,
 ) -> TraceEvent | None:
     """Record a trace point on the current runtime's tracer; maybe pause here.
 
-    Returns the event, or None when no tracer is attached.
+    ``observed``: set by trace-point wrappers (:func:`observed_call`) to the mirrored function
+    they wrap, so ``Simulation.where()`` can name it. Returns the event, or None when no tracer
+    is attached.
     """
     g = current_goroutine()
     rt = g.runtime if g is not None else runtime
     if rt is None or rt.tracer is None:
         return None
     tracer: Tracer = rt.tracer
-    event = tracer.record(rt, g, stage, message, why, data)
+    event = tracer.record(rt, g, stage, message, why, data, observed)
     if g is not None and tracer.breakpoint is not None and tracer.breakpoint(event):
         rt.pause(event)
     return event

@@ -4,23 +4,29 @@ Go: none — kschedlearn-only (DESIGN §9). Built from stock ipywidgets 8 contro
 front-end extension of our own), so it works anywhere ``jupyterlab_widgets`` does.
 
 Layout, top to bottom: the controls (Back, Step, Play with a speed slider, the step
-granularity), the timeline over the recorded history, breakpoints and the followed pod, one tab
-per Graphviz view, the narration of the current event with a link to its Go source, a trace log
-around the cursor, the fault-injection buttons, and an ``Output`` where any error raised by a
-button shows up (a callback error is never swallowed).
+granularity), the timeline over the recorded history, a banner (a process that crashed at or
+before the cursor, the end of the scenario), breakpoints and the followed pod, one tab per
+Graphviz view, the narration of the current event with a link to its Go source beside the
+*source pane* (the mirrored Python function running at the cursor, its current line highlighted,
+and a link to its Go twin — ``Simulation.where()``), a trace log around the cursor, the
+fault-injection buttons, and an ``Output`` where any error raised by a button shows up (a
+callback error is never swallowed). A crash is shown in the banner, not as a Python warning.
 
 Speed: every rendered SVG is kept per (cursor, view, followed pod) — checked against the event
 object at the cursor, so a forked history never shows a stale picture — and only the visible tab
 is drawn.
 
-Saved notebooks: the box's display bundle also carries a static SVG of the current view, so a
-notebook saved with outputs shows the diagram where no kernel runs (nbconvert, GitHub).
+Saved notebooks: the box's display bundle also carries a static SVG of the current view and a
+static HTML page (banner, the view, narration and source pane), so a notebook saved with outputs
+shows them where no kernel runs (nbconvert, GitHub).
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import traceback
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -28,8 +34,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import ipywidgets as widgets
 
+from kschedlearn.simulation.checks import ScenarioEnded, SimulatedProcessCrashed
 from kschedlearn.simulation.simulation import GRANULARITIES, TEACHING_STAGES
 from kschedlearn.widgets._html import inline_svg, narration, trace_log
+from kschedlearn.widgets._source import banner, source_pane
 
 if TYPE_CHECKING:
     from kschedlearn.simulation.simulation import Simulation
@@ -47,11 +55,14 @@ class ExplorerBox(widgets.VBox):
     next to the widget view: JupyterLab shows the live widget, a kernel-less renderer the SVG."""
 
     static_svg: Callable[[], str] | None = None
+    static_html: Callable[[], str] | None = None
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         data = super()._repr_mimebundle_(**kwargs)
         if self.static_svg is not None:
             data["image/svg+xml"] = self.static_svg()
+        if self.static_html is not None:
+            data["text/html"] = self.static_html()
         data["text/plain"] = "<kschedlearn explorer>"
         return data
 
@@ -83,6 +94,7 @@ class Explorer:
             self.sim.start()
         self.box = self._build()
         self.box.static_svg = lambda: self.svg(self.current_view)
+        self.box.static_html = self.static_html
         self._guard(self.refresh)()
 
     # -- public --------------------------------------------------------------------------
@@ -110,6 +122,19 @@ class Explorer:
             self._cache.popitem(last=False)
         return text
 
+    def static_html(self) -> str:
+        """The explorer as it stands, without a kernel: banner, current view, narration, source."""
+        w = self.w
+        # the view as a data-URI image: nbconvert and GitHub keep <img>, some drop inline <svg>
+        data = base64.b64encode(self.svg(self.current_view).encode("utf-8")).decode("ascii")
+        image = (f'<img class="kschedlearn-static-view" alt="{self.current_view} view" style="max-width:100%" '
+                 f'src="data:image/svg+xml;base64,{data}">')
+        return ('<div class="kschedlearn-explorer-static">'
+                f'{w["position"].value}{w["banner"].value}{image}'
+                '<div style="display:flex;gap:16px;flex-wrap:wrap">'
+                f'<div style="flex:1 1 360px;min-width:0">{w["narration"].value}</div>'
+                f'<div style="flex:1.6 1 480px;min-width:0">{w["source"].value}</div></div></div>')
+
     # -- building ------------------------------------------------------------------------
     def _build(self) -> ExplorerBox:
         w = self.w
@@ -135,8 +160,12 @@ class Explorer:
         for name, view in w["views"].items():
             view.add_class(f"kschedlearn-view-{name}")
         w["tabs"] = widgets.Tab(children=[w["views"][n] for n in VIEW_NAMES], titles=VIEW_NAMES, selected_index=0)
-        w["narration"] = widgets.HTML()
+        w["narration"] = widgets.HTML(layout=widgets.Layout(flex="1 1 300px", min_width="0", overflow="hidden"))
         w["narration"].add_class("kschedlearn-narration-box")
+        w["banner"] = widgets.HTML()
+        w["banner"].add_class("kschedlearn-banner-box")
+        w["source"] = widgets.HTML(layout=widgets.Layout(flex="1.6 1 480px", min_width="0", overflow="hidden"))
+        w["source"].add_class("kschedlearn-source-box")
         w["trace"] = widgets.HTML()
         w["status"] = widgets.HTML()
         w["errors"] = widgets.Output(layout=widgets.Layout(max_height="200px", overflow="auto"))
@@ -145,9 +174,11 @@ class Explorer:
         self._wire()
         box = ExplorerBox(children=[
             widgets.HBox([w["back"], w["step"], w["play"], w["speed"], w["granularity"]]),
-            widgets.HBox([w["timeline"]]), w["position"],
+            widgets.HBox([w["timeline"]]), w["position"], w["banner"],
             widgets.HBox([w["bp_stage"], w["bp_add"], w["bp_clear"], w["bp_list"]]),
-            w["follow"], w["tabs"], w["narration"],
+            w["follow"], w["tabs"],
+            widgets.HBox([w["narration"], w["source"]], layout=widgets.Layout(
+                flex_flow="row wrap", align_items="flex-start", grid_gap="4px 16px", width="100%")),
             widgets.Accordion(children=[w["trace"]], titles=("trace log",), selected_index=0),
             inject_row, w["status"], w["errors"],
         ])
@@ -208,7 +239,11 @@ class Explorer:
             if self._updating:
                 return
             try:
-                fn(*args)
+                with warnings.catch_warnings():
+                    # crashes and the end of the scenario are shown in the banner instead
+                    warnings.simplefilter("ignore", SimulatedProcessCrashed)
+                    warnings.simplefilter("ignore", ScenarioEnded)
+                    fn(*args)
             except Exception as err:  # noqa: BLE001 — reported in the widget, not swallowed
                 self._report(err)
 
@@ -301,6 +336,8 @@ class Explorer:
         w["position"].value = (f"<span class='kschedlearn-position'>event {sim.cursor} of {top}"
                                f" · t={sim.time:g}s · {html.escape(ev.stage if ev else '-')}</span>")
         w["narration"].value = narration(ev, finished=sim.finished)
+        w["banner"].value = banner(sim.crashes, sim.cursor, sim.end_message())
+        w["source"].value = source_pane(sim.where())
         w["trace"].value = trace_log(sim.trace, sim.cursor, self.trace_size)
         self._show_breakpoints()
         self._render_current()

@@ -32,19 +32,20 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--no-first-run", "--disable-sync",
 ]
-# JupyterLab user settings: no news/update toasts over the notebook; every cell stays in the DOM
-# (no windowing), so off-screen outputs can be found.
+# JupyterLab user settings: every cell stays in the DOM (no windowing), so off-screen outputs can
+# be found. The news prompt is *not* turned off here: the project's own settings
+# (tools/lab/overrides.json, installed into the venv by `make setup`) must do that, as for `make lab`.
 LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True,
-    },
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
+#: the repository folders `make lab` serves (its root_dir is the repository)
+LAB_FOLDERS = ("notebooks", "exercises")
 
 
 @attrs.frozen
 class LabServer:
-    """A running JupyterLab: where it listens, its token, and the folder it serves."""
+    """A running JupyterLab: where it listens, its token, and the notebooks folder (``root``)
+    inside the repository-shaped folder it serves."""
 
     url: str
     token: str
@@ -52,7 +53,8 @@ class LabServer:
     log: Path
 
     def lab_url(self, path: str) -> str:
-        return f"{self.url}/lab/tree/{path}?token={self.token}"
+        """The Lab URL of ``path``, relative to ``root`` (the notebooks folder)."""
+        return f"{self.url}/lab/tree/{self.root.name}/{path}?token={self.token}"
 
 
 def _free_port() -> int:
@@ -91,13 +93,16 @@ def artifacts() -> Path:
 
 @pytest.fixture(scope="module")
 def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder JupyterLab serves: a copy of ``notebooks/`` (tests get to run and dirty it)."""
+    """The notebooks folder inside what JupyterLab serves: a copy of the repository's
+    ``notebooks/`` and ``exercises/`` (tests get to run and dirty it), laid out as `make lab`
+    serves them."""
     root = tmp_path_factory.mktemp("lab-root")
-    src = ROOT / "notebooks"
-    if src.is_dir():
-        shutil.copytree(src, root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    else:
-        (root / "notebooks").mkdir()
+    for folder in LAB_FOLDERS:
+        src = ROOT / folder
+        if src.is_dir():
+            shutil.copytree(src, root / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        else:
+            (root / folder).mkdir()
     return root / "notebooks"
 
 
@@ -118,13 +123,15 @@ def lab_server(chromium_path: Path, lab_root: Path, artifacts: Path,
     port, token = _free_port(), secrets.token_hex(16)
     log = artifacts / "jupyter-lab.log"
     jupyter = Path(sys.executable).with_name("jupyter")
+    # the flags of `make lab` (Makefile), plus what the tests need
     cmd = [str(jupyter), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={lab_root}",
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={lab_root.parent}",
+           "--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb", "--LabApp.news_url=None",
            "--LabApp.expose_app_in_browser=True", "--ServerApp.port_retries=0"]
     if os.geteuid() == 0:  # CI containers run as root
         cmd.append("--allow-root")
     with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=lab_root)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=lab_root.parent)
     try:
         url = f"http://127.0.0.1:{port}"
         _wait_until_up(url, token, proc, log)

@@ -118,7 +118,7 @@ class SchedulerCache:
         """Optimistically account ``pod`` on ``pod.spec.node_name`` (no deadline yet).
 
         Go: func (cache *schedulerCache) AssumePod(pod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L109-L128
         """
         key = get_pod_key(pod)
         with self._mu:

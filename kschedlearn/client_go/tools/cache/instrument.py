@@ -15,7 +15,7 @@ from typing import Any
 
 from kschedlearn.client_go.tools.cache.delta_fifo import DeltaFIFO, Deltas
 from kschedlearn.client_go.tools.cache.fifo import FIFO
-from kschedlearn.trace import emit, register_stage
+from kschedlearn.trace import emit, observed_call, register_stage
 from kschedlearn.trace.stages import CLIENT_GO_CACHE
 
 _OPS = {
@@ -55,12 +55,13 @@ def _data(queue: Any, name: str, op: str, args: tuple[Any, ...], result: Any) ->
 def _wrap(name: str, prefix: str, op: str, original: Callable[..., Any]) -> Callable[..., Any]:
     if op == "pop":
         return _wrap_pop(name, prefix, original)
+    observed = observed_call(original, "returned")
 
     @functools.wraps(original)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = original(self, *args, **kwargs)
         data = _data(self, name, op, args, result)
-        emit(f"{prefix}.{op}", f"{name}.{op} {data.get('key', '')}".rstrip(), data=data)
+        emit(f"{prefix}.{op}", f"{name}.{op} {data.get('key', '')}".rstrip(), data=data, observed=observed)
         return result
 
     return wrapper

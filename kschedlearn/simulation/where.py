@@ -1,0 +1,208 @@
+"""Where am I in the code: the mirrored Python function running at an event, and its Go twin.
+
+Go: none — kschedlearn-only (Python Tutor's code pane). Built on what every event already
+records: its goroutine's call stack (``TraceEvent.stack``, without the runtime, the tracer and the
+trace-point wrappers) and, for an event emitted by a wrapper or a crash, the function the wrapper
+observes (``TraceEvent.observed``). The frame shown is the innermost one in *mirrored* code: a
+module under the mirrored packages whose ``Go:`` line is not ``kschedlearn-only`` — never an
+instrument wrapper, the runtime (``sim/``), ``simulation/``, ``viz/``, ``widgets/`` or ``trace/``.
+
+The Go symbol and line range come from that function's docstring ``Go:`` line and its link
+(a full ``https://github.com/kubernetes/kubernetes/blob/v1.6.1/...#La-Lb`` URL, or a short
+``file.go#La-Lb`` resolved against the module's own ``Go:`` path).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from kschedlearn.trace import TraceEvent
+
+GO_BLOB = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
+MIRRORED_PACKAGES = ("api", "apimachinery", "client_go", "client", "scheduler", "cmd", "apis")
+"""The packages that mirror Go (the same list ``tests/test_conformance.py`` checks)."""
+
+_ROOT = Path(__file__).resolve().parents[2]
+_FULL_LINK = re.compile(r"https://github\.com/kubernetes/kubernetes/blob/v1\.6\.1/([\w./-]+\.go)(?:#L(\d+)(?:-L(\d+))?)?")
+_SHORT_LINK = re.compile(r"(?<![\w/.])([\w]+\.go)#L(\d+)(?:-L(\d+))?")
+_GO_PATH = re.compile(r"Go:\s*([\w./-]+\.go)")
+_GO_FUNC = re.compile(r"func\s+(?:\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*)?(\w+)")
+_GO_TYPE = re.compile(r"type\s+(\w+)")
+_GO_NAME = re.compile(r"([A-Za-z_][\w.]*)")
+
+
+@attrs.frozen
+class SourceLine:
+    """One line of the Python function shown in the source pane."""
+
+    number: int
+    text: str
+    current: bool
+
+
+@attrs.frozen
+class CodeLocation:
+    """The mirrored frame executing at an event (see the module docstring).
+
+    ``phase``: ``"running"`` (the frame was executing this line when the event was emitted),
+    ``"returned"`` (a trace point after the call: the function has just returned, ``python_line``
+    is its last statement), ``"entering"`` (a trace point before the call: its first statement),
+    ``"raised"`` (a crash: the line that raised).
+    """
+
+    python_file: str
+    python_function: str
+    python_line: int
+    go_symbol: str
+    go_url: str
+    module: str
+    phase: str = "running"
+
+    def source(self) -> tuple[SourceLine, ...]:
+        """The Python source of the function, each line numbered, the current one marked."""
+        return function_source(self.module, self.python_function, self.python_line)
+
+
+def where(event: TraceEvent | None) -> CodeLocation | None:
+    """The innermost mirrored frame at ``event`` (None when no mirrored code is on its stack,
+    e.g. an event from the API server or an injection made by hand)."""
+    if event is None:
+        return None
+    observed = event.observed
+    if observed is not None and is_mirrored_module(observed.module):
+        return locate(observed.module, observed.function, observed.line, observed.phase)
+    for frame in reversed(event.stack):
+        if is_mirrored_module(frame.module):
+            return locate(frame.module, frame.function, frame.line, "running")
+    return None
+
+
+def locate(module: str, function: str, line: int, phase: str = "running") -> CodeLocation:
+    """A :class:`CodeLocation` for ``module.function`` at ``line``."""
+    symbol, url = go_reference(module, function)
+    return CodeLocation(python_file=_repo_path(module), python_function=function, python_line=line,
+                        go_symbol=symbol, go_url=url, module=module, phase=phase)
+
+
+@functools.cache
+def is_mirrored_module(module: str) -> bool:
+    """A module of a mirrored package whose ``Go:`` line is not ``kschedlearn-only``."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "kschedlearn" or parts[1] not in MIRRORED_PACKAGES:
+        return False
+    if parts[-1] == "instrument":
+        return False
+    mod = sys.modules.get(module) or _import(module)
+    doc = (mod.__doc__ or "") if mod is not None else ""
+    go_lines = [line for line in doc.splitlines() if line.lstrip().startswith("Go:")]
+    return "kschedlearn-only" not in (go_lines[0] if go_lines else doc)
+
+
+def _import(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+def _repo_path(module: str) -> str:
+    mod = sys.modules.get(module)
+    path = getattr(mod, "__file__", None)
+    if path:
+        try:
+            return Path(path).resolve().relative_to(_ROOT).as_posix()
+        except ValueError:
+            return Path(path).as_posix()
+    return module.replace(".", "/") + ".py"
+
+
+def _resolve(module: str, function: str) -> Any:
+    """The function object for a qualified name; a nested function resolves to its outermost
+    enclosing function (``new.<locals>.run`` → ``new``)."""
+    obj: Any = sys.modules.get(module) or _import(module)
+    for part in function.split(".<locals>")[0].split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+@functools.cache
+def go_reference(module: str, function: str) -> tuple[str, str]:
+    """(Go symbol, Go URL) from the function's docstring; the URL falls back to the module's Go
+    file (no line range) when the function's docstring gives none."""
+    mod = sys.modules.get(module) or _import(module)
+    module_doc = (getattr(mod, "__doc__", "") or "") if mod is not None else ""
+    go_path = _module_go_path(module_doc)
+    fn = _resolve(module, function)
+    doc = inspect.getdoc(fn) or "" if fn is not None and not inspect.ismodule(fn) else ""
+    symbol = _go_symbol(doc)
+    url = ""
+    full = _FULL_LINK.search(doc)
+    if full is not None and full.group(2):
+        url = _url(full.group(1), full.group(2), full.group(3))
+    else:
+        short = _SHORT_LINK.search(doc)
+        if short is not None and go_path and go_path.rsplit("/", 1)[-1] == short.group(1):
+            url = _url(go_path, short.group(2), short.group(3))
+        elif short is not None and go_path:
+            url = _url(go_path.rsplit("/", 1)[0] + "/" + short.group(1), short.group(2), short.group(3))
+        elif go_path:
+            url = GO_BLOB + go_path
+    return symbol, url
+
+
+def _url(path: str, first: str, last: str | None) -> str:
+    return f"{GO_BLOB}{path}#L{first}" + (f"-L{last}" if last else "")
+
+
+def _module_go_path(doc: str) -> str:
+    full = _FULL_LINK.search(doc)
+    if full is not None:
+        return full.group(1)
+    m = _GO_PATH.search(doc)
+    return m.group(1) if m is not None else ""
+
+
+def _go_symbol(doc: str) -> str:
+    """``Go: func (cache *schedulerCache) AssumePod(...)`` → ``schedulerCache.AssumePod``;
+    ``Go: genericScheduler.selectHost — ...`` → ``genericScheduler.selectHost``."""
+    line = next((ln.strip()[3:].strip() for ln in doc.splitlines() if ln.strip().startswith("Go:")), "")
+    if not line:
+        return ""
+    func = _GO_FUNC.match(line)
+    if func is not None:
+        return f"{func.group(1)}.{func.group(2)}" if func.group(1) else func.group(2)
+    typ = _GO_TYPE.match(line)
+    if typ is not None:
+        return typ.group(1)
+    name = _GO_NAME.match(line)
+    return name.group(1).rstrip(".") if name is not None else ""
+
+
+@functools.cache
+def _source_block(module: str, function: str) -> tuple[int, tuple[str, ...]]:
+    fn = _resolve(module, function)
+    try:
+        lines, start = inspect.getsourcelines(inspect.unwrap(fn))
+    except (OSError, TypeError):
+        return 0, ()
+    return start, tuple(line.rstrip("\n") for line in lines)
+
+
+def function_source(module: str, function: str, line: int) -> tuple[SourceLine, ...]:
+    """The source lines of ``module.function`` with ``line`` marked current."""
+    start, lines = _source_block(module, function)
+    return tuple(SourceLine(start + i, text, start + i == line) for i, text in enumerate(lines))
+
+
+__all__ = ["CodeLocation", "SourceLine", "where", "locate", "go_reference", "is_mirrored_module",
+           "function_source", "MIRRORED_PACKAGES"]

@@ -1,0 +1,146 @@
+"""The learning loop in real JupyterLab at 1366×768: `make lab`'s landing page and file browser,
+no news prompt, and the explorer's source pane at ``assume``. Screenshots go to
+``test-artifacts/``."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+SOURCE = ('from kschedlearn import Simulation\n'
+          'sim = Simulation.from_scenario("three-nodes", seed=1)\n'
+          'sim.run_until("assume")\n'
+          'sim.explorer()')
+NEWS_PROMPT = "official Jupyter news"
+KERNEL_READY = """() => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const ctx = nb && nb.sessionContext;
+  return !!(ctx && ctx.isReady && ctx.session && ctx.session.kernel
+            && ctx.session.kernel.connectionStatus === 'connected' && ctx.session.kernel.status === 'idle');
+}"""
+
+
+@pytest.fixture
+def small_page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    pg = context.new_page()
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+def _run_all(page: Any) -> None:
+    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").filter(has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(r"^Run All Cells$")).click()
+
+
+def test_lab_lands_on_notebook_00_with_exercises_reachable_and_no_news(lab_server: Any, small_page: Any,
+                                                                       artifacts: Path) -> None:
+    page = small_page
+    page.set_default_timeout(60_000)
+    page.goto(f"{lab_server.url}/?token={lab_server.token}")  # redirects to default_url, as `make lab` opens
+    page.locator(".jp-Notebook").first.wait_for()
+    assert page.url.split("?")[0].endswith("/lab/tree/notebooks/00-start-here.ipynb")
+    page.wait_for_function("() => [...document.querySelectorAll('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')]"
+                           ".some(t => t.textContent.includes('00-start-here.ipynb'))")
+    time.sleep(3)  # the news prompt, when enabled, is a toast shown once the app is restored
+    page.screenshot(path=str(artifacts / "lab-landing-1366.png"))
+    assert NEWS_PROMPT not in page.locator("body").inner_text()
+    url = (f"{lab_server.url}/lab/api/settings/@jupyterlab/apputils-extension:notification"
+           f"?token={lab_server.token}")
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        settings = json.load(resp)
+    assert settings["schema"]["properties"]["fetchNews"]["default"] == "false"
+    contents = f"{lab_server.url}/api/contents?token={lab_server.token}"
+    with urllib.request.urlopen(contents, timeout=10) as resp:
+        names = {item["name"] for item in json.load(resp)["content"]}
+    assert {"notebooks", "exercises"} <= names
+
+
+def test_source_pane_shows_assume_pod_with_one_highlighted_line(lab_server: Any, small_page: Any,
+                                                                artifacts: Path) -> None:
+    page = small_page
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(SOURCE)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, lab_server.root / "source-pane.ipynb")
+    page.set_default_timeout(60_000)
+    page.goto(lab_server.lab_url("source-pane.ipynb"))
+    page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
+    page.wait_for_function(KERNEL_READY)
+    _run_all(page)
+    explorer = page.locator(".kschedlearn-explorer").first
+    explorer.wait_for(state="visible")
+    pane = explorer.locator(".kschedlearn-source")
+    pane.wait_for(state="visible")
+    try:
+        assert "assume_pod" in pane.locator(".kschedlearn-source-function").inner_text()
+        assert pane.locator(".kschedlearn-source-current").count() == 1
+        assert "_assumed_pods[key] = True" in pane.locator(".kschedlearn-source-current").inner_text()
+        link = pane.locator("a.kschedlearn-source-go")
+        assert link.get_attribute("target") == "_blank"
+        assert link.get_attribute("href").endswith("schedulercache/cache.go#L109-L128")
+        # nothing sticks out sideways: no horizontal scrolling of the output to read the pane
+        assert explorer.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+        box, out = pane.bounding_box(), explorer.bounding_box()
+        assert box["x"] >= out["x"] - 1 and box["x"] + box["width"] <= out["x"] + out["width"] + 1
+        assert box["x"] + box["width"] <= page.viewport_size["width"]
+    finally:
+        pane.evaluate("el => el.scrollIntoView({block: 'center', inline: 'nearest'})")
+        page.screenshot(path=str(artifacts / "lab-source-pane-1366.png"))
+    # Back moves the pane off assume_pod; Step brings it back
+    explorer.locator("button.kschedlearn-back").click()
+    page.wait_for_function("() => !document.querySelector('.kschedlearn-source-function')"
+                           ".textContent.includes('assume_pod')")
+    explorer.locator("button.kschedlearn-step").click()
+    page.wait_for_function("() => document.querySelector('.kschedlearn-source-function')"
+                           ".textContent.includes('assume_pod')")
+    assert pane.locator(".kschedlearn-source-current").count() == 1
+    explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(artifacts / "lab-explorer-top-1366.png"))
+
+
+def test_a_crash_and_the_end_of_the_scenario_are_shown(lab_server: Any, small_page: Any, artifacts: Path) -> None:
+    page = small_page
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell('from kschedlearn import Simulation\n'
+                                          'sim = Simulation.from_scenario("bad-policy")\n'
+                                          'sim.run_until("process.crash")\n'
+                                          'sim.explorer()')]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, lab_server.root / "crash.ipynb")
+    page.set_default_timeout(60_000)
+    page.goto(lab_server.lab_url("crash.ipynb"))
+    page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
+    page.wait_for_function(KERNEL_READY)
+    _run_all(page)
+    explorer = page.locator(".kschedlearn-explorer").first
+    explorer.wait_for(state="visible")
+    crash = explorer.locator(".kschedlearn-crash")
+    crash.wait_for(state="visible")
+    assert "Predicate type not found for PodFitsResourcez" in crash.inner_text()
+    # the notebook API warned too (stderr of the cell)
+    assert "SimulatedProcessCrashed" in page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").first.inner_text()
+    explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(artifacts / "lab-crash-banner-1366.png"))
+    step = explorer.locator("button.kschedlearn-step")
+    ended = explorer.locator(".kschedlearn-ended")
+    for _ in range(20):
+        if ended.count():
+            break
+        step.click()
+        time.sleep(0.3)
+    ended.wait_for(state="visible")
+    assert re.search(r"the scenario has ended at event \d+ \(t=[\d.]+s\)", ended.inner_text())
+    page.screenshot(path=str(artifacts / "lab-scenario-ended-1366.png"))
