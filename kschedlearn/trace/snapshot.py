@@ -21,6 +21,9 @@ Shape (every part is ``None`` when that component does not exist in the run)::
       stack: (Frame...)          the emitting goroutine's mirrored-code frames, outermost first
       leader: LeaderView         holder, lease, renew time, transitions, candidates
       stages_seen: (str...)      distinct stages seen so far, in first-seen order
+      holders: (PodHolderView...) pods in a goroutine's hands, in no queue or table: scheduleOne
+                                 between Pop and AssumePod (with its phase), the bind goroutine
+                                 while the Binding is in flight
 
 :class:`SnapshotBuilder` holds references to live components and builds a Snapshot when called;
 plug it into ``Tracer.snapshot_fn`` and ``Tracer.listeners`` (``builder.observe``).
@@ -186,6 +189,67 @@ class LeaderView:
 
 
 @attrs.frozen
+class PodHolderView:
+    """A pod held by a goroutine rather than stored in a queue or table.
+
+    ``holder`` is ``"scheduleOne"`` (popped from podQueue, not yet assumed), ``"bind"`` (the
+    binding goroutine, from its POST until FinishBinding / ForgetPod) or ``"processLoop"`` (the
+    assigned-pod informer popped the pod's deltas and is running its handler); ``phase`` the stage that
+    last touched the pod there (``fifo.pop``, ``schedule.start``, ``schedule.predicate_node``,
+    ``schedule.predicates``, ``schedule.priorities``, ``selectHost``, ``bind``,
+    ``apiserver.bind``); ``node`` the host chosen or being bound to, once known.
+    """
+
+    pod: str
+    holder: str
+    goroutine: str
+    process: str
+    phase: str
+    node: str = ""
+
+
+SCHEDULE_ONE_PHASES = ("fifo.pop", "scheduleOne.pop", "schedule.start", "schedule.predicate_node",
+                       "schedule.predicates", "schedule.priorities", "selectHost")
+"""Stages at which scheduleOne holds the pod (Pop … selectHost); ``assume`` hands it to the cache."""
+BIND_PHASES = ("bind", "apiserver.bind")
+"""Stages at which the bind goroutine holds the pod; ``finishBinding`` / ``forgetPod`` end it."""
+PROCESS_LOOP_PHASES = ("delta_fifo.pop", "controller.process_loop", "handler.OnAdd", "handler.OnUpdate",
+                       "handler.OnDelete", "cache.addPod")
+"""Stages at which the assigned-pod informer's processLoop holds the pod's deltas (Pop … handler)."""
+_RELEASE = ("assume", "finishBinding", "forgetPod", "error.backoff", "cache.updatePod", "cache.removePod")
+_ASSIGNED_POD_LOOP = "scheduledPodPopulator"  # the goroutine name of that informer's processLoop
+
+
+def next_holders(holders: Mapping[int, PodHolderView], stage: str, data: Mapping[str, Any],
+                 gid: int, goroutine: str, process: str) -> dict[int, PodHolderView]:
+    """The holders after an event of ``stage`` (with ``data``) emitted by goroutine ``gid``.
+
+    Pure: keyed by goroutine id, so two replicas (or a bind goroutine per pod) never mix.
+    """
+    # cache.addPod is traced just before AddPod runs: once any later event happens, it has run
+    out = {k: h for k, h in holders.items() if h.phase != "cache.addPod"}
+    pod = data.get("pod") or data.get("key")
+    if not isinstance(pod, str) or not pod:
+        return out
+    if stage in PROCESS_LOOP_PHASES:
+        if _ASSIGNED_POD_LOOP in goroutine:
+            out[gid] = PodHolderView(pod, "processLoop", goroutine, process, stage, str(data.get("node", "")))
+    elif stage in SCHEDULE_ONE_PHASES:
+        if stage == "fifo.pop" and "scheduleOne" not in goroutine:
+            return out  # some other FIFO consumer
+        old = out.get(gid)
+        node = str(data.get("host", "")) or (old.node if old is not None and old.pod == pod else "")
+        out[gid] = PodHolderView(pod, "scheduleOne", goroutine, process, stage, node)
+    elif stage in BIND_PHASES:
+        out[gid] = PodHolderView(pod, "bind", goroutine, process, stage, str(data.get("node", "")))
+    elif stage in _RELEASE:
+        for k, h in list(out.items()):
+            if h.pod == pod and (k == gid or stage != "assume" or h.holder == "scheduleOne"):
+                del out[k]
+    return out
+
+
+@attrs.frozen
 class Snapshot:
     """Everything observable at one trace event (see the module docstring for the shape)."""
 
@@ -203,6 +267,7 @@ class Snapshot:
     stack: tuple[Frame, ...] | None = None
     leader: LeaderView | None = None
     stages_seen: tuple[str, ...] = ()
+    holders: tuple[PodHolderView, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able data; mapping keys sorted so equal snapshots dump identically."""
@@ -308,7 +373,8 @@ class SnapshotBuilder:
     ``api_objects``: returns the API server's objects; ``leader_candidates``: identities of the
     scheduler replicas. Register ``observe`` as a tracer listener so ``stages_seen`` grows.
     Differs from the ideal: ``Tracer.record`` calls ``snapshot_fn()`` before the event exists, so
-    ``stage`` is the previous event's unless the caller passes ``stage=``.
+    ``stage`` is the previous event's unless the caller passes ``stage=`` (and ``holders`` miss
+    the event's own hand-over unless it passes ``data=``).
     """
 
     runtime: Any = None
@@ -322,10 +388,26 @@ class SnapshotBuilder:
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
+    _holders: dict[int, PodHolderView] = attrs.field(factory=dict, init=False)
 
     def observe(self, event: TraceEvent) -> None:
-        """Tracer listener: remember the event's stage."""
+        """Tracer listener: remember the event's stage and who holds which pod after it."""
         self._note(event.stage)
+        self._holders = self._holders_after(event.stage, event.data)
+
+    def _holders_after(self, stage: str, data: Mapping[str, Any] | None) -> dict[int, PodHolderView]:
+        g = getattr(self.runtime, "current", None)
+        if g is None or not data:
+            return self._alive(self._holders)
+        return self._alive(next_holders(self._holders, stage, data, g.gid, g.name, g.process.name))
+
+    def _alive(self, holders: dict[int, PodHolderView]) -> dict[int, PodHolderView]:
+        """Drop holders whose goroutine has ended (killed process, finished bind goroutine)."""
+        rt = self.runtime
+        if rt is None or not holders:
+            return holders
+        alive = {g.gid for g in rt.goroutines if g.alive}
+        return {k: h for k, h in holders.items() if k in alive}
 
     def _note(self, stage: str) -> None:
         self._last_stage = stage
@@ -333,9 +415,10 @@ class SnapshotBuilder:
             self._seen.add(stage)
             self._stages.append(stage)
 
-    def __call__(self, stage: str | None = None) -> Snapshot:
+    def __call__(self, stage: str | None = None, data: Mapping[str, Any] | None = None) -> Snapshot:
         if stage is not None:
             self._note(stage)
+        holders = self._holders_after(stage, data) if stage is not None else self._alive(self._holders)
         rt = self.runtime
         tracer = getattr(rt, "tracer", None)
         current = getattr(rt, "current", None)
@@ -357,6 +440,7 @@ class SnapshotBuilder:
             stack=capture_stack() if (self.capture_stacks and current is not None) else None,
             leader=self._leader(apiserver),
             stages_seen=tuple(self._stages),
+            holders=tuple(holders[k] for k in sorted(holders)) if rt is not None else None,
         )
 
     def _queues(self) -> dict[str, QueueView]:
