@@ -208,7 +208,7 @@ def _with_rows(render: Any, dot_source: str) -> str:
 # row band styles: (fill, stroke, stroke-width); a band is drawn under the text (fill) and its
 # outline over the table's lines, so a changed row stays visible inside a gold one
 _ROW_FILL = {ROW_FOLLOW: FOLLOW_BG, ROW_CHANGED: CHANGED_BG}
-_NODE_GROUP = re.compile(r'<g id="node(\d+)" class="node">(.*?)</g>', re.S)
+_NODE_GROUP = re.compile(r'(<g id="node\d+" class="node">\s*<title>(.*?)</title>)(.*?)</g>', re.S)
 
 
 def highlight_rows(svg: str, layout_json: str) -> str:
@@ -223,10 +223,10 @@ def highlight_rows(svg: str, layout_json: str) -> str:
         objects = json.loads(layout_json).get("objects", [])
     except ValueError:
         return svg
-    bands: dict[int, tuple[list[str], list[str]]] = {}
+    bands: dict[str, tuple[list[str], list[str]]] = {}
     for obj in objects:
         spec, rects = obj.get(ROWS_ATTR), obj.get("rects")
-        if not spec or not rects or "_gvid" not in obj:
+        if not spec or not rects or "name" not in obj:
             continue
         boxes = [tuple(float(v) for v in r.split(",")) for r in rects.split()]
         under, over = [], []
@@ -246,19 +246,20 @@ def highlight_rows(svg: str, layout_json: str) -> str:
             if ROW_CHANGED in marks:
                 over.append(f'<polygon class="kschedlearn-row-outline" fill="none" stroke="{ACTIVE}" '
                             f'stroke-width="2.5" points="{points}"/>')
-        bands[int(obj["_gvid"]) + 1] = (under, over)
+        # the SVG <title> is the node name, XML-escaped the way Graphviz does it ("-" too)
+        bands[html.escape(str(obj["name"]), quote=False).replace("-", "&#45;")] = (under, over)
 
     def paint(m: re.Match[str]) -> str:
-        found = bands.get(int(m.group(1)))
+        found = bands.get(m.group(2))
         if found is None:
             return m.group(0)
         under, over = found
-        body = m.group(2)
+        body = m.group(3)
         cut = body.find("/>", body.find("<polygon"))
         cut = cut + 2 if cut >= 0 and body.find("<polygon") >= 0 else body.find("<text")
         if cut < 0:
             cut = 0
-        return (f'<g id="node{m.group(1)}" class="node">' + body[:cut] + "\n" + "\n".join(under)
+        return (m.group(1) + body[:cut] + "\n" + "\n".join(under)
                 + body[cut:] + "\n".join(over) + "\n</g>")
 
     return _NODE_GROUP.sub(paint, svg)
