@@ -59,14 +59,14 @@ _PHASE_WORDS = {
 
 # (from, to, label, stages that light the edge up); ports: "node:port"
 _EDGES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
-    ("apiserver", "podQueue", "Reflector\nnodeName==\"\"\n→ Add / Update",
+    ("apiserver", "podQueue", "Reflector nodeName==\"\"\n→ Add / Update",
      ("reflector.list", "reflector.watch_event", "fifo.add", "fifo.update")),
     ("podQueue", "scheduleOne", "Pop (NextPod)", ("fifo.pop", "scheduleOne.pop")),
     ("scheduleOne", "cache", "AssumePod", ("assume",)),
     ("scheduleOne", "bind", "go bind()", ("bind",)),
     ("bind", "apiserver", "POST namespaces/{ns}/bindings", ("apiserver.bind",)),
     ("bind", "cache", "FinishBinding\n/ ForgetPod", ("finishBinding", "forgetPod")),
-    ("apiserver", "deltaFIFO", "Reflector\nnodeName!=\"\"\n→ Added / …",
+    ("apiserver", "deltaFIFO", "Reflector nodeName!=\"\"\n→ Added / Updated / …",
      ("delta_fifo.add", "delta_fifo.update", "delta_fifo.delete")),
     ("deltaFIFO", "processLoop", "Pop", ("delta_fifo.pop", "controller.process_loop")),
     ("processLoop", "cache", "AddPod (confirm)\n/ Update / Remove",

@@ -19,7 +19,7 @@ import html
 
 ZOOM_LEVELS = (1.0, 1.5, 2.0, 3.0)
 """Zoom levels as multiples of the fitted width (level 0 is "fit")."""
-FIT_HEIGHT = "62vh"
+FIT_HEIGHT = "70vh"
 """The tallest a fitted diagram may be (CSS length): at 1366×768 the explorer's tabs plus the
 diagram fit in JupyterLab's notebook area."""
 
