@@ -68,9 +68,9 @@ _EDGES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("bind", "cache", "FinishBinding\n/ ForgetPod", ("finishBinding", "forgetPod")),
     ("apiserver", "deltaFIFO", "Reflector nodeName!=\"\"\n→ Added / Updated / …",
      ("delta_fifo.add", "delta_fifo.update", "delta_fifo.delete")),
-    ("deltaFIFO", "processLoop", "Pop", ("delta_fifo.pop", "controller.process_loop")),
+    ("deltaFIFO", "processLoop", "Pop", ("delta_fifo.pop", "controller.process_loop", "processLoop")),
     ("processLoop", "cache", "AddPod (confirm)\n/ Update / Remove",
-     ("cache.addPod", "cache.updatePod", "cache.removePod")),
+     ("handler.addPodToCache", "cache.addPod", "cache.updatePod", "cache.removePod")),
     ("cleanup", "cache", "expire", ("cleanupAssumedPods", "expirePod")),
     ("scheduleOne", "backoff", "error → backoff", ("error.backoff",)),
     ("backoff", "podQueue", "AddIfNotPresent", ("error.requeue",)),
@@ -138,7 +138,7 @@ def _cache_words(snap: Snapshot, pod: str, prev: Snapshot | None) -> str:
 
 def _cache_state(ps: object, snap: Snapshot) -> str:
     if not ps.assumed:
-        return f"confirmed on {ps.node_name} (the informer added it)"
+        return f"added on {ps.node_name}: the informer confirmed it (AddPod)"
     if not ps.binding_finished:
         return f"assumed on {ps.node_name} — binding not finished, no expiry yet"
     left = fmt_time(ps.deadline - snap.time) if ps.deadline is not None else "-"
@@ -215,7 +215,7 @@ def _cache_node(g: graphviz.Digraph, snap: Snapshot, prev: Snapshot | None, foll
     for key in keys:
         p = states[key]
         changed = before is not None and before.get(key) != (p.assumed, p.binding_finished)
-        state = ("assumed" + (", binding finished" if p.binding_finished else "")) if p.assumed else "confirmed"
+        state = ("assumed" + (", binding finished" if p.binding_finished else "")) if p.assumed else "added (confirmed)"
         ttl = (fmt_time(p.deadline - snap.time) if p.deadline is not None and p.binding_finished
                else ("not started" if p.assumed else ""))
         rows.append([mark(key, new=changed, follow=key == follow), esc(p.node_name), esc(state), esc(ttl)])
