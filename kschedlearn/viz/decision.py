@@ -221,6 +221,10 @@ def decision(snapshot: Snapshot | None, previous_snapshot: Snapshot | None = Non
         g.node("none", f"no scheduling attempt recorded{' for ' + follow_pod if follow_pod else ''} yet",
                shape="note", fontcolor=IDLE_FG)
         return g
+    if not record.verdicts and not record.complete:
+        g.node("none", f"{record.pod}: a new scheduling attempt has started (Schedule) —\n"
+               "the predicates have not reported on any node yet", shape="note", fontcolor=IDLE_FG)
+        return g
     g.node("table", **_table(record, previous_record))
     outcome = select_host_explanation(record)
     g.node("outcome", outcome, shape="box", style="rounded,filled", fontsize="11",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 
 ZOOM_LEVELS = (1.0, 1.5, 2.0, 3.0)
 """Zoom levels as multiples of the fitted width (level 0 is "fit")."""
@@ -26,7 +27,17 @@ diagram fit in JupyterLab's notebook area."""
 _PAN = (("◀", "-1,0", "pan left"), ("▶", "1,0", "pan right"), ("▲", "0,-1", "pan up"), ("▼", "0,1", "pan down"))
 
 
-def _css(p: str) -> str:
+def _natural_px(svg_body: str) -> float | None:
+    """The SVG's own width in CSS px (Graphviz writes ``width="123pt"``; 1pt = 4/3 px)."""
+    m = re.search(r'<svg[^>]*\bwidth="([\d.]+)(pt|px)?"', svg_body)
+    if m is None:
+        return None
+    return float(m.group(1)) * (4 / 3 if m.group(2) == "pt" else 1)
+
+
+def _css(p: str, natural: float | None) -> str:
+    # fit never enlarges a small diagram past its own size (its text would be huge)
+    cap = f"max-width:min(100%,{natural:.0f}px)" if natural else "max-width:100%"
     rules = [
         f"#{p} .kz-radio{{position:absolute;opacity:0;width:0;height:0;pointer-events:none}}",
         f"#{p} .kz-bar{{display:flex;gap:4px;align-items:center;margin:2px 0;font:12px sans-serif}}",
@@ -35,7 +46,7 @@ def _css(p: str) -> str:
         f"#{p} .kz-ctl{{display:none;gap:4px;align-items:center}}",
         f"#{p} .kz-pan{{display:none;gap:4px}}",
         f"#{p} .kz-stage{{overflow:auto;max-width:100%}}",
-        f"#{p} .kz-stage svg{{display:block;width:100%;height:auto;max-height:{FIT_HEIGHT};margin:0 auto}}",
+        f"#{p} .kz-stage svg{{display:block;width:100%;height:auto;max-height:{FIT_HEIGHT};{cap};margin:0 auto}}",
     ]
     for i, z in enumerate(ZOOM_LEVELS):
         rules.append(f"#{p}-{i}:checked~.kz-bar .kz-ctl-{i}{{display:inline-flex}}")
@@ -75,7 +86,7 @@ def zoomable(svg_body: str, *, key: str = "") -> str:
         f'{" checked" if i == 0 else ""} aria-label="zoom {html.escape(f"{z * 100:g}")}%">'
         for i, z in enumerate(ZOOM_LEVELS))
     return (f'<div class="kschedlearn-zoom" id="{p}" style="position:relative">'
-            f"<style>{_css(p)}</style>{radios}"
+            f"<style>{_css(p, _natural_px(svg_body))}</style>{radios}"
             f'<div class="kz-bar">{_controls(p)}</div>'
             f'<div class="kschedlearn-svg kz-stage">{svg_body}</div></div>')
 

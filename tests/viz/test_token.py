@@ -312,6 +312,7 @@ def test_zoomable_is_css_only_and_fits_by_default() -> None:
     assert out == zoomable(svg)  # stable ids
     assert out.count('type="radio"') == len(ZOOM_LEVELS) and out.count(" checked") == 1
     assert "width:100%;height:auto;max-height:" in out  # fit: the pane's width, capped height
+    assert "max-width:min(100%,1067px)" in out  # never enlarged past its own 800pt
     assert svg in out and "<script" not in out
     for z in ZOOM_LEVELS[1:]:
         assert f"width:{z * 100:g}%" in out
