@@ -82,8 +82,10 @@ def zoomable(svg_body: str, *, key: str = "") -> str:
     """
     p = "kz" + hashlib.sha1((key + "\0" + svg_body).encode("utf-8")).hexdigest()[:10]
     radios = "".join(
+        # style="": JupyterLab touches a fresh input's inline style once, leaving style=""; with
+        # it already there, the same state always serializes to the same HTML
         f'<input type="radio" class="kz-radio" name="{p}" id="{p}-{i}" value="{z:g}"'
-        f'{" checked" if i == 0 else ""} aria-label="zoom {html.escape(f"{z * 100:g}")}%">'
+        f'{" checked" if i == 0 else ""} aria-label="zoom {html.escape(f"{z * 100:g}")}%" style="">'
         for i, z in enumerate(ZOOM_LEVELS))
     return (f'<div class="kschedlearn-zoom" id="{p}" style="position:relative">'
             f"<style>{_css(p, _natural_px(svg_body))}</style>{radios}"
