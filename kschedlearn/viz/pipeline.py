@@ -287,13 +287,14 @@ def _caption(snap: Snapshot, places: tuple[PodPlace, ...], follow: str | None) -
     if not follow:
         return title
     if not places:
-        return f"{title}\n▶ {follow}: not in the API server or the scheduler (yet)"
+        return f"{title}\\l▶ {follow}: not in the API server or the scheduler (yet)\\l"
     words = {"scheduleOne": "scheduleOne holds {pod} — {d}", "bind": "the bind goroutine holds {pod} — {d}",
              "processLoop": "the assigned-pod processLoop holds {pod} — {d}", "podQueue": "{pod} waits in podQueue — {d}",
              "deltaFIFO": "{pod}'s deltas wait in the DeltaFIFO — {d}", "backoff": "{pod} is in podBackoff — {d}",
              "cache": "schedulerCache: {pod} {d}", "apiserver": "{pod} is only in the API server — {d}"}
     lines = [words[p.place].format(pod=follow, d=p.detail) for p in places]
-    return title + "\n▶ " + lines[0] + "".join(f"\n   also {line}" for line in lines[1:])
+    # "\l" ends a left-justified line in a Graphviz label: the sentences read as a paragraph
+    return title + "\\l▶ " + lines[0] + "".join(f"\\l    also {line}" for line in lines[1:]) + "\\l"
 
 
 def pipeline(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
