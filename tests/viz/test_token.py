@@ -14,6 +14,7 @@ import re
 import pytest
 
 from kschedlearn import Simulation
+from kschedlearn.scenarios.scenario import bundled_names
 from kschedlearn.trace.snapshot import Snapshot
 from kschedlearn.viz import VIEWS
 from kschedlearn.viz._common import ROWS_ATTR
@@ -328,3 +329,19 @@ def test_every_view_is_fitted_in_the_explorer() -> None:
     for name in VIEWS:
         ex.w["tabs"].selected_index = list(ex.w["views"]).index(name)
         assert "kschedlearn-zoom" in ex.w["views"][name].value, name
+
+
+@pytest.mark.parametrize("scenario", bundled_names())
+def test_gold_bands_are_exactly_where_the_caption_says(scenario: str) -> None:
+    """In every bundled scenario, at the first 60 stage stops: the nodes with a gold band are the
+    places :func:`pod_places` lists (the caption's sentences), no more, no fewer."""
+    sim = Simulation.from_scenario(scenario, seed=1)
+    if not sim.follow:
+        pytest.skip("scenario follows no pod")
+    ev, stops = sim.start(), 0
+    while ev is not None and stops < 60:
+        stops += 1
+        dot = sim.show("pipeline", renderer="text").dot()
+        places = {p.place for p in pod_places(sim.snapshot, sim.follow, _previous(sim))}
+        assert set(bands(dot, "follow")) == places, (scenario, ev.seq, ev.stage)
+        ev = sim.step()
