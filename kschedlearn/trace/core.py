@@ -154,7 +154,7 @@ class Tracer:
     """
 
     breakpoint: Callable[[TraceEvent], bool] | None = None
-    snapshot_fn: Callable[..., Any] | None = None  # called as snapshot_fn(stage=...)
+    snapshot_fn: Callable[..., Any] | None = None  # called as snapshot_fn(stage=..., data=...)
     snapshot_every: int = 1
     capture_stacks: bool = True
     log_verbosity: int = 10
@@ -179,7 +179,7 @@ class Tracer:
         seq = len(self.events)
         snap = None
         if self.snapshot_fn is not None and self.snapshot_every and seq % self.snapshot_every == 0:
-            snap = self.snapshot_fn(stage=stage)
+            snap = self.snapshot_fn(stage=stage, data=data or {})
         event = TraceEvent(
             seq=seq,
             time=rt.now,

@@ -21,6 +21,9 @@ Shape (every part is ``None`` when that component does not exist in the run)::
       stack: (Frame...)          the emitting goroutine's mirrored-code frames, outermost first
       leader: LeaderView         holder, lease, renew time, transitions, candidates
       stages_seen: (str...)      distinct stages seen so far, in first-seen order
+      holders: (PodHolderView...) pods in a goroutine's hands, in no queue or table: scheduleOne
+                                 between Pop and AssumePod (with its phase), the bind goroutine
+                                 while the Binding is in flight
 
 :class:`SnapshotBuilder` holds references to live components and builds a Snapshot when called;
 plug it into ``Tracer.snapshot_fn`` and ``Tracer.listeners`` (``builder.observe``).
@@ -38,6 +41,7 @@ import attrs
 
 from kschedlearn.scheduler.schedulercache.cache import CacheDebugState
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
+from kschedlearn.trace.holders import PodHolderView, next_holders
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -203,6 +207,7 @@ class Snapshot:
     stack: tuple[Frame, ...] | None = None
     leader: LeaderView | None = None
     stages_seen: tuple[str, ...] = ()
+    holders: tuple[PodHolderView, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able data; mapping keys sorted so equal snapshots dump identically."""
@@ -308,7 +313,8 @@ class SnapshotBuilder:
     ``api_objects``: returns the API server's objects; ``leader_candidates``: identities of the
     scheduler replicas. Register ``observe`` as a tracer listener so ``stages_seen`` grows.
     Differs from the ideal: ``Tracer.record`` calls ``snapshot_fn()`` before the event exists, so
-    ``stage`` is the previous event's unless the caller passes ``stage=``.
+    ``stage`` is the previous event's unless the caller passes ``stage=`` (and ``holders`` miss
+    the event's own hand-over unless it passes ``data=``).
     """
 
     runtime: Any = None
@@ -322,10 +328,26 @@ class SnapshotBuilder:
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
+    _holders: dict[int, PodHolderView] = attrs.field(factory=dict, init=False)
 
     def observe(self, event: TraceEvent) -> None:
-        """Tracer listener: remember the event's stage."""
+        """Tracer listener: remember the event's stage and who holds which pod after it."""
         self._note(event.stage)
+        self._holders = self._holders_after(event.stage, event.data)
+
+    def _holders_after(self, stage: str, data: Mapping[str, Any] | None) -> dict[int, PodHolderView]:
+        g = getattr(self.runtime, "current", None)
+        if g is None or not data:
+            return self._alive(self._holders)
+        return self._alive(next_holders(self._holders, stage, data, g.gid, g.name, g.process.name))
+
+    def _alive(self, holders: dict[int, PodHolderView]) -> dict[int, PodHolderView]:
+        """Drop holders whose goroutine has ended (killed process, finished bind goroutine)."""
+        rt = self.runtime
+        if rt is None or not holders:
+            return holders
+        alive = {g.gid for g in rt.goroutines if g.alive}
+        return {k: h for k, h in holders.items() if k in alive}
 
     def _note(self, stage: str) -> None:
         self._last_stage = stage
@@ -333,9 +355,10 @@ class SnapshotBuilder:
             self._seen.add(stage)
             self._stages.append(stage)
 
-    def __call__(self, stage: str | None = None) -> Snapshot:
+    def __call__(self, stage: str | None = None, data: Mapping[str, Any] | None = None) -> Snapshot:
         if stage is not None:
             self._note(stage)
+        holders = self._holders_after(stage, data) if stage is not None else self._alive(self._holders)
         rt = self.runtime
         tracer = getattr(rt, "tracer", None)
         current = getattr(rt, "current", None)
@@ -357,6 +380,7 @@ class SnapshotBuilder:
             stack=capture_stack() if (self.capture_stacks and current is not None) else None,
             leader=self._leader(apiserver),
             stages_seen=tuple(self._stages),
+            holders=tuple(holders[k] for k in sorted(holders)) if rt is not None else None,
         )
 
     def _queues(self) -> dict[str, QueueView]:

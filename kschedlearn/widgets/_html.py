@@ -10,17 +10,19 @@ import html
 from collections.abc import Sequence
 
 from kschedlearn.trace import TraceEvent
+from kschedlearn.widgets._zoom import zoomable
 
 _TD = ' style="padding:0 6px;text-align:left"'
 GO_SOURCE_PREFIX = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
 
 
-def inline_svg(svg: str) -> str:
+def inline_svg(svg: str, key: str = "") -> str:
     """SVG text ready to be set as ``innerHTML``: the XML prolog and DOCTYPE are dropped
-    (they mean nothing inside HTML), and the drawing scrolls instead of overflowing."""
+    (they mean nothing inside HTML), and the drawing is fitted to the pane with zoom and pan
+    controls (:func:`kschedlearn.widgets._zoom.zoomable`)."""
     start = svg.find("<svg")
     body = svg[start:] if start >= 0 else svg
-    return f'<div class="kschedlearn-svg" style="overflow:auto;max-height:560px">{body}</div>'
+    return zoomable(body, key=key)
 
 
 def go_link(go_ref: str) -> str:

@@ -1,0 +1,76 @@
+"""Who holds which pod when it is in no queue or table: plain data for the snapshot.
+
+Go: none — kschedlearn-only (DESIGN §6). Between ``Pop`` and ``AssumePod`` a pod lives only in
+scheduleOne's local variable; while the Binding is in flight, in the bind goroutine's; between
+the assigned-pod DeltaFIFO's ``Pop`` and the cache, in processLoop's. The snapshot builder keeps
+a map goroutine id → :class:`PodHolderView`, moved on by :func:`next_holders` at every event
+(from its stage and data), so the views can draw the pod wherever it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen
+class PodHolderView:
+    """A pod held by a goroutine rather than stored in a queue or table.
+
+    ``holder`` is ``"scheduleOne"`` (popped from podQueue, not yet assumed), ``"bind"`` (the
+    binding goroutine, from its POST until FinishBinding / ForgetPod) or ``"processLoop"`` (the
+    assigned-pod informer popped the pod's deltas and is running its handler); ``phase`` the stage that
+    last touched the pod there (``fifo.pop``, ``schedule.start``, ``schedule.predicate_node``,
+    ``schedule.predicates``, ``schedule.priorities``, ``selectHost``, ``bind``,
+    ``apiserver.bind``); ``node`` the host chosen or being bound to, once known.
+    """
+
+    pod: str
+    holder: str
+    goroutine: str
+    process: str
+    phase: str
+    node: str = ""
+
+
+SCHEDULE_ONE_PHASES = ("fifo.pop", "scheduleOne.pop", "schedule.start", "schedule.predicate_node",
+                       "schedule.predicates", "schedule.priorities", "selectHost")
+"""Stages at which scheduleOne holds the pod (Pop … selectHost); ``assume`` hands it to the cache."""
+BIND_PHASES = ("bind", "apiserver.bind")
+"""Stages at which the bind goroutine holds the pod; ``finishBinding`` / ``forgetPod`` end it."""
+PROCESS_LOOP_PHASES = ("delta_fifo.pop", "controller.process_loop", "handler.OnAdd", "handler.OnUpdate",
+                       "handler.OnDelete", "cache.addPod")
+"""Stages at which the assigned-pod informer's processLoop holds the pod's deltas (Pop … handler)."""
+_RELEASE = ("assume", "finishBinding", "forgetPod", "error.backoff", "cache.updatePod", "cache.removePod")
+_ASSIGNED_POD_LOOP = "scheduledPodPopulator"  # the goroutine name of that informer's processLoop
+
+
+def next_holders(holders: Mapping[int, PodHolderView], stage: str, data: Mapping[str, Any],
+                 gid: int, goroutine: str, process: str) -> dict[int, PodHolderView]:
+    """The holders after an event of ``stage`` (with ``data``) emitted by goroutine ``gid``.
+
+    Pure: keyed by goroutine id, so two replicas (or a bind goroutine per pod) never mix.
+    """
+    # cache.addPod is traced just before AddPod runs: once any later event happens, it has run
+    out = {k: h for k, h in holders.items() if h.phase != "cache.addPod"}
+    pod = data.get("pod") or data.get("key")
+    if not isinstance(pod, str) or not pod:
+        return out
+    if stage in PROCESS_LOOP_PHASES:
+        if _ASSIGNED_POD_LOOP in goroutine:
+            out[gid] = PodHolderView(pod, "processLoop", goroutine, process, stage, str(data.get("node", "")))
+    elif stage in SCHEDULE_ONE_PHASES:
+        if stage == "fifo.pop" and "scheduleOne" not in goroutine:
+            return out  # some other FIFO consumer
+        old = out.get(gid)
+        node = str(data.get("host", "")) or (old.node if old is not None and old.pod == pod else "")
+        out[gid] = PodHolderView(pod, "scheduleOne", goroutine, process, stage, node)
+    elif stage in BIND_PHASES:
+        out[gid] = PodHolderView(pod, "bind", goroutine, process, stage, str(data.get("node", "")))
+    elif stage in _RELEASE:
+        for k, h in list(out.items()):
+            if h.pod == pod and (k == gid or stage != "assume" or h.holder == "scheduleOne"):
+                del out[k]
+    return out
