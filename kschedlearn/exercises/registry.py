@@ -2,7 +2,7 @@
 
 Go: none (kschedlearn-only, DESIGN §10). Task ids are ``"<notebook>.<exercise>"`` and follow the
 curriculum: 03 FIFO/DeltaFIFO, 05 the scheduler cache, 06 predicates, 07 priorities and
-selectHost, 08 backoff, 10 policy files. The registry is a fixed tuple of task modules (no
+selectHost, 08 backoff and scheduleOne, 10 policy files. The registry is a fixed tuple of task modules (no
 mutable module state): each module under ``kschedlearn.exercises.tasks`` defines ``TASK``.
 """
 
@@ -28,6 +28,7 @@ _TASK_MODULES = (
     "t07_2_balanced_resource_allocation",
     "t07_3_select_host",
     "t08_1_backoff",
+    "t08_2_schedule_one",
     "t10_1_custom_policy",
 )
 
@@ -47,6 +48,8 @@ class Task:
     - ``plug_in(fn, simulation)``: the experiment behind ``plug_in(task_id, fn)``.
     - ``solution``: ``"module:function"`` under ``kschedlearn.exercises.solutions``.
     - ``quiz``: the quiz kind of ``kschedlearn.exercises.quiz`` shown in the notebook, if any.
+    - ``scenario_plugin(fn, scenario, seed=, seconds=)``: the task's own whole-scenario check
+      behind ``plug_in_scenario`` (None: the generic placement/event comparison).
     """
 
     id: str
@@ -64,6 +67,7 @@ class Task:
     solution: str
     quiz: str | None = None
     time_limit: float = fw.DEFAULT_TIME_LIMIT
+    scenario_plugin: Callable[..., Any] | None = None
 
     @property
     def marker(self) -> str:

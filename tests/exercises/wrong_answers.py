@@ -1,0 +1,52 @@
+"""Wrong answers, one per named misconception: each is the reference solution with one edit.
+
+A wrong answer is ``(task id, misconception, [(old, new), ...], failing case, phrase)``: the
+edit turns the solution into what a learner with that misconception writes; the task's check
+must fail the named case and its message must explain the misconception (contain ``phrase``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn.exercises import get_task
+
+
+@attrs.frozen
+class WrongAnswer:
+    task_id: str
+    misconception: str
+    edits: tuple[tuple[str, str], ...]
+    failing_case: str
+    phrase: str
+
+    def build(self) -> Callable[..., Any]:
+        """The solution's source with the edits applied, compiled in the solution's module."""
+        solution = get_task(self.task_id).load_solution()
+        source = textwrap.dedent(inspect.getsource(solution))
+        for old, new in self.edits:
+            assert source.count(old) == 1, f"{self.misconception}: edit {old!r} must match exactly once"
+            source = source.replace(old, new)
+        namespace = dict(inspect.getmodule(solution).__dict__)
+        exec(compile(source, f"<wrong answer {self.task_id}: {self.misconception}>", "exec"), namespace)  # noqa: S102
+        return namespace[solution.__name__]
+
+
+WRONG_ANSWERS = (
+    WrongAnswer("8.2", "binds synchronously",
+                (('sim.go(bind, name=f"bind {pod.metadata.namespace}/{pod.metadata.name}")', "bind()"),),
+                "bind runs in a goroutine", "goroutine"),
+    WrongAnswer("8.2", "assumes the pod as it came from the queue",
+                (("cfg.scheduler_cache.assume_pod(assumed)", "cfg.scheduler_cache.assume_pod(pod)"),),
+                "bind: assume a copy with NodeName", "copy"),
+    WrongAnswer("8.2", "a failed bind needs no cache cleanup",
+                (("                cfg.scheduler_cache.forget_pod(assumed)\n", "                pass\n"),),
+                "bind error: forget the assumed pod", "ForgetPod"),
+)
+
+
