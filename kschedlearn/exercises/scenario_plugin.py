@@ -26,6 +26,7 @@ from kschedlearn.exercises.registry import get_task
 DEFAULT_SCENARIOS: dict[str, str] = {
     "3.1": "three-nodes",             # podQueue pops every pod
     "3.2": "three-nodes",             # the assigned-pod informer's DeltaFIFO
+    "4.1": "three-nodes",             # the assigned-pod informer confirms the assumed pod
     "5.1": "spread-and-affinity",     # NodeInfo requests feed every resource decision
     "5.2": "assume-expiry",           # an assumed pod expires after 30 s
     "6.1": "unschedulable-then-fits", # PodFitsResources says no until the big node joins

@@ -81,6 +81,8 @@ class ScenarioTrace:
     learner_stages: int
     divergence: Divergence | None
     error: str = ""
+    confirmed: tuple[int, int] = (0, 0)
+    """(real run, learner's run): how often cache.addPod confirmed an assumed pod."""
 
     @property
     def same(self) -> bool:
@@ -91,7 +93,11 @@ class ScenarioTrace:
             return f"{self.scenario}: {self.error}"
         if self.divergence is None:
             return f"{self.scenario}: all {self.reference_stages} stages match the real run"
-        return f"{self.scenario}: {self.divergence.explain()}"
+        text = f"{self.scenario}: {self.divergence.explain()}"
+        if self.confirmed[0] != self.confirmed[1]:
+            text += (f"; the scheduler cache confirmed {self.confirmed[0]} assumed pod(s) in the real run, "
+                     f"{self.confirmed[1]} in yours")
+        return text
 
 
 def first_divergence(ref: tuple[StageStep, ...], mine: tuple[StageStep, ...]) -> int | None:
@@ -102,6 +108,11 @@ def first_divergence(ref: tuple[StageStep, ...], mine: tuple[StageStep, ...]) ->
         if a is None or b is None or a.key != b.key:
             return i
     return None
+
+
+def confirmations(steps: tuple[StageStep, ...]) -> int:
+    """How many times ``cache.addPod`` confirmed an assumed pod (the informer closing the loop)."""
+    return sum(1 for s in steps if s.stage == "cache.addPod" and "confirm the assumed pod" in s.message)
 
 
 def _snapshot_at(trace: list[Any], seq: int | None) -> Any:
@@ -146,7 +157,8 @@ def compare_scenario(scenario: str, patch: Callable[[], Any], *, seed: int = 1,
         b = mine[index] if index < len(mine) else None
         divergence = Divergence(index, a, b, _snapshot_at(reference.trace, a.seq if a else None),
                                 _snapshot_at(learner.trace, b.seq if b else None))
-    return ScenarioTrace(scenario, len(ref_steps), len(mine), divergence), reference, learner
+    confirmed = (confirmations(ref_steps), confirmations(mine))
+    return ScenarioTrace(scenario, len(ref_steps), len(mine), divergence, confirmed=confirmed), reference, learner
 
 
 def pipeline_svg(snapshot: Any, follow: str | None) -> str:

@@ -12,13 +12,12 @@ from kschedlearn.exercises.capstone import CapstoneReport
 from kschedlearn.exercises.tasks.t08_2_schedule_one import SCENARIOS
 from kschedlearn.exercises.trace_compare import first_divergence, steps_of
 
-pytestmark = pytest.mark.task_8_2
-
 
 def _wrong(misconception: str):
     return next(w for w in WRONG_ANSWERS if w.misconception == misconception).build()
 
 
+@pytest.mark.task_8_2
 def test_correct_schedule_one_reproduces_every_stage_of_the_three_scenarios():
     report = plug_in_scenario("8.2", get_task("8.2").load_solution())
     assert isinstance(report, CapstoneReport)
@@ -29,6 +28,7 @@ def test_correct_schedule_one_reproduces_every_stage_of_the_three_scenarios():
     assert report.same and "stage for stage" in report.summary()
 
 
+@pytest.mark.task_8_2
 def test_synchronous_bind_is_caught_at_the_bind_stage():
     report = plug_in_scenario("8.2", _wrong("binds synchronously"))
     assert not report.same
@@ -44,6 +44,7 @@ def test_synchronous_bind_is_caught_at_the_bind_stage():
     assert "pipeline at the first divergence [bind]" in page and "<svg" in page
 
 
+@pytest.mark.task_8_2
 def test_missing_forget_diverges_only_in_bind_failure():
     report = plug_in_scenario("8.2", _wrong("a failed bind needs no cache cleanup"))
     by_name = {s.trace.scenario: s for s in report.scenarios}
@@ -52,6 +53,7 @@ def test_missing_forget_diverges_only_in_bind_failure():
     assert d.expected.stage == "forgetPod" and d.got.stage != "forgetPod"
 
 
+@pytest.mark.task_8_2
 def test_first_divergence_of_equal_and_truncated_runs():
     from kschedlearn import Simulation
 
@@ -63,6 +65,7 @@ def test_first_divergence_of_equal_and_truncated_runs():
     assert all(s.stage != "log" for s in steps)
 
 
+@pytest.mark.task_8_2
 def test_single_scenario_and_broken_function():
     def schedule_one(sched):
         raise RuntimeError("boom")
@@ -71,3 +74,25 @@ def test_single_scenario_and_broken_function():
     assert len(report.scenarios) == 1 and not report.same
     assert report.learner.crashes and "boom" in report.learner.crashes[0]
     assert report.first_divergence.got.stage == "process.crash"
+
+
+@pytest.mark.task_4_1
+def test_informer_process_plugged_into_three_nodes_confirms_the_assumed_pod():
+    """4.1 in the assigned-pod informer: the same stages, and cache.addPod confirms web-1."""
+    report = plug_in_scenario("4.1", get_task("4.1").load_solution())
+    assert report.same, str(report)
+    sim_report = report.scenarios[0]
+    assert sim_report.trace.scenario == "three-nodes" and sim_report.trace.divergence is None
+    assert sim_report.trace.confirmed[0] == sim_report.trace.confirmed[1] >= 1
+
+
+
+@pytest.mark.task_4_1
+def test_informer_process_stub_leaves_the_assumed_pod_unconfirmed():
+    from kschedlearn.exercises.stubs import load_stub
+
+    report = plug_in_scenario("4.1", load_stub(get_task("4.1")))
+    s = report.scenarios[0]
+    assert not report.same and s.trace.divergence.expected.stage == "handler.OnAdd"
+    assert s.trace.confirmed[0] >= 1 and s.trace.confirmed[1] == 0
+    assert "confirmed 1 assumed pod(s) in the real run, 0 in yours" in str(report)

@@ -47,6 +47,14 @@ WRONG_ANSWERS = (
     WrongAnswer("8.2", "a failed bind needs no cache cleanup",
                 (("                cfg.scheduler_cache.forget_pod(assumed)\n", "                pass\n"),),
                 "bind error: forget the assumed pod", "ForgetPod"),
+    WrongAnswer("4.1", "the newest delta first", (("for d in deltas:", "for d in reversed(deltas):"),),
+                "TestUpdate: from -> to", "oldest"),
+    WrongAnswer("4.1", "the delta type says which handler to call",
+                (("if exists:", "if exists or d.type == UPDATED:"),
+                 ("old, exists = client_state.get(d.object)", "old, exists = client_state.get(d.object)\n"
+                  "            old = old if exists else d.object")),
+                "Updated, unknown object", "store.Get"),
+    WrongAnswer("4.1", "the handler is all that matters",
+                (("            client_state.delete(d.object)\n", ""),),
+                "Deleted", "removes the object from the store"),
 )
-
-
