@@ -23,6 +23,7 @@ _TASK_MODULES = (
     "t04_1_informer_process",
     "t05_1_calculate_resource",
     "t05_2_cleanup_assumed_pods",
+    "t05_3_add_pod",
     "t06_1_pod_fits_resources",
     "t06_2_pod_fits_host_ports",
     "t07_1_least_requested",

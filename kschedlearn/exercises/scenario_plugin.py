@@ -29,6 +29,7 @@ DEFAULT_SCENARIOS: dict[str, str] = {
     "4.1": "three-nodes",             # the assigned-pod informer confirms the assumed pod
     "5.1": "spread-and-affinity",     # NodeInfo requests feed every resource decision
     "5.2": "assume-expiry",           # an assumed pod expires after 30 s
+    "5.3": "assume-expiry",           # (and three-nodes) confirm, re-add after expiry
     "6.1": "unschedulable-then-fits", # PodFitsResources says no until the big node joins
     "6.2": "spread-and-affinity",
     "7.1": "spread-and-affinity",     # LeastRequested is one of the default priorities

@@ -57,4 +57,15 @@ WRONG_ANSWERS = (
     WrongAnswer("4.1", "the handler is all that matters",
                 (("            client_state.delete(d.object)\n", ""),),
                 "Deleted", "removes the object from the store"),
+    WrongAnswer("5.3", "the informer's Add is only a notification",
+                (("            del cache._assumed_pods[key]\n", ""),),
+                "TestAddPodWillConfirm", "confirms"),
+    WrongAnswer("5.3", "AddPod always adds",
+                (("            del cache._assumed_pods[key]\n", "            cache._add_pod(pod)\n"
+                  "            del cache._assumed_pods[key]\n"),),
+                "confirm counts once", "second time"),
+    WrongAnswer("5.3", "an expired pod is gone for good",
+                (("            cache._add_pod(pod)\n            cache._pod_states[key] = _PodState(pod=pod)\n",
+                  "            pass\n"),),
+                "TestAddPodAfterExpiration", "adds it back"),
 )
