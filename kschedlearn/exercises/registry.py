@@ -1,7 +1,7 @@
 """The task registry: every exercise, its checks, hints, plug-in experiment and solution.
 
 Go: none (kschedlearn-only, DESIGN §10). Task ids are ``"<notebook>.<exercise>"`` and follow the
-curriculum: 03 FIFO/DeltaFIFO, 04 the informer, 05 the scheduler cache, 06 predicates, 07 priorities and
+curriculum: 01 the start-up chain, 03 FIFO/DeltaFIFO, 04 the informer, 05 the scheduler cache, 06 predicates, 07 priorities and
 selectHost, 08 backoff and scheduleOne, 10 policy files. The registry is a fixed tuple of task modules (no
 mutable module state): each module under ``kschedlearn.exercises.tasks`` defines ``TASK``.
 """
@@ -18,6 +18,7 @@ import attrs
 from kschedlearn.exercises import framework as fw
 
 _TASK_MODULES = (
+    "t01_1_startup_chain",
     "t03_1_fifo_pop",
     "t03_2_dedup_deltas",
     "t04_1_informer_process",
