@@ -2,7 +2,7 @@
 
 Go: none (kschedlearn-only, DESIGN §10). Task ids are ``"<notebook>.<exercise>"`` and follow the
 curriculum: 01 the start-up chain, 03 FIFO/DeltaFIFO, 04 the informer, 05 the scheduler cache, 06 predicates, 07 priorities and
-selectHost, 08 backoff and scheduleOne, 10 policy files. The registry is a fixed tuple of task modules (no
+selectHost, 08 backoff and scheduleOne, 09 leader election, 10 policy files. The registry is a fixed tuple of task modules (no
 mutable module state): each module under ``kschedlearn.exercises.tasks`` defines ``TASK``.
 """
 
@@ -32,6 +32,7 @@ _TASK_MODULES = (
     "t07_3_select_host",
     "t08_1_backoff",
     "t08_2_schedule_one",
+    "t09_1_try_acquire_or_renew",
     "t10_1_custom_policy",
 )
 

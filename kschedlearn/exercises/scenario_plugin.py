@@ -38,6 +38,7 @@ DEFAULT_SCENARIOS: dict[str, str] = {
     "7.3": "burst-100-pods",          # round robin among equally good nodes
     "8.1": "unschedulable-then-fits", # the retry backoff 1 s, 2 s, 4 s ...
     "8.2": "three-nodes",             # (plus bind-failure and assume-expiry: the capstone)
+    "9.1": "ha-failover",             # the takeover time must match
     "10.1": "policy-file",
 }
 

@@ -96,3 +96,18 @@ def test_informer_process_stub_leaves_the_assumed_pod_unconfirmed():
     assert not report.same and s.trace.divergence.expected.stage == "handler.OnAdd"
     assert s.trace.confirmed[0] >= 1 and s.trace.confirmed[1] == 0
     assert "confirmed 1 assumed pod(s) in the real run, 0 in yours" in str(report)
+
+
+@pytest.mark.task_9_1
+def test_try_acquire_or_renew_in_ha_failover_takes_over_at_the_same_time():
+    from kschedlearn.exercises.tasks.t09_1_try_acquire_or_renew import _patch
+    from kschedlearn.exercises.trace_compare import compare_scenario
+
+    def takeover(sim):
+        return next(e.time for e in sim.trace if e.stage == "leaderelection.acquire"
+                    and e.process == "scheduler-b" and "successfully acquired" in e.message)
+
+    trace, reference, learner = compare_scenario("ha-failover", lambda: _patch(get_task("9.1").load_solution()))
+    assert trace.same and takeover(learner) == takeover(reference) > 20.0
+    wrong, _, mine = compare_scenario("ha-failover", lambda: _patch(_wrong("renew without checking the holder")))
+    assert not wrong.same and wrong.divergence.expected.stage == "leaderelection.acquire"

@@ -79,4 +79,16 @@ WRONG_ANSWERS = (
                 (('"go startHTTP", "informerFactory.Start", "leaderelection", "sched.Run"]',
                   '"informerFactory.Start", "leaderelection", "sched.Run", "go startHTTP"]'),),
                 "three-nodes", "never served /healthz"),
+    WrongAnswer("9.1", "renew without checking the holder",
+                (("    if le.observed_time + le.config.lease_duration > now and old.holder_identity != lock.identity():\n"
+                  "        return False\n", ""),),
+                "don't acquire from led, acked object", "renew without checking the holder"),
+    WrongAnswer("9.1", "the lease is judged by the record's renewTime",
+                (("if le.observed_time + le.config.lease_duration > now and",
+                  "if (old.renew_time or float('-inf')) + le.config.lease_duration > now and"),),
+                "the observed-time rule", "observedTime"),
+    WrongAnswer("9.1", "a takeover is just a renewal",
+                (("record = attrs.evolve(record, leader_transitions=old.leader_transitions + 1)",
+                  "record = attrs.evolve(record, leader_transitions=old.leader_transitions)"),),
+                "acquire from led, unacked object", "takeover adds 1"),
 )
