@@ -1,7 +1,7 @@
 """The task registry: every exercise, its checks, hints, plug-in experiment and solution.
 
 Go: none (kschedlearn-only, DESIGN §10). Task ids are ``"<notebook>.<exercise>"`` and follow the
-curriculum: 01 the start-up chain, 03 FIFO/DeltaFIFO, 04 the informer, 05 the scheduler cache, 06 predicates, 07 priorities and
+curriculum: 01 the start-up chain, 02 label selectors, 03 FIFO/DeltaFIFO, 04 the informer, 05 the scheduler cache, 06 predicates, 07 priorities and
 selectHost, 08 backoff and scheduleOne, 09 leader election, 10 policy files. The registry is a fixed tuple of task modules (no
 mutable module state): each module under ``kschedlearn.exercises.tasks`` defines ``TASK``.
 """
@@ -19,6 +19,7 @@ from kschedlearn.exercises import framework as fw
 
 _TASK_MODULES = (
     "t01_1_startup_chain",
+    "t02_1_requirement_matches",
     "t03_1_fifo_pop",
     "t03_2_dedup_deltas",
     "t04_1_informer_process",

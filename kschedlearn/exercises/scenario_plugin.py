@@ -25,6 +25,7 @@ from kschedlearn.exercises.registry import get_task
 #: the scenario each task's plug-in runs by default (chosen so the task's code decides something)
 DEFAULT_SCENARIOS: dict[str, str] = {
     "1.1": "three-nodes",             # (and ha-failover) kube-scheduler started in your order
+    "2.1": "spread-and-affinity",     # selectors decide spreading and affinity
     "3.1": "three-nodes",             # podQueue pops every pod
     "3.2": "three-nodes",             # the assigned-pod informer's DeltaFIFO
     "4.1": "three-nodes",             # the assigned-pod informer confirms the assumed pod
