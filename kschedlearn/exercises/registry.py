@@ -31,6 +31,7 @@ _TASK_MODULES = (
     "t07_1_least_requested",
     "t07_2_balanced_resource_allocation",
     "t07_3_select_host",
+    "t07_4_selector_spread",
     "t08_1_backoff",
     "t08_2_schedule_one",
     "t09_1_try_acquire_or_renew",

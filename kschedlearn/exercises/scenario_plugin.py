@@ -37,6 +37,7 @@ DEFAULT_SCENARIOS: dict[str, str] = {
     "7.1": "spread-and-affinity",     # LeastRequested is one of the default priorities
     "7.2": "spread-and-affinity",
     "7.3": "burst-100-pods",          # round robin among equally good nodes
+    "7.4": "spread-and-affinity",     # two zones: the zone share decides
     "8.1": "unschedulable-then-fits", # the retry backoff 1 s, 2 s, 4 s ...
     "8.2": "three-nodes",             # (plus bind-failure and assume-expiry: the capstone)
     "9.1": "ha-failover",             # the takeover time must match
