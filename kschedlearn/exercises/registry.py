@@ -2,7 +2,7 @@
 
 Go: none (kschedlearn-only, DESIGN §10). Task ids are ``"<notebook>.<exercise>"`` and follow the
 curriculum: 01 the start-up chain, 02 label selectors, 03 FIFO/DeltaFIFO, 04 the informer, 05 the scheduler cache, 06 predicates, 07 priorities and
-selectHost, 08 backoff and scheduleOne, 09 leader election, 10 policy files. The registry is a fixed tuple of task modules (no
+selectHost, 08 backoff and scheduleOne, 09 leader election, 10 policy files, 11 1.6's quirks. The registry is a fixed tuple of task modules (no
 mutable module state): each module under ``kschedlearn.exercises.tasks`` defines ``TASK``.
 """
 
@@ -36,6 +36,7 @@ _TASK_MODULES = (
     "t08_2_schedule_one",
     "t09_1_try_acquire_or_renew",
     "t10_1_custom_policy",
+    "t11_1_find_the_bug",
 )
 
 
@@ -56,6 +57,7 @@ class Task:
     - ``quiz``: the quiz kind of ``kschedlearn.exercises.quiz`` shown in the notebook, if any.
     - ``scenario_plugin(fn, scenario, seed=, seconds=)``: the task's own whole-scenario check
       behind ``plug_in_scenario`` (None: the generic placement/event comparison).
+    - ``changes_outcome``: the solution is a bug fix, meant to change the scenario's outcome.
     """
 
     id: str
@@ -74,6 +76,7 @@ class Task:
     quiz: str | None = None
     time_limit: float = fw.DEFAULT_TIME_LIMIT
     scenario_plugin: Callable[..., Any] | None = None
+    changes_outcome: bool = False
 
     @property
     def marker(self) -> str:

@@ -42,6 +42,7 @@ DEFAULT_SCENARIOS: dict[str, str] = {
     "8.2": "three-nodes",             # (plus bind-failure and assume-expiry: the capstone)
     "9.1": "ha-failover",             # the takeover time must match
     "10.1": "policy-file",
+    "11.1": "quirk-selector-spread-nan",  # exercises/data: the 1.6 SelectorSpread NaN
 }
 
 

@@ -140,14 +140,17 @@ def compare_scenario(scenario: str, patch: Callable[[], Any], *, seed: int = 1,
     """Run ``scenario`` for real and with ``patch()`` active; return the comparison and both sims."""
     reference = _run(scenario, seed)
     ref_steps = steps_of(reference.trace)
+    label = scenario
+    if scenario.endswith((".yaml", ".yml")):  # a scenario file (e.g. an exercise's own): show its name
+        label = reference.scenario.name
     try:
         with time_limit(seconds), patch():
             learner = _run(scenario, seed)
     except TimeLimitExceeded:
-        return ScenarioTrace(scenario, len(ref_steps), 0, None,
+        return ScenarioTrace(label, len(ref_steps), 0, None,
                              f"your function made the scenario run longer than {seconds:g} s of wall time"), reference, None
     except Exception as err:  # noqa: BLE001 - reported, never re-raised into the notebook
-        return ScenarioTrace(scenario, len(ref_steps), 0, None,
+        return ScenarioTrace(label, len(ref_steps), 0, None,
                              f"the run failed: {type(err).__name__}: {err}"), reference, None
     mine = steps_of(learner.trace)
     index = first_divergence(ref_steps, mine)
@@ -158,7 +161,7 @@ def compare_scenario(scenario: str, patch: Callable[[], Any], *, seed: int = 1,
         divergence = Divergence(index, a, b, _snapshot_at(reference.trace, a.seq if a else None),
                                 _snapshot_at(learner.trace, b.seq if b else None))
     confirmed = (confirmations(ref_steps), confirmations(mine))
-    return ScenarioTrace(scenario, len(ref_steps), len(mine), divergence, confirmed=confirmed), reference, learner
+    return ScenarioTrace(label, len(ref_steps), len(mine), divergence, confirmed=confirmed), reference, learner
 
 
 def pipeline_svg(snapshot: Any, follow: str | None) -> str:

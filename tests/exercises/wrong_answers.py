@@ -111,4 +111,16 @@ WRONG_ANSWERS = (
     WrongAnswer("7.4", "a zero division is guarded",
                 (("if max_zone > 0 else math.nan", "if max_zone > 0 else f32(1.0)"),),
                 "1.6: NaN with zones", "int(NaN)"),
+    WrongAnswer("11.1", "fix it where it shows",
+                (('("_zone_share", "return math.nan", "return 1.0")',
+                  '("_go_int", "return _GO_MIN_INT64", "return 0")'),),
+                "the function", "int(NaN) only converts"),
+    WrongAnswer("11.1", "no pod in a zone means the worst zone",
+                (('"return 1.0"', '"return 0.0"'),),
+                "the quirk is gone", "the best, maximum score"),
+    WrongAnswer("11.1", "leave empty zones out of the count",
+                (('("_zone_share", "return math.nan", "return 1.0")',
+                  '("calculate_spread_priority", "counts_by_zone[zone_id] = _f32(counts_by_zone.get(zone_id, 0.0) + count)", '
+                  '"if count > 0: counts_by_zone[zone_id] = _f32(counts_by_zone.get(zone_id, 0.0) + count)")'),),
+                "nothing else changes", "still be counted as 0"),
 )
