@@ -23,6 +23,7 @@ _TASK_MODULES = (
     "t03_1_fifo_pop",
     "t03_2_dedup_deltas",
     "t04_1_informer_process",
+    "t04_2_reflector_watch_handler",
     "t05_1_calculate_resource",
     "t05_2_cleanup_assumed_pods",
     "t05_3_add_pod",

@@ -29,6 +29,7 @@ DEFAULT_SCENARIOS: dict[str, str] = {
     "3.1": "three-nodes",             # podQueue pops every pod
     "3.2": "three-nodes",             # the assigned-pod informer's DeltaFIFO
     "4.1": "three-nodes",             # the assigned-pod informer confirms the assumed pod
+    "4.2": "three-nodes",             # (and assume-expiry) every reflector's watch events
     "5.1": "spread-and-affinity",     # NodeInfo requests feed every resource decision
     "5.2": "assume-expiry",           # an assumed pod expires after 30 s
     "5.3": "assume-expiry",           # (and three-nodes) confirm, re-add after expiry

@@ -123,4 +123,14 @@ WRONG_ANSWERS = (
                   '("calculate_spread_priority", "counts_by_zone[zone_id] = _f32(counts_by_zone.get(zone_id, 0.0) + count)", '
                   '"if count > 0: counts_by_zone[zone_id] = _f32(counts_by_zone.get(zone_id, 0.0) + count)")'),),
                 "nothing else changes", "still be counted as 0"),
+    WrongAnswer("4.2", "a DELETED event needs no store change",
+                (("        reflector.store.delete(obj)\n", "        pass\n"),),
+                "TestReflectorWatchHandler: the store", "foo must be gone"),
+    WrongAnswer("4.2", "the watch only sends the type I asked for",
+                (("    if reflector.expected_type is not None and type(obj) is not reflector.expected_type:\n"
+                  "        return False\n", ""),),
+                "TestReflectorWatchHandler: the type check", "expectedType"),
+    WrongAnswer("4.2", "the resourceVersion only matters on a relist",
+                (("    resource_version[0] = new_resource_version\n", ""),),
+                "TestReflectorWatchHandler: resume RV", "resumes after the last event"),
 )

@@ -35,3 +35,30 @@ def informer_process(client_state: Any, handler: Any, deltas: Deltas) -> None:
         elif d.type == DELETED:
             client_state.delete(d.object)
             handler.on_delete(d.object)
+
+
+def reflector_handle_event(reflector: Any, event: Any, resource_version: list[str]) -> bool:
+    """Apply one watch event to the reflector's store and remember its resourceVersion.
+
+    Go: the ``case event, ok := <-w.ResultChan()`` branch of (*Reflector).watchHandler,
+    reflector.go#L334-L402. ``event`` has ``type`` (``"ADDED"``, ``"MODIFIED"``, ``"DELETED"``;
+    ERROR events never get here - the loop raises them so ListAndWatch relists) and ``object``.
+    An object that is not of ``reflector.expected_type`` is skipped (return False). Otherwise
+    ADDED → ``reflector.store.add``, MODIFIED → ``update``, DELETED → ``delete`` (an unknown type
+    only logs); then, in every case, the object's ``metadata.resource_version`` becomes
+    ``resource_version[0]`` (where the next watch resumes) and
+    ``reflector._set_last_sync_resource_version(rv)``; return True.
+    """
+    obj = event.object
+    if reflector.expected_type is not None and type(obj) is not reflector.expected_type:
+        return False
+    new_resource_version = obj.metadata.resource_version
+    if event.type == "ADDED":
+        reflector.store.add(obj)
+    elif event.type == "MODIFIED":
+        reflector.store.update(obj)
+    elif event.type == "DELETED":
+        reflector.store.delete(obj)
+    resource_version[0] = new_resource_version
+    reflector._set_last_sync_resource_version(new_resource_version)
+    return True
