@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from kschedlearn import sim
 from kschedlearn.api.v1 import ObjectMeta, Pod, Service
 from kschedlearn.apimachinery.watch import Event
 from kschedlearn.client_go.tools.cache import reflector as refl
@@ -56,6 +57,62 @@ def _unknown(fn: Callable[..., Any]) -> Any:
     return ok, [o.metadata.name for o in store.list()], rv[0]
 
 
+def _list_and_watch(fn: Callable[..., Any]) -> Any:
+    """Go's TestReflectorListAndWatch plus a 410: the real ListAndWatch loop with ``fn`` as the
+    watch handler's body. List at RV 1; watch 1 sends foo (2), bar (3), then closes; watch 2 must
+    resume from 3 and gets ERROR 410 "too old resource version"; the Reflector relists (RV 5)."""
+    from kschedlearn.apimachinery.api import errors as apierrors
+    from kschedlearn.client_go.tools.cache.listwatch import ListWatch
+    from kschedlearn.client_go.tools.cache.testing import FakeList, FakeListMeta, FakeWatcher
+
+    rt = sim.Runtime(seed=1)
+    store = new_store(meta_namespace_key_func)
+    watches: list[str] = []
+    lists = [FakeList(items=(), metadata=FakeListMeta(resource_version="1")),
+             FakeList(items=(_pod("baz", "5"),), metadata=FakeListMeta(resource_version="5"))]
+    listed: list[str] = []
+
+    def list_func(options: Any) -> Any:
+        got = lists[min(len(listed), 1)]
+        listed.append(got.metadata.resource_version)
+        return got
+
+    def watch_func(options: Any) -> Any:
+        watches.append(options.resource_version)
+        w = FakeWatcher()
+
+        def feed() -> None:
+            if len(watches) == 1:
+                w.add(_pod("foo", "2"))
+                w.add(_pod("bar", "3"))
+                w.stop()
+            elif len(watches) == 2:
+                w.error(apierrors.new_gone("too old resource version: 3 (4)").status())
+        sim.go(feed)
+        return w
+
+    r = refl.new_reflector(ListWatch(list_func, watch_func), Pod, store, 0)
+    failures: list[BaseException] = []
+
+    def recording(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        except BaseException as err:  # the learner's error, raised in the reflector's goroutine
+            failures.append(err)
+            raise
+
+    with _patch(recording):
+        def body() -> None:
+            stop = sim.Chan()
+            r.run_until(stop)
+            sim.sleep(5.0)
+            stop.close()
+        rt.run_fn(body)
+    if failures:  # report it as the learner's, not as a crashed simulated process
+        raise failures[0]
+    return listed, watches[:3], sorted(o.metadata.name for o in store.list())
+
+
 _GIVEN = "the store holds foo and bar; the watch sends ADDED Service 'rejected', DELETED foo, MODIFIED bar (rv 55), ADDED baz (rv 32)"
 
 
@@ -75,6 +132,11 @@ def _cases() -> list[fw.Case]:
         fw.Case("TestReflectorWatchHandler: last sync RV", _GIVEN, "32", _facet("last_sync"),
                 why="setLastSyncResourceVersion(newResourceVersion) after every event: LastSyncResourceVersion() "
                     "reports it."),
+        fw.Case("TestReflectorListAndWatch, then 410", "list at RV 1; watch 1 sends foo (2), bar (3) and closes; "
+                "watch 2 answers 410 too old resource version", (["1", "5"], ["1", "3", "5"], ["baz"]), _list_and_watch,
+                why="A closed watch is re-opened from the last RV your handler recorded (3) - no relist; an ERROR "
+                    "event ends the watch loop with the status error, and ListAndWatch starts over with a LIST "
+                    "(RV 5) whose Replace drops foo and bar."),
         fw.Case("unknown event type", "a Pod x (rv 60) in an event of type BOOKMARK (not in 1.6)", (True, [], "60"),
                 _unknown, why="An unknown type is only logged; the RV is still taken and the event counts."),
     ]
