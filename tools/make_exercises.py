@@ -44,6 +44,15 @@ LESSONS: dict[str, tuple[str, str]] = {
 }
 
 
+_SCENARIO_OUTCOME = ("### In a whole scenario\n\nThe same scenario runs twice with the same seed: once with the "
+                     "real code, once with yours inside the live scheduler. Where did the pods end up, which "
+                     "events were recorded, did a scheduler process crash?")
+_SCENARIO_TRACE = ("### In whole scenarios, stage for stage\n\nEach scenario runs twice with the same seed: once "
+                   "with the real code, once with yours inside the live scheduler. Every recorded trace stage is "
+                   "compared - time, process, stage, message, and on which goroutine it ran. The report names the "
+                   "first stage that differs (expected vs got) and draws the pipeline view of both runs there.")
+
+
 def lesson_link(task: Task) -> str:
     """The sentence that sends the learner back to where the topic is taught."""
     notebook, section = LESSONS[task.id]
@@ -65,9 +74,7 @@ def build_notebook(task: Task) -> nbformat.NotebookNode:
         *(code(f'hint("{task.id}", {level})') for level in (1, 2, 3)),
         md("## Plug it in\n\nRun the scheduler's own code with your function in place of the real one."),
         code(f'plug_in("{task.id}", {task.function_name})'),
-        md("### In a whole scenario\n\nThe same scenario runs twice with the same seed: once with the "
-           "real code, once with yours inside the live scheduler. Where did the pods end up, which "
-           "events were recorded, did a scheduler process crash?"),
+        md(_SCENARIO_TRACE if task.scenario_plugin is not None else _SCENARIO_OUTCOME),
         code(f'plug_in_scenario("{task.id}", {task.function_name})'),
     ]
     if task.quiz:
