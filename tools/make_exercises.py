@@ -19,12 +19,52 @@ from kschedlearn.exercises.stubs import stub_source
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "exercises"
 
+#: where each exercise's topic is taught: (curriculum notebook, section heading) - the back link
+LESSONS: dict[str, tuple[str, str]] = {
+    "1.1": ("01-startup-chain.ipynb", "`startHTTP`, `informerFactory.Start`, `Scheduler.Run`"),
+    "2.1": ("02-api-objects-store-indexer.ipynb", "Label and field selectors"),
+    "3.1": ("03-fifo-and-deltafifo.ipynb", "Pop blocks, and skips ghosts"),
+    "3.2": ("03-fifo-and-deltafifo.ipynb", "DeltaFIFO: every change, in order"),
+    "4.1": ("04-reflector-controller-informers.ipynb", "The informer's processLoop and its handlers"),
+    "4.2": ("04-reflector-controller-informers.ipynb", "A closed watch: re-watch, no relist"),
+    "5.1": ("05-scheduler-cache.ipynb", "NodeInfo accounting"),
+    "5.2": ("05-scheduler-cache.ipynb", "Expire: the confirmation comes too late (`assume-expiry`)"),
+    "5.3": ("05-scheduler-cache.ipynb", "Assume, FinishBinding, confirm — the normal path (`three-nodes`)"),
+    "6.1": ("06-predicates.ipynb", "Running predicates by hand"),
+    "6.2": ("06-predicates.ipynb", "Running predicates by hand"),
+    "7.1": ("07-priorities-and-selecthost.ipynb", "LeastRequested and BalancedResourceAllocation by hand"),
+    "7.2": ("07-priorities-and-selecthost.ipynb", "LeastRequested and BalancedResourceAllocation by hand"),
+    "7.3": ("07-priorities-and-selecthost.ipynb", "selectHost: score descending, name descending, round robin"),
+    "7.4": ("07-priorities-and-selecthost.ipynb", "SelectorSpread and InterPodAffinity: whole-list functions"),
+    "8.1": ("08-scheduleone-binding-errors-backoff.ipynb", "The error path: unschedulable, backoff, requeue"),
+    "8.2": ("08-scheduleone-binding-errors-backoff.ipynb", "The happy path, step by step"),
+    "9.1": ("09-leader-election-and-ha.ipynb", "Who gets the lock"),
+    "10.1": ("10-policy-files-and-custom-algorithms.ipynb", "Your own predicate and priority"),
+    "11.1": ("11-quirks-of-1.6.ipynb", "4. SelectorSpread's NaN with zones"),
+}
+
+
+_SCENARIO_OUTCOME = ("### In a whole scenario\n\nThe same scenario runs twice with the same seed: once with the "
+                     "real code, once with yours inside the live scheduler. Where did the pods end up, which "
+                     "events were recorded, did a scheduler process crash?")
+_SCENARIO_TRACE = ("### In whole scenarios, stage for stage\n\nEach scenario runs twice with the same seed: once "
+                   "with the real code, once with yours inside the live scheduler. Every recorded trace stage is "
+                   "compared - time, process, stage, message, and on which goroutine it ran. The report names the "
+                   "first stage that differs (expected vs got) and draws the pipeline view of both runs there.")
+
+
+def lesson_link(task: Task) -> str:
+    """The sentence that sends the learner back to where the topic is taught."""
+    notebook, section = LESSONS[task.id]
+    return (f"This exercise belongs to [notebook {notebook[:2]}](../notebooks/{notebook}), section "
+            f"“{section}” - read that first, or go back there when you are done.")
+
 
 def build_notebook(task: Task) -> nbformat.NotebookNode:
     md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
     links = "\n".join(f"- [{label}]({url})" for label, url in task.go_links)
     cells = [
-        md(f"# Exercise {task.id}: {task.title}\n\n{task.intro}\n\nGo source (v1.6.1):\n{links}"),
+        md(f"# Exercise {task.id}: {task.title}\n\n{lesson_link(task)}\n\n{task.intro}\n\nGo source (v1.6.1):\n{links}"),
         code("from kschedlearn.exercises import check, hint, plug_in, plug_in_scenario, quiz"),
         md(f"## Your code\n\nReplace the `TODO(task {task.id})` below, then run the check."),
         code(stub_source(task).rstrip("\n"), metadata={"tags": ["stub"]}),
@@ -34,9 +74,7 @@ def build_notebook(task: Task) -> nbformat.NotebookNode:
         *(code(f'hint("{task.id}", {level})') for level in (1, 2, 3)),
         md("## Plug it in\n\nRun the scheduler's own code with your function in place of the real one."),
         code(f'plug_in("{task.id}", {task.function_name})'),
-        md("### In a whole scenario\n\nThe same scenario runs twice with the same seed: once with the "
-           "real code, once with yours inside the live scheduler. Where did the pods end up, which "
-           "events were recorded, did a scheduler process crash?"),
+        md(_SCENARIO_TRACE if task.scenario_plugin is not None else _SCENARIO_OUTCOME),
         code(f'plug_in_scenario("{task.id}", {task.function_name})'),
     ]
     if task.quiz:

@@ -194,7 +194,7 @@ def run_case(case: Case, fn: Callable[..., Any], returns: Any, name: str, limit:
     except Exception as exc:  # the case's own code failed: usually a wrong answer upstream
         return CaseResult(case.name, ERROR, (
             f"Given {case.given}, checking the result failed with {type(exc).__name__}: {exc}. "
-            "This usually means your function left the data structure in an unexpected state."))
+            f"This usually means your function left the data structure in an unexpected state. {case.why}").strip())
     if case.expect_raises is not None:
         return CaseResult(case.name, FAIL, (
             f"Given {case.given}, expected your {name}() to raise "

@@ -1,8 +1,8 @@
 """The task registry: every exercise, its checks, hints, plug-in experiment and solution.
 
 Go: none (kschedlearn-only, DESIGN §10). Task ids are ``"<notebook>.<exercise>"`` and follow the
-curriculum: 03 FIFO/DeltaFIFO, 05 the scheduler cache, 06 predicates, 07 priorities and
-selectHost, 08 backoff, 10 policy files. The registry is a fixed tuple of task modules (no
+curriculum: 01 the start-up chain, 02 label selectors, 03 FIFO/DeltaFIFO, 04 the informer, 05 the scheduler cache, 06 predicates, 07 priorities and
+selectHost, 08 backoff and scheduleOne, 09 leader election, 10 policy files, 11 1.6's quirks. The registry is a fixed tuple of task modules (no
 mutable module state): each module under ``kschedlearn.exercises.tasks`` defines ``TASK``.
 """
 
@@ -18,17 +18,26 @@ import attrs
 from kschedlearn.exercises import framework as fw
 
 _TASK_MODULES = (
+    "t01_1_startup_chain",
+    "t02_1_requirement_matches",
     "t03_1_fifo_pop",
     "t03_2_dedup_deltas",
+    "t04_1_informer_process",
+    "t04_2_reflector_watch_handler",
     "t05_1_calculate_resource",
     "t05_2_cleanup_assumed_pods",
+    "t05_3_add_pod",
     "t06_1_pod_fits_resources",
     "t06_2_pod_fits_host_ports",
     "t07_1_least_requested",
     "t07_2_balanced_resource_allocation",
     "t07_3_select_host",
+    "t07_4_selector_spread",
     "t08_1_backoff",
+    "t08_2_schedule_one",
+    "t09_1_try_acquire_or_renew",
     "t10_1_custom_policy",
+    "t11_1_find_the_bug",
 )
 
 
@@ -47,6 +56,9 @@ class Task:
     - ``plug_in(fn, simulation)``: the experiment behind ``plug_in(task_id, fn)``.
     - ``solution``: ``"module:function"`` under ``kschedlearn.exercises.solutions``.
     - ``quiz``: the quiz kind of ``kschedlearn.exercises.quiz`` shown in the notebook, if any.
+    - ``scenario_plugin(fn, scenario, seed=, seconds=)``: the task's own whole-scenario check
+      behind ``plug_in_scenario`` (None: the generic placement/event comparison).
+    - ``changes_outcome``: the solution is a bug fix, meant to change the scenario's outcome.
     """
 
     id: str
@@ -64,6 +76,8 @@ class Task:
     solution: str
     quiz: str | None = None
     time_limit: float = fw.DEFAULT_TIME_LIMIT
+    scenario_plugin: Callable[..., Any] | None = None
+    changes_outcome: bool = False
 
     @property
     def marker(self) -> str:

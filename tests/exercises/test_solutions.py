@@ -17,7 +17,8 @@ def _param(task):
 def test_at_least_ten_tasks_with_curriculum_ids():
     assert len(TASKS) >= 10
     assert [t.id for t in TASKS] == list(task_ids())
-    assert {t.id.split(".")[0] for t in TASKS} == {"3", "5", "6", "7", "8", "10"}
+    # every notebook of the journey that teaches a piece of code has an exercise
+    assert {"3", "5", "6", "7", "8", "10"} <= {t.id.split(".")[0] for t in TASKS}
 
 
 @pytest.mark.parametrize("task", [_param(t) for t in TASKS])

@@ -61,3 +61,15 @@ def test_committed_notebooks_are_up_to_date():
         assert nb.cells[0].source.startswith(f"# Exercise {task.id}:")
         stubs = [c for c in nb.cells if "stub" in c.metadata.get("tags", [])]
         assert len(stubs) == 1 and f"TODO(task {task.id})" in stubs[0].source
+
+
+def test_every_exercise_notebook_links_back_to_its_lesson():
+    spec = importlib.util.spec_from_file_location("make_exercises", ROOT / "tools" / "make_exercises.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert set(module.LESSONS) == {t.id for t in TASKS}
+    for task in TASKS:
+        notebook, _ = module.LESSONS[task.id]
+        assert (ROOT / "notebooks" / notebook).exists(), notebook
+        nb = nbformat.read(ROOT / "exercises" / task.notebook, as_version=4)
+        assert f"](../notebooks/{notebook})" in nb.cells[0].source

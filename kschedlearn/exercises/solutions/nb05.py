@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from kschedlearn.api.v1 import Pod
 from kschedlearn.scheduler.algorithm.priorities.util import get_nonzero_requests
-from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
-from kschedlearn.scheduler.schedulercache.node_info import Resource
+from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _PodState
+from kschedlearn.scheduler.schedulercache.node_info import CacheError, Resource, get_pod_key
 
 _GPU = "alpha.kubernetes.io/nvidia-gpu"
 _OPAQUE_PREFIX = "pod.alpha.kubernetes.io/opaque-int-resource-"
@@ -59,3 +59,36 @@ def cleanup_assumed_pods(cache: SchedulerCache, now: float) -> None:
                 continue  # Go logs "Binding is still in progress" and checks again later
             if ps.deadline is not None and now > ps.deadline:
                 cache._expire_pod(key, ps)
+
+
+def add_pod(cache: SchedulerCache, pod: Pod) -> None:
+    """The assigned-pod informer saw ``pod`` bound: confirm it, add it back, or add it.
+
+    Go: (*schedulerCache).AddPod, cache.go#L169-L204. Under ``cache._mu``, look the pod's key
+    (``get_pod_key(pod)``) up in ``cache._pod_states``:
+
+    - known and assumed (``cache._assumed_pods``): if it was assumed on another node than
+      ``pod.spec.node_name``, move it (``cache._remove_pod(state.pod)``, ignoring a
+      ``CacheError``, then ``cache._add_pod(pod)``); then it is no longer assumed and its
+      deadline is cleared;
+    - unknown (it expired, or another scheduler placed it): ``cache._add_pod(pod)`` and store a
+      new ``_PodState(pod=pod)``;
+    - known and not assumed: raise ``CacheError("pod was already in added state. Pod key: <key>")``.
+    """
+    key = get_pod_key(pod)
+    with cache._mu:
+        curr_state = cache._pod_states.get(key)
+        if curr_state is not None and cache._assumed_pods.get(key, False):
+            if curr_state.pod.spec.node_name != pod.spec.node_name:
+                try:
+                    cache._remove_pod(curr_state.pod)
+                except CacheError:
+                    pass
+                cache._add_pod(pod)
+            del cache._assumed_pods[key]
+            cache._pod_states[key].deadline = None
+        elif curr_state is None:
+            cache._add_pod(pod)
+            cache._pod_states[key] = _PodState(pod=pod)
+        else:
+            raise CacheError(f"pod was already in added state. Pod key: {key}")

@@ -1,15 +1,19 @@
 """Solutions for notebook 07: priorities and selectHost.
 
-Go: plugin/pkg/scheduler/algorithm/priorities/{least_requested,balanced_resource_allocation}.go,
+Go: plugin/pkg/scheduler/algorithm/priorities/{least_requested,balanced_resource_allocation,selector_spreading}.go,
 plugin/pkg/scheduler/core/generic_scheduler.go
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/generic_scheduler.go
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from kschedlearn.api.v1 import Pod
+from kschedlearn.scheduler.algorithm.priorities.selector_spreading import MAX_PRIORITY, ZONE_WEIGHTING
+from kschedlearn.scheduler.algorithm.priorities.selector_spreading import _f32 as f32
+from kschedlearn.scheduler.algorithm.priorities.selector_spreading import _go_int as go_int
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import get_non_zero_requests
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.core.generic_scheduler import GenericScheduler, SchedulingError
@@ -87,3 +91,36 @@ def select_host(g: GenericScheduler, priority_list: list[HostPriority]) -> str:
     ix = g.last_node_index % ties
     g.last_node_index += 1
     return ranked[ix].host
+
+
+def selector_spread_reduce(nodes: list[tuple[str, str]], counts: dict[str, int]) -> list[int]:
+    """SelectorSpreadPriority's scores from the matching-pod counts, zones included (float32).
+
+    Go: (*SelectorSpread).CalculateSpreadPriority, the part after counting,
+    selector_spreading.go#L150-L192. ``nodes`` are ``(name, zone)`` in order (zone "" = no zone
+    labels); ``counts`` maps every node to its number of matching pods when the pod has
+    selectors, and is empty when it has none. Go computes in float32: round every operation
+    with ``f32``; ``MAX_PRIORITY`` (10) and ``ZONE_WEIGHTING`` (2/3) are float32 already, and
+    ``1 - zoneWeighting`` is an exact constant: ``f32(1 / 3)``. Per node:
+    ``f = 10 * (maxNode - count) / maxNode`` (10 if maxNode is 0); if any node has a zone and
+    this one does: ``f = f * 1/3 + 2/3 * 10 * (maxZone - zoneCount) / maxZone``; the score is
+    ``go_int(f)`` - Go's int(), where 0/0 = NaN becomes the minimum int64 (the 1.6 bug).
+    """
+    counts_by_zone: dict[str, float] = {}
+    max_node = f32(0.0)
+    for name, zone in nodes:
+        count = f32(float(counts.get(name, 0)))
+        max_node = max(max_node, count)
+        if counts and zone != "":
+            counts_by_zone[zone] = f32(counts_by_zone.get(zone, 0.0) + count)
+    max_zone = max(counts_by_zone.values(), default=f32(0.0))
+    scores = []
+    for name, zone in nodes:
+        f = MAX_PRIORITY
+        if max_node > 0:
+            f = f32(MAX_PRIORITY * f32((max_node - counts.get(name, 0)) / max_node))
+        if counts_by_zone and zone != "":
+            share = f32((max_zone - counts_by_zone[zone]) / max_zone) if max_zone > 0 else math.nan
+            f = f32(f32(f * f32(1.0 / 3.0)) + f32(ZONE_WEIGHTING * f32(MAX_PRIORITY * share)))
+        scores.append(go_int(f))
+    return scores
