@@ -333,8 +333,11 @@ class Explorer:
         finally:
             self._updating = False
         ev = sim.event
+        serving = sim.serving if sim.serving is not None and not sim.serving.server.stopped else None
         w["position"].value = (f"<span class='kschedlearn-position'>event {sim.cursor} of {top}"
-                               f" · t={sim.time:g}s · {html.escape(ev.stage if ev else '-')}</span>")
+                               f" · t={sim.time:g}s · {html.escape(ev.stage if ev else '-')}"
+                               + (f" · <b>serving on 127.0.0.1:{serving.port}</b> ({html.escape(serving.kubectl)})"
+                                  if serving is not None else "") + "</span>")
         w["narration"].value = narration(ev, finished=sim.finished)
         w["banner"].value = banner(sim.crashes, sim.cursor, sim.end_message())
         w["source"].value = source_pane(sim.where())

@@ -174,3 +174,20 @@ def test_bad_serve_arguments_are_clear(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="cannot write the kubeconfig '/missing/dir/k'"):
         sim.serve(kubeconfig="/missing/dir/k")
     assert sim.step() is not None  # the session goes on
+
+
+def test_the_explorer_says_where_it_is_served(tmp_path: Path) -> None:
+    from kschedlearn.widgets.explorer import Explorer
+
+    sim = Simulation.from_scenario("three-nodes", seed=1)
+    sim.start()
+    ex = Explorer(sim)
+    assert "serving on" not in ex.static_html()
+    serving = sim.serve(kubeconfig=tmp_path / "k")
+    try:
+        sim.step()
+        ex2 = Explorer(sim)
+        assert f"serving on 127.0.0.1:{serving.port}" in ex2.static_html()
+    finally:
+        serving.stop()
+    assert "serving on" not in Explorer(sim).static_html()
