@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.apimachinery._goint import int64
 from kschedlearn.apimachinery.util.errors import new_aggregate
 from kschedlearn.client_go.util.workqueue.parallelizer import parallelize
 from kschedlearn.scheduler.algorithm.predicates.error import new_failure_reason
@@ -317,7 +318,8 @@ def prioritize_nodes(
     for i, node in enumerate(nodes):
         score = 0
         for j, config in enumerate(priority_configs):
-            score += results[j][i].score * config.weight
+            # Go's int: the product and the sum wrap at 64 bits (MinInt64 * 2 == 0)
+            score = int64(score + int64(results[j][i].score * config.weight))
         result.append(HostPriority(host=node.metadata.name, score=score))
 
     extender_scores: dict[str, int] = {}
@@ -329,9 +331,9 @@ def prioritize_nodes(
             except Exception:  # noqa: BLE001 - Go ignores an extender's prioritize error
                 continue
             for hp in prioritized_list:
-                combined_scores[hp.host] = combined_scores.get(hp.host, 0) + hp.score * weight
+                combined_scores[hp.host] = int64(combined_scores.get(hp.host, 0) + int64(hp.score * weight))
         for i, hp in enumerate(result):
-            result[i] = attrs.evolve(hp, score=hp.score + combined_scores.get(hp.host, 0))
+            result[i] = attrs.evolve(hp, score=int64(hp.score + combined_scores.get(hp.host, 0)))
         extender_scores = combined_scores
 
     if glog.v(10):

@@ -10,6 +10,8 @@ not part of any provider; usable from a policy file.
 
 from __future__ import annotations
 
+from kschedlearn.apimachinery._goint import div64, int64
+
 from typing import TYPE_CHECKING, Any
 
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import (
@@ -38,7 +40,7 @@ def image_locality_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
     sum_size = 0
     # Init containers are not considered, only the regular ones.
     for container in pod.spec.containers:
-        sum_size += _check_container_image_on_node(node, container)
+        sum_size = int64(sum_size + _check_container_image_on_node(node, container))
     return HostPriority(host=node.metadata.name, score=_calculate_score_from_size(sum_size))
 
 
@@ -47,8 +49,8 @@ def _calculate_score_from_size(sum_size: int) -> int:
 
     Go: func calculateScoreFromSize(sumSize int64) int
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L47-L64
-    Differs from Go: no V(10) log line. The int64 division has non-negative operands here, so
-    ``//`` matches Go.
+    Differs from Go: no V(10) log line. The int64 arithmetic wraps and truncates as Go's
+    does (``_goint``).
     """
     if sum_size == 0 or sum_size < MIN_IMG_SIZE:
         # No image, or only a tiny one: downloading it costs next to nothing anyway.
@@ -56,7 +58,7 @@ def _calculate_score_from_size(sum_size: int) -> int:
     elif sum_size >= MAX_IMG_SIZE:
         score = 10
     else:
-        score = (10 * (sum_size - MIN_IMG_SIZE) // (MAX_IMG_SIZE - MIN_IMG_SIZE)) + 1
+        score = div64(int64(10 * (sum_size - MIN_IMG_SIZE)), MAX_IMG_SIZE - MIN_IMG_SIZE) + 1
     return score
 
 

@@ -9,6 +9,8 @@ node gets 10 (float64 arithmetic, divide first, then truncate).
 
 from __future__ import annotations
 
+from kschedlearn.apimachinery._goint import int32
+
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -54,7 +56,8 @@ def calculate_node_affinity_priority_map(pod: "Pod", meta: Any, node_info: "Node
                 preferred_scheduling_term.preference.match_expressions
             )
             if node_selector.matches(node.metadata.labels):
-                count += preferred_scheduling_term.weight
+                # Go: ``var count int32`` — the sum of weights wraps at 32 bits
+                count = int32(count + preferred_scheduling_term.weight)
     return HostPriority(host=node.metadata.name, score=count)
 
 
