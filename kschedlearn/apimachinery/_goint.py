@@ -8,7 +8,7 @@ Mirrored code passes every result Go keeps in a fixed-width variable through the
 score such as 1.6's SelectorSpread ``int(NaN)`` (the minimum int64) times an even weight becomes
 0, exactly as the real scheduler computes it.
 
-Go: Go language specification (not a Kubernetes file).
+Go: none — kschedlearn-only (Go's language rules, not a Kubernetes file).
 """
 
 from __future__ import annotations
