@@ -28,6 +28,7 @@ from kschedlearn.api.v1 import (
     PodCondition,
 )
 from kschedlearn.apimachinery.util import wait
+from kschedlearn.apimachinery.util.runtime import PANICS
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
 from kschedlearn.scheduler.metrics.metrics import SchedulerMetrics, since_in_microseconds
 from kschedlearn.trace import glog
@@ -97,6 +98,8 @@ class Scheduler:
         start = sim.now()
         try:
             dest = self.config.algorithm.schedule(pod, self.config.node_lister)
+        except PANICS:
+            raise  # a panic is no returned error: it ends scheduleOne and (wait.Until) the process
         except Exception as err:  # noqa: BLE001 - Go's returned error
             glog.v(1).infof("Failed to schedule pod: %v/%v", pod.metadata.namespace, pod.metadata.name)
             self.config.error(pod, err)
@@ -106,6 +109,8 @@ class Scheduler:
                     type=POD_SCHEDULED, status=CONDITION_FALSE,
                     reason=POD_REASON_UNSCHEDULABLE, message=str(err),
                 ))
+            except PANICS:
+                raise
             except Exception:  # noqa: BLE001 - Go discards Update's returned error
                 pass
             return
@@ -141,6 +146,8 @@ class Scheduler:
             bind_err: BaseException | None = None
             try:
                 self.config.binder.bind(b)
+            except PANICS:
+                raise
             except Exception as err:  # noqa: BLE001 - Go's returned error
                 bind_err = err
             try:
@@ -160,6 +167,8 @@ class Scheduler:
                     self.config.pod_condition_updater.update(pod, PodCondition(
                         type=POD_SCHEDULED, status=CONDITION_FALSE, reason="BindingRejected",
                     ))
+                except PANICS:
+                    raise
                 except Exception:  # noqa: BLE001 - Go discards Update's returned error
                     pass
                 return

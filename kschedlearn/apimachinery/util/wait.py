@@ -15,6 +15,7 @@ from collections.abc import Callable
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.apimachinery.util.runtime import handle_crash
 from kschedlearn.sim import Chan
 
 ERR_WAIT_TIMEOUT_TEXT = "timed out waiting for the condition"
@@ -74,7 +75,8 @@ def jitter_until(
         t = None
         if not sliding:
             t = sim.new_timer(jittered)
-        f()  # HandleCrash re-raises: an exception here kills the process
+        with handle_crash():  # Go: func() { defer runtime.HandleCrash(); f() }()
+            f()  # HandleCrash logs a panic and re-panics: it kills the process
         if sliding:
             t = sim.new_timer(jittered)
         assert t is not None

@@ -20,6 +20,7 @@ import attrs
 
 from kschedlearn.apimachinery._goint import int64
 from kschedlearn.apimachinery.util.errors import new_aggregate
+from kschedlearn.apimachinery.util.runtime import PANICS
 from kschedlearn.client_go.util.workqueue.parallelizer import parallelize
 from kschedlearn.scheduler.algorithm.predicates.error import new_failure_reason
 from kschedlearn.scheduler.algorithm.types import MetadataProducer, PriorityConfig
@@ -194,6 +195,8 @@ def find_nodes_that_fit(
                 fits, failed_predicates = pod_fits_on_node(
                     pod, meta, node_name_to_info.get(node_name), predicate_funcs, node_name
                 )
+            except PANICS:
+                raise  # a panic is no returned error: HandleCrash in Parallelize re-panics
             except Exception as err:  # noqa: BLE001 - Go collects the error value
                 errs.append(err)
                 return
@@ -244,6 +247,8 @@ def pod_fits_on_node(
         predicate = predicate_funcs[name]
         try:
             fit, reasons = predicate(pod, meta, info)
+        except PANICS:
+            raise  # a Go panic unwinds through podFitsOnNode untouched
         except Exception as err:  # noqa: BLE001 - Go wraps any returned error
             raise PredicateRunError(
                 f"SchedulerPredicates failed due to {err}, which is unexpected."
@@ -286,6 +291,8 @@ def prioritize_nodes(
             # DEPRECATED old-style function (Go runs it in its own goroutine)
             try:
                 results[i] = list(config.function(pod, node_name_to_info, nodes))
+            except PANICS:
+                raise  # a panic in the goroutine kills the process
             except Exception as err:  # noqa: BLE001
                 errs.append(err)
         else:
@@ -298,6 +305,8 @@ def prioritize_nodes(
                 continue
             try:
                 results[i][index] = config.map_fn(pod, meta, node_info)  # type: ignore[misc]
+            except PANICS:
+                raise  # HandleCrash in Parallelize re-panics
             except Exception as err:  # noqa: BLE001
                 errs.append(err)
                 return
@@ -308,6 +317,8 @@ def prioritize_nodes(
             continue
         try:
             config.reduce(pod, meta, node_name_to_info, results[i])
+        except PANICS:
+            raise  # a panic in the goroutine kills the process
         except Exception as err:  # noqa: BLE001
             errs.append(err)
     if errs:
@@ -328,6 +339,8 @@ def prioritize_nodes(
         for extender in extenders:
             try:
                 prioritized_list, weight = extender.prioritize(pod, nodes)
+            except PANICS:
+                raise  # only a returned error is ignored
             except Exception:  # noqa: BLE001 - Go ignores an extender's prioritize error
                 continue
             for hp in prioritized_list:

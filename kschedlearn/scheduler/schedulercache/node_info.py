@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from kschedlearn.apimachinery.util.runtime import GoPanic, NilPointerDereference  # re-exported: the cache raises them
 from kschedlearn.api import v1
 from kschedlearn.scheduler.algorithm.priorities.util.non_zero import get_nonzero_requests
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
@@ -43,25 +44,6 @@ class CacheError(Exception):
 
     Differs from Go: Go returns plain ``error`` values; Python raises this class.
     """
-
-
-class GoPanic(RuntimeError):
-    """A Go ``panic``: nothing in mirrored code catches it, so it kills the simulated process.
-
-    Differs from Go: Go unwinds with ``panic``; Python raises, and the runtime records the
-    exception escaping the goroutine as a crash of that process.
-    """
-
-
-class NilPointerDereference(GoPanic):
-    """Go's runtime panic on reading through a nil pointer (1.6 quirks raise it, see cache.py).
-
-    Go: the runtime error ``invalid memory address or nil pointer dereference``
-    (no source symbol); a :class:`GoPanic`.
-    """
-
-    def __init__(self) -> None:
-        super().__init__("runtime error: invalid memory address or nil pointer dereference")
 
 
 @attrs.define

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.apimachinery.util.runtime import PANICS
 from kschedlearn.client_go.tools.cache.store import KeyFunc, _key_for
 
 PopProcessFunc = Callable[[Any], None]
@@ -325,8 +326,8 @@ def _run_process(process: PopProcessFunc, item: Any, requeue: Callable[[], None]
     Go: the tail of ``Pop`` in fifo.go and delta_fifo.go (``err := process(item); if e, ok :=
     err.(ErrRequeue); ok { f.addIfNotPresent(id, item); err = e.Err }``).
     Differs from Go: shared by FIFO and DeltaFIFO; errors are raised (see ``ProcessError``).
-    ``sim.WouldBlockError`` and ``BaseException``s (goroutine kill, ``glog.fatalf``) pass through
-    unwrapped, as a Go panic passes through ``Pop``.
+    ``sim.WouldBlockError``, a Go panic (``runtime.PANICS``) and ``BaseException``s (goroutine
+    kill, ``glog.fatalf``) pass through unwrapped, as a Go panic passes through ``Pop``.
     """
     try:
         process(item)
@@ -336,6 +337,8 @@ def _run_process(process: PopProcessFunc, item: Any, requeue: Callable[[], None]
             raise ProcessError(item, e.err, requeued=True) from e.err
     except sim.WouldBlockError:
         raise  # the runtime telling the caller it cannot block here: not the item's fault
+    except PANICS:
+        raise  # a Go panic in process passes through Pop: it is no returned error
     except Exception as err:  # anything else: the item is handed back to the caller
         raise ProcessError(item, err, requeued=False) from err
 
