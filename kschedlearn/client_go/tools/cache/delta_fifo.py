@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.apimachinery.util.runtime import PANICS, NilPointerDereference
 from kschedlearn.client_go.tools.cache.fifo import (
     FIFOClosedError,
     PopProcessFunc,
@@ -478,48 +479,53 @@ class DeltaFIFO:
         Go: ``(*DeltaFIFO).Resync``
         https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
 
-        Differs from Go: without known objects Go dereferences a nil interface and panics;
-        Python raises ``RuntimeError`` saying so.
+        The lock is held for the whole loop, as Go's deferred unlock holds it: no Add, Update
+        or Pop slips in between two keys. Without known objects Go calls ``ListKeys`` on a nil
+        interface and panics: raised as ``NilPointerDereference`` (the lock is released on the
+        way out, as Go's deferred unlock runs while panicking).
         """
-        if self._known_objects is None:
-            raise RuntimeError(
-                "DeltaFIFO.resync: knownObjects is nil (Go v1.6.1 panics with a nil pointer "
-                "dereference here)"
-            )
         with self._lock:
+            if self._known_objects is None:
+                raise NilPointerDereference()
             keys = self._known_objects.list_keys()
-        for k in keys:
-            self._sync_key(k)
+            for k in keys:
+                self._sync_key_locked(k)
 
     def _sync_key(self, key: str) -> None:
+        """Go: ``(*DeltaFIFO).syncKey`` — ``syncKeyLocked`` under the lock."""
+        with self._lock:
+            self._sync_key_locked(key)
+
+    def _sync_key_locked(self, key: str) -> None:
         """Queue ``Sync(known object)`` for ``key`` unless it already has deltas queued.
 
-        Go: ``(*DeltaFIFO).syncKey``. Queuing it anyway would race: the known object may be
-        older than the queued delta, since queued deltas are not yet applied to the store.
+        Go: ``(*DeltaFIFO).syncKeyLocked``. Queuing it anyway would race: the known object may
+        be older than the queued delta, since queued deltas are not yet applied to the store.
         """
         assert self._known_objects is not None
-        with self._lock:
-            try:
-                obj, exists = self._known_objects.get_by_key(key)
-            except Exception as err:
-                glog.errorf(
-                    "Unexpected error %v during lookup of key %v, unable to queue object for sync",
-                    err, key,
-                )
-                return
-            if not exists:
-                glog.infof(
-                    "Key %v does not exist in known objects store, unable to queue object for sync",
-                    key,
-                )
-                return
-            id_ = self._key_of_or_raise(obj)
-            if len(self._items.get(id_, ())) > 0:
-                return
-            try:
-                self._queue_action_locked(SYNC, obj)
-            except Exception as err:
-                raise RuntimeError(f"couldn't queue object: {err}") from err
+        try:
+            obj, exists = self._known_objects.get_by_key(key)
+        except PANICS:
+            raise
+        except Exception as err:
+            glog.errorf(
+                "Unexpected error %v during lookup of key %v, unable to queue object for sync",
+                err, key,
+            )
+            return
+        if not exists:
+            glog.infof(
+                "Key %v does not exist in known objects store, unable to queue object for sync",
+                key,
+            )
+            return
+        id_ = self._key_of_or_raise(obj)
+        if len(self._items.get(id_, ())) > 0:
+            return
+        try:
+            self._queue_action_locked(SYNC, obj)
+        except Exception as err:
+            raise RuntimeError(f"couldn't queue object: {err}") from err
 
     def debug_state(self) -> QueueDebugState:
         """A frozen copy of the internals (items are ``Deltas``). kschedlearn-only, not in Go."""
