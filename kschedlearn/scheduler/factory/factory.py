@@ -331,12 +331,12 @@ class ConfigFactory:
         return self.scheduler_name == pod.spec.scheduler_name
 
     def _create_assigned_non_terminated_pod_lw(self) -> ListWatch:
-        """Go: createAssignedNonTerminatedPodLW — factory.go#L499-L504"""
+        """Go: createAssignedNonTerminatedPodLW — factory.go#L506-L512"""
         selector = fields.parse_selector(ASSIGNED_POD_SELECTOR)
         return new_list_watch_from_client(self.client, "pods", "", selector)
 
     def _create_unassigned_non_terminated_pod_lw(self) -> ListWatch:
-        """Go: createUnassignedNonTerminatedPodLW — factory.go#L506-L512"""
+        """Go: createUnassignedNonTerminatedPodLW — factory.go#L499-L504"""
         selector = fields.parse_selector(UNASSIGNED_POD_SELECTOR)
         return new_list_watch_from_client(self.client, "pods", "", selector)
 
@@ -560,7 +560,8 @@ class Binder:
     def bind(self, binding: Any) -> None:
         """Go: binder.Bind — in factory.go#L578-L588."""
         glog.v(3).infof("Attempting to bind %v to %v", binding.metadata.name, binding.target.name)
-        self.client.core_v1().pods(binding.metadata.namespace).bind(binding)
+        ns = binding.metadata.namespace  # Go: genericapirequest.WithNamespace(..., binding.Namespace)
+        self.client.core().rest_client().post().namespace(ns).resource("bindings").body(binding).do().error()
 
 
 @attrs.define(eq=False)
