@@ -219,7 +219,7 @@ def new_inter_pod_affinity_priority(
     hard_pod_affinity_weight: int,
     failure_domains: "Sequence[str]",
     *,
-    affinity_in_annotations: bool = False,
+    affinity_in_annotations: bool | None = None,
 ) -> "PriorityFunction":
     """Build the old-style InterPodAffinityPriority function.
 
@@ -228,8 +228,8 @@ def new_inter_pod_affinity_priority(
 
     Go: func NewInterPodAffinityPriority(info predicates.NodeInfo, nodeLister algorithm.NodeLister, podLister algorithm.PodLister, hardPodAffinityWeight int, failureDomains []string) algorithm.PriorityFunction
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L45-L60
-    Differs from Go: the feature gate is the keyword ``affinity_in_annotations`` (default off,
-    as in 1.6) instead of a process-wide flag.
+    Differs from Go: ``affinity_in_annotations`` overrides the process's feature gate when not
+    None (by default the gate is read at each call, as in Go).
     """
     inter_pod_affinity = InterPodAffinity(
         info=info,

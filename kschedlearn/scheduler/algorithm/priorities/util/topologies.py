@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from kschedlearn.features import AFFINITY_IN_ANNOTATIONS, default_feature_gate
+
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Node, Pod, PodAffinityTerm
     from kschedlearn.apimachinery.labels import Selector
@@ -74,13 +76,13 @@ class Topologies:
 
     Go: type Topologies struct { DefaultKeys []string }
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
-    Differs from Go: Go consults the process-wide alpha feature gate ``AffinityInAnnotations``
-    (default off); here the gate is the explicit field ``affinity_in_annotations`` so that no
-    global state is needed.
+    The alpha gate ``AffinityInAnnotations`` is read at each call, as Go reads
+    ``utilfeature.DefaultFeatureGate``: the gate of the running simulated process.
+    Differs from Go: the field ``affinity_in_annotations`` overrides the gate when not None.
     """
 
     default_keys: tuple[str, ...] = ()
-    affinity_in_annotations: bool = False
+    affinity_in_annotations: bool | None = None
 
     def nodes_have_same_topology_key(self, node_a: "Node", node_b: "Node", topology_key: str) -> bool:
         """Like the module function, but an empty key (allowed only with the alpha gate on)
@@ -88,7 +90,10 @@ class Topologies:
 
         Go: func (tps *Topologies) NodesHaveSameTopologyKey(nodeA, nodeB *v1.Node, topologyKey string) bool
         """
-        if self.affinity_in_annotations and len(topology_key) == 0:
+        gate_on = self.affinity_in_annotations
+        if gate_on is None:
+            gate_on = default_feature_gate().enabled(AFFINITY_IN_ANNOTATIONS)
+        if gate_on and len(topology_key) == 0:
             # Only preferred anti-affinity may leave the key empty (API validation ensures it).
             for default_key in self.default_keys:
                 if nodes_have_same_topology_key(node_a, node_b, default_key):
