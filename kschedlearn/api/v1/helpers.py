@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kschedlearn.api.errors import ManifestError
+from kschedlearn.api.v1._gojson import decode_go_json
 from kschedlearn.api.v1.meta import OwnerReference
 from kschedlearn.api.v1.node import AvoidPods, Taint
 from kschedlearn.api.v1.pod import (
@@ -148,7 +149,8 @@ def get_avoid_pods_from_node_annotations(annotations: Mapping[str, str]) -> Avoi
     """
     if len(annotations) > 0 and annotations.get(PREFER_AVOID_PODS_ANNOTATION_KEY, "") != "":
         data = _decode_annotation(annotations, PREFER_AVOID_PODS_ANNOTATION_KEY)
-        return AvoidPods.from_dict(data, path=f"annotation {PREFER_AVOID_PODS_ANNOTATION_KEY}")
+        # Go: json.Unmarshal — keys match case-insensitively (codec.decode_go_json)
+        return decode_go_json(AvoidPods, data, path=f"annotation {PREFER_AVOID_PODS_ANNOTATION_KEY}")
     return AvoidPods()
 
 
@@ -163,7 +165,8 @@ def get_affinity_from_pod_annotations(annotations: Mapping[str, str]) -> Affinit
     """
     if len(annotations) > 0 and annotations.get(AFFINITY_ANNOTATION_KEY, "") != "":
         data = _decode_annotation(annotations, AFFINITY_ANNOTATION_KEY)
-        return Affinity.from_dict(data, path=f"annotation {AFFINITY_ANNOTATION_KEY}")
+        # Go: json.Unmarshal — keys match case-insensitively (codec.decode_go_json)
+        return decode_go_json(Affinity, data, path=f"annotation {AFFINITY_ANNOTATION_KEY}")
     return None
 
 
