@@ -3,7 +3,7 @@
 Go: stands in for kube-apiserver's generic registry store
 (https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go:
 Create, Get, List, Update, Delete with graceful deletion, Watch), the pod binding subresource
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L128-L188)
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L128-L140)
 and the watch cache (storage.py). Reached through :mod:`kschedlearn.apiserver.clientset`.
 
 Differs from Go: no HTTP, no etcd, no admission, no validation beyond what the scheduler can

@@ -1,7 +1,7 @@
 """The feature-gate object, and which one ``DefaultFeatureGate`` is in a simulated process.
 
 Go: staging/src/k8s.io/apiserver/pkg/util/feature/feature_gate.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/util/feature/feature_gate.go#L31-L180
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/util/feature/feature_gate.go
 
 In Go ``utilfeature.DefaultFeatureGate`` is a package variable: one gate per binary. The
 simulation runs several kube-scheduler binaries side by side, so each simulated

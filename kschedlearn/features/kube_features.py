@@ -1,7 +1,7 @@
 """The feature gates of 1.6 the scheduler knows: names, defaults, maturity.
 
 Go: pkg/features/kube_features.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/features/kube_features.go#L26-L110
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/features/kube_features.go
 
 Differs from Go: 1.6 knows more gates (kubelet and API server ones the scheduler never reads);
 only these are listed, so ``--feature-gates=AppArmor=true`` is refused here.

@@ -104,7 +104,7 @@ def node_selector_requirements_as_selector(nsm: Sequence[NodeSelectorRequirement
 def tolerations_tolerate_taint(tolerations: Sequence[Toleration], taint: Taint) -> bool:
     """Whether any toleration tolerates ``taint``.
 
-    Go: TolerationsTolerateTaint, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L317-L376
+    Go: TolerationsTolerateTaint, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L346-L354
     """
     for toleration in tolerations:
         if toleration.tolerates_taint(taint):
@@ -119,7 +119,7 @@ def tolerations_tolerate_taints_with_filter(
 ) -> bool:
     """Whether every taint selected by ``apply_filter`` (all when None) is tolerated.
 
-    Go: TolerationsTolerateTaintsWithFilter, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L317-L376
+    Go: TolerationsTolerateTaintsWithFilter, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L358-L376
     """
     if len(taints) == 0:
         return True
@@ -159,7 +159,7 @@ def get_affinity_from_pod_annotations(annotations: Mapping[str, str]) -> Affinit
 
     Raises ManifestError (a ValueError) when the JSON is malformed or does not fit.
 
-    Go: GetAffinityFromPodAnnotations, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go
+    Go: GetAffinityFromPodAnnotations, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L580-L593
 
     Differs from Go: returns the value or raises, instead of ``(value, err)``.
     """
@@ -175,7 +175,7 @@ def get_controller_of(obj: Any) -> OwnerReference | None:
 
     Go: GetControllerOf in pkg/controller/controller_ref_manager.go (1.6; the scheduler's
     priorities/util GetControllerRef does the same),
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/controller_ref_manager.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/controller_ref_manager.go#L33-L44
 
     Differs from Go: lives here, next to the other object helpers; accepts an object
     with ``metadata`` as well as an ObjectMeta.

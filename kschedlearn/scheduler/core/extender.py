@@ -2,7 +2,7 @@
 
 Go: plugin/pkg/scheduler/core/extender.go (``HTTPExtender``, ``NewHTTPExtender``, ``Filter``,
 ``Prioritize``, ``send``, ``makeTransport``)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/extender.go#L35-L227
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/extender.go#L39-L47
 
 A policy file may list extenders (``ExtenderConfig``). After the built-in predicates,
 ``find_nodes_that_fit`` hands the surviving nodes to each extender's ``filter``; after the

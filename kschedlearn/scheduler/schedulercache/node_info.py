@@ -51,7 +51,7 @@ class Resource:
     """Summed compute resources: millicores, bytes, GPUs and opaque integer resources.
 
     Go: type Resource struct (node_info.go)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L65-L71
     """
 
     milli_cpu: int = 0
@@ -63,7 +63,7 @@ class Resource:
         """Turn the sums back into a resource list of quantities.
 
         Go: func (r *Resource) ResourceList() v1.ResourceList
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L73-L83
         """
         from kschedlearn.api.resource import (  # noqa: PLC0415 - only this helper needs them
             BINARY_SI,
@@ -85,7 +85,7 @@ class Resource:
         """Copy, including a fresh opaque-resource map.
 
         Go: func (r *Resource) Clone() *Resource
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L85-L96
         """
         return Resource(
             milli_cpu=self.milli_cpu,
@@ -97,14 +97,14 @@ class Resource:
     def add_opaque(self, name: str, quantity: int) -> None:
         """Go: func (r *Resource) AddOpaque(name v1.ResourceName, quantity int64)
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L98-L100
         """
         self.set_opaque(name, self.opaque_int_resources.get(name, 0) + quantity)
 
     def set_opaque(self, name: str, quantity: int) -> None:
         """Go: func (r *Resource) SetOpaque(name v1.ResourceName, quantity int64)
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L102-L108
         """
         self.opaque_int_resources[name] = quantity
 
@@ -126,7 +126,7 @@ class NodeInfo:
     """Node-level aggregate: the node, its pods, and their summed requests.
 
     Go: type NodeInfo struct (node_info.go)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L32-L63
     Differs from Go: private fields carry a leading underscore; ``generation`` is public as the
     contract says (Go tests and the cache read it directly).
     """
@@ -150,7 +150,7 @@ class NodeInfo:
     def node(self) -> Node | None:
         """Go: func (n *NodeInfo) Node() *v1.Node
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L127-L133
         """
         return self._node
 
@@ -158,7 +158,7 @@ class NodeInfo:
         """All pods on this node, assumed ones included.
 
         Go: func (n *NodeInfo) Pods() []*v1.Pod
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L135-L141
         """
         return self._pods
 
@@ -166,21 +166,21 @@ class NodeInfo:
         """Pods with pod (anti-)affinity.
 
         Go: func (n *NodeInfo) PodsWithAffinity() []*v1.Pod
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L143-L149
         """
         return self._pods_with_affinity
 
     def allowed_pod_number(self) -> int:
         """Go: func (n *NodeInfo) AllowedPodNumber() int
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L151-L156
         """
         return self._allowed_pod_number
 
     def taints(self) -> tuple[Taint, ...]:
         """Go: func (n *NodeInfo) Taints() ([]v1.Taint, error) -- the error is always nil in 1.6.
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L158-L163
         """
         if self._taints_err is not None:
             raise self._taints_err
@@ -189,14 +189,14 @@ class NodeInfo:
     def memory_pressure_condition(self) -> str:
         """Go: func (n *NodeInfo) MemoryPressureCondition() v1.ConditionStatus
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L165-L170
         """
         return self._memory_pressure_condition
 
     def disk_pressure_condition(self) -> str:
         """Go: func (n *NodeInfo) DiskPressureCondition() v1.ConditionStatus
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L172-L177
         """
         return self._disk_pressure_condition
 
@@ -204,7 +204,7 @@ class NodeInfo:
         """Sum of the pods' requests.
 
         Go: func (n *NodeInfo) RequestedResource() Resource
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L179-L185
 
         Differs from Go: Go returns a copy of the struct (sharing the opaque map); Python
         returns a clone so callers cannot change the cache by accident.
@@ -215,7 +215,7 @@ class NodeInfo:
         """Sum with defaults for missing cpu/memory.
 
         Go: func (n *NodeInfo) NonZeroRequest() Resource
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L187-L193
         Differs from Go: returns a clone (see ``requested_resource``).
         """
         return self._nonzero_request.clone()
@@ -223,7 +223,7 @@ class NodeInfo:
     def allocatable_resource(self) -> Resource:
         """Go: func (n *NodeInfo) AllocatableResource() Resource
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L195-L201
         """
         return self._allocatable_resource.clone()
 
@@ -231,7 +231,7 @@ class NodeInfo:
         """Copy with fresh resource structs and shallow copies of the pod and taint lists.
 
         Go: func (n *NodeInfo) Clone() *NodeInfo
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L203-L225
         """
         return NodeInfo(
             node=self._node,
@@ -251,7 +251,7 @@ class NodeInfo:
     def __str__(self) -> str:
         """Go: func (n *NodeInfo) String() string
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L227-L234
         """
         names = " ".join(pod.metadata.name for pod in self._pods)
         return (
@@ -266,7 +266,7 @@ class NodeInfo:
         """Add the pod and its requests to the sums; bump the generation.
 
         Go: func (n *NodeInfo) addPod(pod *v1.Pod)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L241-L260
         Differs from Go: unexported in Go (only the cache calls it); public here as the
         contract lists it, because tests and the exercise checker build NodeInfos directly.
         """
@@ -289,7 +289,7 @@ class NodeInfo:
         Removal swaps the last pod into the hole, so pod order changes (as in Go).
 
         Go: func (n *NodeInfo) removePod(pod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L262-L311
         1.6 quirk: when the pod is not found Go builds its error from ``n.node.Name``; on a
         NodeInfo that has no node object that read is a nil dereference, i.e. a panic.
         """
@@ -326,7 +326,7 @@ class NodeInfo:
         that disappears keeps its old status -- Go only overwrites what it sees.
 
         Go: func (n *NodeInfo) SetNode(node *v1.Node) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L338-L371
         """
         self._node = node
         for r_name, r_quant in node.status.allocatable.items():
@@ -353,7 +353,7 @@ class NodeInfo:
         """Forget the node object but keep the pods (their delete events may still be coming).
 
         Go: func (n *NodeInfo) RemoveNode(node *v1.Node) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L373-L387
         """
         self._node = None
         self._allocatable_resource = Resource()
@@ -368,7 +368,7 @@ def new_node_info(*pods: Pod) -> NodeInfo:
     """An empty NodeInfo (generation 0) with the given pods added.
 
     Go: func NewNodeInfo(pods ...*v1.Pod) *NodeInfo
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L110-L125
     """
     ni = NodeInfo()
     for pod in pods:
@@ -379,7 +379,7 @@ def new_node_info(*pods: Pod) -> NodeInfo:
 def _has_pod_affinity_constraints(pod: Pod) -> bool:
     """Go: func hasPodAffinityConstraints(pod *v1.Pod) bool
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L236-L239
     """
     affinity = reconcile_affinity(pod)
     return affinity is not None and (
@@ -393,7 +393,7 @@ def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
     Returns ``(requests, non_zero_milli_cpu, non_zero_memory)``.
 
     Go: func calculateResource(pod *v1.Pod) (res Resource, non0_cpu int64, non0_mem int64)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L313-L336
     Differs from Go: public (Go's is unexported) so the priorities and tests can reuse it.
     """
     res = Resource()
@@ -421,7 +421,7 @@ def get_pod_key(pod: Pod) -> str:
     """The cache's key for a pod: ``namespace/name`` (just ``name`` without a namespace).
 
     Go: func getPodKey(pod *v1.Pod) (string, error) -- clientcache.MetaNamespaceKeyFunc
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L389-L392
     Differs from Go: computed here directly; Go's key function can only fail for objects
     without metadata, which a typed Pod always has.
     """
@@ -435,7 +435,7 @@ def get_pod_key(pod: Pod) -> str:
 def node(n: NodeInfo | None) -> Node | None:
     """Go: (*NodeInfo)(nil).Node() == nil
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L127-L133
     """
     return None if n is None else n.node()
 
@@ -443,7 +443,7 @@ def node(n: NodeInfo | None) -> Node | None:
 def pods(n: NodeInfo | None) -> list[Pod]:
     """Go: (*NodeInfo)(nil).Pods() == nil (an empty list here)
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L135-L141
     """
     return [] if n is None else n.pods()
 
@@ -451,7 +451,7 @@ def pods(n: NodeInfo | None) -> list[Pod]:
 def pods_with_affinity(n: NodeInfo | None) -> list[Pod]:
     """Go: (*NodeInfo)(nil).PodsWithAffinity() == nil (an empty list here)
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L143-L149
     """
     return [] if n is None else n.pods_with_affinity()
 
@@ -459,7 +459,7 @@ def pods_with_affinity(n: NodeInfo | None) -> list[Pod]:
 def allowed_pod_number(n: NodeInfo | None) -> int:
     """Go: (*NodeInfo)(nil).AllowedPodNumber() == 0
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L151-L156
     """
     return 0 if n is None else n.allowed_pod_number()
 
@@ -467,7 +467,7 @@ def allowed_pod_number(n: NodeInfo | None) -> int:
 def taints(n: NodeInfo | None) -> tuple[Taint, ...]:
     """Go: (*NodeInfo)(nil).Taints() == (nil, nil)
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L158-L163
     """
     return () if n is None else n.taints()
 
@@ -475,7 +475,7 @@ def taints(n: NodeInfo | None) -> tuple[Taint, ...]:
 def memory_pressure_condition(n: NodeInfo | None) -> str:
     """Go: (*NodeInfo)(nil).MemoryPressureCondition() == v1.ConditionUnknown
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L165-L170
     """
     return CONDITION_UNKNOWN if n is None else n.memory_pressure_condition()
 
@@ -483,7 +483,7 @@ def memory_pressure_condition(n: NodeInfo | None) -> str:
 def disk_pressure_condition(n: NodeInfo | None) -> str:
     """Go: (*NodeInfo)(nil).DiskPressureCondition() == v1.ConditionUnknown
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L172-L177
     """
     return CONDITION_UNKNOWN if n is None else n.disk_pressure_condition()
 
@@ -491,7 +491,7 @@ def disk_pressure_condition(n: NodeInfo | None) -> str:
 def requested_resource(n: NodeInfo | None) -> Resource:
     """Go: (*NodeInfo)(nil).RequestedResource() == Resource{}
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L179-L185
     """
     return Resource() if n is None else n.requested_resource()
 
@@ -499,7 +499,7 @@ def requested_resource(n: NodeInfo | None) -> Resource:
 def nonzero_request(n: NodeInfo | None) -> Resource:
     """Go: (*NodeInfo)(nil).NonZeroRequest() == Resource{}
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L187-L193
     """
     return Resource() if n is None else n.nonzero_request()
 
@@ -507,6 +507,6 @@ def nonzero_request(n: NodeInfo | None) -> Resource:
 def allocatable_resource(n: NodeInfo | None) -> Resource:
     """Go: (*NodeInfo)(nil).AllocatableResource() == Resource{}
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L195-L201
     """
     return Resource() if n is None else n.allocatable_resource()

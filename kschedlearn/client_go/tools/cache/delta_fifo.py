@@ -46,7 +46,7 @@ class ErrZeroLengthDeltasObject(Exception):
     """An empty ``Deltas`` has no key.
 
     Go: delta_fifo.go ``var ErrZeroLengthDeltasObject`` (``0 length Deltas object; can't get key``)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L134-L138
 
     Differs from Go: an exception class instead of a sentinel error value.
     """
@@ -59,7 +59,7 @@ class ErrZeroLengthDeltasObject(Exception):
 class Delta:
     """One change: its type and the object's state after it (for a deletion, the last known
     state). Go: delta_fifo.go ``type Delta struct{Type, Object}``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L633-L641
     """
 
     type: DeltaType
@@ -70,7 +70,7 @@ class Deltas(tuple[Delta, ...]):
     """The changes to one object, oldest first.
 
     Go: delta_fifo.go ``type Deltas []Delta`` with ``Oldest()``/``Newest()``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L643-L645
 
     Differs from Go: an immutable tuple, so Go's ``copyDeltas`` (copy before handing a slice
     out) is unnecessary; appending builds a new ``Deltas``.
@@ -96,7 +96,7 @@ class DeletedFinalStateUnknown:
     (possibly stale, possibly None) state.
 
     Go: delta_fifo.go ``type DeletedFinalStateUnknown struct{Key, Obj}``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L674-L681
     """
 
     key: str
@@ -121,7 +121,7 @@ class KeyListerGetter(Protocol):
     """What DeltaFIFO needs from the consumer's store: its keys and a lookup.
 
     Go: delta_fifo.go ``KeyListerGetter`` (= ``KeyLister`` + ``KeyGetter``)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L586-L590
     """
 
     def list_keys(self) -> list[str]: ...
@@ -132,7 +132,7 @@ class DeltaCompressor(Protocol):
     """Rewrites a key's Deltas after each append (may drop some or all).
 
     Go: delta_fifo.go ``type DeltaCompressor interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L602-L605
     """
 
     def compress(self, deltas: Deltas) -> Deltas: ...
@@ -143,7 +143,7 @@ class DeltaCompressorFunc:
     """Adapt a plain function to ``DeltaCompressor``.
 
     Go: delta_fifo.go ``type DeltaCompressorFunc`` and its ``Compress``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L607-L612
     """
 
     fn: Callable[[Deltas], Iterable[Delta]]
@@ -156,7 +156,7 @@ def _dedup_deltas(deltas: Deltas) -> Deltas:
     """Collapse the two newest deltas into one if they describe the same event.
 
     Go: delta_fifo.go ``dedupDeltas``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L262-L276
     """
     n = len(deltas)
     if n < 2:
@@ -195,7 +195,7 @@ class DeltaFIFO:
     """The delta queue described in the module docstring.
 
     Go: delta_fifo.go ``type DeltaFIFO struct``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L63-L127
 
     ``_items`` maps key -> non-empty ``Deltas``; ``_queue`` is the key line (it may hold ghost
     keys with no item, which ``pop`` skips). Build one with ``new_delta_fifo``.
@@ -318,7 +318,7 @@ class DeltaFIFO:
         """Append a delta for ``obj``'s key, dedup and compress, and enqueue the key if new.
 
         Go: ``(*DeltaFIFO).queueActionLocked``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L308-L344
         """
         id_ = self._key_of_or_raise(obj)
         # A Sync after a queued Deleted would resurrect the object: drop it.
@@ -371,7 +371,7 @@ class DeltaFIFO:
         lock, and return the Deltas.
 
         Go: ``(*DeltaFIFO).Pop``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L414-L460
 
         Errors as ``FIFO.pop`` (``FIFOClosedError``, ``ProcessError``, ``sim.WouldBlockError``).
         """
@@ -397,7 +397,7 @@ class DeltaFIFO:
         that is gone.
 
         Go: ``(*DeltaFIFO).Replace``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L462-L535
 
         Without known objects "gone" means "queued here but not listed"; with them, "known but
         not listed". Differs from Go: tombstones are queued in insertion / ``list_keys`` order
@@ -477,7 +477,7 @@ class DeltaFIFO:
         """Queue a ``Sync`` for every known object that has nothing queued.
 
         Go: ``(*DeltaFIFO).Resync``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L537-L549
 
         The lock is held for the whole loop, as Go's deferred unlock holds it: no Add, Update
         or Pop slips in between two keys. Without known objects Go calls ``ListKeys`` on a nil
@@ -544,7 +544,7 @@ def new_delta_fifo(
     known_objects: KeyListerGetter | None,
 ) -> DeltaFIFO:
     """Go: delta_fifo.go ``NewDeltaFIFO(keyFunc, compressor, knownObjects)``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L61
     """
     return DeltaFIFO(key_func, compressor, known_objects)
 

@@ -27,7 +27,7 @@ class ListOptions:
 
     Go: metav1.ListOptions (LabelSelector, FieldSelector, Watch, ResourceVersion,
     TimeoutSeconds)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go#L269-L296
 
     ``resource_version="0"`` asks for whatever the server has cached (the reflector's list);
     a watch starts *after* ``resource_version``. ``timeout_seconds`` ends a watch server-side.
@@ -77,7 +77,7 @@ class ListWatch:
     """A ListerWatcher made of two functions.
 
     Go: listwatch.go ``type ListWatch struct{ListFunc, WatchFunc}`` and its methods
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L40-L96
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L45-L51
     """
 
     list_func: ListFunc

@@ -354,7 +354,7 @@ def get_max_vols(default_val: int, environ: Mapping[str, str]) -> int:
     """The volume limit: ``KUBE_MAX_PD_VOLS`` from ``environ`` if a positive int, else default.
 
     Go: defaults.getMaxVols (reads os.Getenv; logs and falls back on bad values)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithmprovider/defaults/defaults.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithmprovider/defaults/defaults.go#L219-L232
     Differs from Go: the environment is passed in (no process state); the Go error log lines
     are not emitted here.
     """

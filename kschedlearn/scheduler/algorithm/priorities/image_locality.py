@@ -30,7 +30,7 @@ def image_locality_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
     """Sum the sizes of the pod's images already on the node, and turn the sum into 0..10.
 
     Go: func ImageLocalityPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L27-L45
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L27-L46
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
     node = node_info.node()
@@ -48,7 +48,7 @@ def _calculate_score_from_size(sum_size: int) -> int:
     """0 below the minimum size, 10 at or above the maximum, else a linear 1..10.
 
     Go: func calculateScoreFromSize(sumSize int64) int
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L47-L64
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L48-L66
     Differs from Go: no V(10) log line. The int64 arithmetic wraps and truncates as Go's
     does (``_goint``).
     """
@@ -68,7 +68,7 @@ def _check_container_image_on_node(node: "Node", container: "Container") -> int:
     The comparison is plain string equality: ``nginx`` and ``nginx:latest`` are different.
 
     Go: func checkContainerImageOnNode(node *v1.Node, container *v1.Container) int64
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L66-L79
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L68-L79
     """
     for image in node.status.images:
         for name in image.names:

@@ -28,7 +28,7 @@ def least_requested_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") -
     """Score = mean of the cpu and memory "free share" scores, each 0..10.
 
     Go: func LeastRequestedPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L29-L44
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L29-L42
     """
     from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
 
@@ -43,7 +43,7 @@ def _calculate_unused_score(requested: int, capacity: int, node: str) -> int:
     """``(capacity - requested) * 10 / capacity`` in int64; 0 for zero capacity or over-commitment.
 
     Go: func calculateUnusedScore(requested int64, capacity int64, node string) int64
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L46-L58
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L44-L57
     Differs from Go: the V(10) log line for over-commitment is not emitted.
     """
     if capacity == 0:
@@ -57,7 +57,7 @@ def _calculate_unused_priority(pod: "Pod", pod_requests: "Resource", node_info: 
     """Add the node's non-zero load to the pod's request and score what would remain.
 
     Go: func calculateUnusedPriority(pod *v1.Pod, podRequests *schedulercache.Resource, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L60-L91
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L59-L91
     Differs from Go: raises ``NodeNotFoundError``; no V(10) log line.
     """
     node = node_info.node()

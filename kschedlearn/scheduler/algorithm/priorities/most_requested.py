@@ -27,7 +27,7 @@ def most_requested_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
     """Score = mean of the cpu and memory "used share" scores, each 0..10.
 
     Go: func MostRequestedPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L29-L44
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L29-L42
     """
     from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
 
@@ -42,7 +42,7 @@ def _calculate_used_score(requested: int, capacity: int, node: str) -> int:
     """``requested * 10 / capacity`` in int64; 0 for zero capacity or over-commitment.
 
     Go: func calculateUsedScore(requested int64, capacity int64, node string) int64
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L46-L61
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L44-L61
     Differs from Go: the V(10) log line for over-commitment is not emitted.
     """
     if capacity == 0:

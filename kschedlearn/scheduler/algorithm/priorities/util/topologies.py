@@ -28,7 +28,7 @@ def get_namespaces_from_pod_affinity_term(pod: "Pod", pod_affinity_term: "PodAff
     own namespace".
 
     Go: func GetNamespacesFromPodAffinityTerm(pod *v1.Pod, podAffinityTerm v1.PodAffinityTerm) sets.String
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go#L27-L38
     Differs from Go: a Python ``set`` stands in for ``sets.String``.
     """
     names: set[str] = set()
@@ -43,7 +43,7 @@ def pod_matches_terms_namespace_and_selector(pod: "Pod", namespaces: set[str], s
     """True when ``pod`` lives in one of ``namespaces`` and its labels match ``selector``.
 
     Go: func PodMatchesTermsNamespaceAndSelector(pod *v1.Pod, namespaces sets.String, selector labels.Selector) bool
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go#L40-L51
     """
     if pod.metadata.namespace not in namespaces:
         return False
@@ -59,7 +59,7 @@ def nodes_have_same_topology_key(node_a: "Node", node_b: "Node", topology_key: s
     other node lacks it too).
 
     Go: func NodesHaveSameTopologyKey(nodeA, nodeB *v1.Node, topologyKey string) bool
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go#L53-L60
     """
     if len(topology_key) == 0:
         return False
@@ -75,7 +75,7 @@ class Topologies:
     """The default failure-domain keys used when an anti-affinity term leaves its key empty.
 
     Go: type Topologies struct { DefaultKeys []string }
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go#L62-L64
     The alpha gate ``AffinityInAnnotations`` is read at each call, as Go reads
     ``utilfeature.DefaultFeatureGate``: the gate of the running simulated process.
     Differs from Go: the field ``affinity_in_annotations`` overrides the gate when not None.
