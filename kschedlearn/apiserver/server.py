@@ -289,7 +289,7 @@ class APIServer:
         """POST /api/v1/namespaces/{ns}/bindings (``route="bindings"``, what 1.6's scheduler
         posts) or .../pods/{name}/binding (``route="pods/binding"``): assign a pod to a node.
 
-        1.6 serves both with the same ``BindingREST`` (storage_core.go#L190-L191), so both
+        1.6 serves both with the same ``BindingREST`` (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/rest/storage_core.go#L190-L191), so both
         follow the same rules: the request namespace must match the binding's, and
         Go: BindingREST.Create → assignPod → setPodHostAndAnnotations (storage.go#L128-L188):
         a deleting pod and an already-assigned pod are refused with 409 Conflict on

@@ -75,7 +75,7 @@ class Scheduler:
     def run(self) -> None:
         """Start the scheduling loop: ``go wait.Until(scheduleOne, 0, StopEverything)``.
 
-        Go: Scheduler.Run — scheduler.go#L144-L146. Period 0: scheduleOne runs back to back;
+        Go: Scheduler.Run — scheduler.go#L143-L146. Period 0: scheduleOne runs back to back;
         it blocks inside NextPod while the queue is empty.
         """
         sim.go(wait.until, self.schedule_one, 0.0, self.config.stop_everything,
@@ -131,7 +131,7 @@ class Scheduler:
     def _bind(self, pod: Any, assumed: Any, dest: str, start: float) -> None:
         """The goroutine scheduleOne starts for the API call (Go: an anonymous func).
 
-        Go: scheduler.go#L185-L224. Its ``defer metrics.E2eSchedulingLatency.Observe(
+        Go: scheduler.go#L185-L224 (the goroutine inside scheduleOne). Its ``defer metrics.E2eSchedulingLatency.Observe(
         metrics.SinceInMicroseconds(start))`` evaluates the argument when the defer statement
         runs — at the start of the goroutine — so 1.6's "e2e" latency leaves out the binding
         time. Reproduced: the value is computed here, observed on return.
@@ -187,7 +187,7 @@ def new(c: Config) -> Scheduler:
 def new_from_configurator(c: Any, *modifiers: Callable[[Config], None]) -> Scheduler:
     """Build the Config with ``c.create()``, let each modifier adjust it, wrap it.
 
-    Go: scheduler.NewFromConfigurator — scheduler.go#L122-L136
+    Go: scheduler.NewFromConfigurator — scheduler.go#L124-L141
     """
     cfg = c.create()
     for modifier in modifiers:

@@ -87,7 +87,7 @@ def node_selector_requirements_as_selector(nsm: Sequence[NodeSelectorRequirement
     Raises ValueError ``"<op>" is not a valid node selector operator`` for an unknown
     operator, and whatever ``labels.new_requirement`` raises for bad keys/values.
 
-    Go: NodeSelectorRequirementsAsSelector, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L205-L235
+    Go: NodeSelectorRequirementsAsSelector, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L203-L235
     """
     if len(nsm) == 0:
         return labels.nothing()

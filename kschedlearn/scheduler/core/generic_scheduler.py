@@ -58,7 +58,7 @@ class ErrNoNodesAvailable(Exception):
 class FitError(Exception):
     """No node passed every predicate.
 
-    Go: core.FitError — generic_scheduler.go#L49-L75. The 1.6 message keeps its double colon.
+    Go: core.FitError — generic_scheduler.go#L40-L43. The 1.6 message keeps its double colon.
     """
 
     def __init__(self, pod: Any, failed_predicates: FailedPredicateMap) -> None:
@@ -100,7 +100,7 @@ class GenericScheduler:
     def schedule(self, pod: Any, node_lister: Any) -> str:
         """Pick a node for ``pod`` or raise (FitError, ErrNoNodesAvailable, other errors).
 
-        Go: genericScheduler.Schedule — generic_scheduler.go#L89-L131
+        Go: genericScheduler.Schedule — generic_scheduler.go#L86-L131
         """
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
@@ -177,7 +177,7 @@ def find_nodes_that_fit(
 ) -> tuple[list[Any], FailedPredicateMap]:
     """Run the predicates on every node; then let each extender filter further.
 
-    Go: findNodesThatFit — generic_scheduler.go#L152-L217. Raises the aggregate of predicate
+    Go: findNodesThatFit — generic_scheduler.go#L152-L221. Raises the aggregate of predicate
     errors (the whole attempt fails, not a FitError) or an extender's error.
     """
     failed_predicate_map: FailedPredicateMap = {}
@@ -234,7 +234,7 @@ def pod_fits_on_node(
 ) -> tuple[bool, list[Any]]:
     """Run every predicate (no short circuit) and collect the reasons of those that fail.
 
-    Go: podFitsOnNode — generic_scheduler.go#L219-L237. ``node_name`` is kschedlearn-only
+    Go: podFitsOnNode — generic_scheduler.go#L223-L237. ``node_name`` is kschedlearn-only
     (for the trace point).
 
     Differs from Go: predicates run in sorted name order, not map order (module docstring).
@@ -276,7 +276,7 @@ def prioritize_nodes(
 ) -> list[HostPriority]:
     """Score every node with every priority, weight and sum; add extender scores.
 
-    Go: PrioritizeNodes — generic_scheduler.go#L239-L385
+    Go: PrioritizeNodes — generic_scheduler.go#L239-L373
     """
     if len(priority_configs) == 0 and len(extenders) == 0:
         result = []
@@ -367,7 +367,7 @@ def prioritize_nodes(
 def equal_priority_map(pod: Any, meta: Any, node_info: Any) -> HostPriority:
     """Every node scores 1 — used only when there are no priorities and no extenders.
 
-    Go: EqualPriorityMap — generic_scheduler.go#L387-L397
+    Go: EqualPriorityMap — generic_scheduler.go#L375-L385
     """
     node = node_info.node() if node_info is not None else None
     if node is None:
@@ -383,7 +383,7 @@ def new_generic_scheduler(
     priority_meta_producer: MetadataProducer,
     extenders: list[Any],
 ) -> GenericScheduler:
-    """Go: core.NewGenericScheduler — generic_scheduler.go#L399-L415"""
+    """Go: core.NewGenericScheduler — generic_scheduler.go#L387-L403"""
     return GenericScheduler(
         cache=cache,
         predicates=predicates,

@@ -64,7 +64,7 @@ class PluginFactoryArgs:
     """Everything a factory may need to build its function: listers, lookups, one weight.
 
     Go: type PluginFactoryArgs struct (plugins.go#L35-L47); filled by ConfigFactory.getPluginArgs
-    (factory.go#L433-L447): ``pod_lister`` is the scheduler cache, ``node_lister`` the
+    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L433-L447): ``pod_lister`` is the scheduler cache, ``node_lister`` the
     condition-filtered node lister, ``node_info`` an unfiltered lookup by node name.
     Differs from Go: fields default to None (Go's nil interfaces) so tests can fill only what
     they use; there is no ``failure_domains`` field because 1.6 has none (the
@@ -130,7 +130,7 @@ class PluginRegistry:
     """The registry's state: Go's package variables of plugins.go, in one resettable object.
 
     Go: the variables fitPredicateMap, priorityFunctionMap, algorithmProviderMap,
-    priorityMetadataProducer, predicateMetadataProducer, getEquivalencePodFunc (plugins.go#L76-L90)
+    priorityMetadataProducer, predicateMetadataProducer, getEquivalencePodFunc (plugins.go#L72-L86)
     Differs from Go: an object instead of globals (see the module docstring).
     """
 

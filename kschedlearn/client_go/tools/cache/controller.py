@@ -103,7 +103,7 @@ class Controller:
         """Start the reflector, then pop the queue until ``stop_ch`` closes (blocks).
 
         Go: ``(*controller).Run``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L100-L122
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L97-L122
         """
 
         def close_queue_on_stop() -> None:

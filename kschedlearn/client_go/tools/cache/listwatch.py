@@ -55,7 +55,7 @@ class ListerWatcher(Protocol):
     """Anything that can list and watch one kind of object.
 
     Go: listwatch.go ``type ListerWatcher interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L30-L38
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L30-L37
 
     ``list`` returns an object with ``items`` and ``metadata.resource_version`` (a ``PodList``
     and friends); both calls raise on error (Go's ``(T, error)``).
@@ -158,7 +158,7 @@ def new_list_watch_from_client(
     """A ListWatch over ``resource`` in ``namespace`` restricted by ``field_selector``.
 
     Go: listwatch.go ``NewListWatchFromClient``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L58-L80
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L58-L79
 
     ``field_selector`` is a ``fields.Selector`` or its string form; it replaces any field
     selector in the options (Go's ``FieldsSelectorParam``). The scheduler builds its two pod

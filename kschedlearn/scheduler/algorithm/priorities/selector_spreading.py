@@ -72,7 +72,7 @@ def get_zone_key(node: "Node") -> str:
     """``region + ":\\x00:" + zone`` from the node's failure-domain labels; "" if both are absent.
 
     Go: func GetZoneKey(node *v1.Node) string (pkg/util/node/node.go)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/util/node/node.go#L121-L138
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/util/node/node.go#L119-L138
     Differs from Go: lives here, beside its only scheduler caller, instead of in pkg/util/node.
     """
     node_labels = node.metadata.labels
@@ -342,7 +342,7 @@ def new_service_anti_affinity_priority(
     """Build the old-style ServiceAntiAffinity function for one ``serviceAntiAffinity`` policy entry.
 
     Go: func NewServiceAntiAffinityPriority(podLister algorithm.PodLister, serviceLister algorithm.ServiceLister, label string) algorithm.PriorityFunction
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L200-L208
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L200-L207
     """
     anti_affinity = ServiceAntiAffinity(pod_lister=pod_lister, service_lister=service_lister, label=label)
     return anti_affinity.calculate_anti_affinity_priority

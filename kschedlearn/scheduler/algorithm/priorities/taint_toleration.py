@@ -50,7 +50,7 @@ def get_all_toleration_prefer_no_schedule(tolerations: "Sequence[Toleration]") -
     """Keep the tolerations that can cover a ``PreferNoSchedule`` taint (effect empty or that).
 
     Go: func getAllTolerationPreferNoSchedule(tolerations []v1.Toleration) (tolerationList []v1.Toleration)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L44-L54
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L44-L53
     Differs from Go: the Go name is unexported; the metadata module imports it, so it keeps no
     leading underscore.
     """
