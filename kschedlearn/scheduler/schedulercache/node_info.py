@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from kschedlearn.apimachinery._goint import int64
 from kschedlearn.apimachinery.util.runtime import GoPanic, NilPointerDereference  # re-exported: the cache raises them
 from kschedlearn.api import v1
 from kschedlearn.scheduler.algorithm.priorities.util.non_zero import get_nonzero_requests
@@ -99,7 +100,7 @@ class Resource:
 
         https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L98-L100
         """
-        self.set_opaque(name, self.opaque_int_resources.get(name, 0) + quantity)
+        self.set_opaque(name, int64(self.opaque_int_resources.get(name, 0) + quantity))
 
     def set_opaque(self, name: str, quantity: int) -> None:
         """Go: func (r *Resource) SetOpaque(name v1.ResourceName, quantity int64)
@@ -271,13 +272,13 @@ class NodeInfo:
         contract lists it, because tests and the exercise checker build NodeInfos directly.
         """
         res, non0_cpu, non0_mem = calculate_resource(pod)
-        self._requested_resource.milli_cpu += res.milli_cpu
-        self._requested_resource.memory += res.memory
-        self._requested_resource.nvidia_gpu += res.nvidia_gpu
+        self._requested_resource.milli_cpu = int64(self._requested_resource.milli_cpu + res.milli_cpu)
+        self._requested_resource.memory = int64(self._requested_resource.memory + res.memory)
+        self._requested_resource.nvidia_gpu = int64(self._requested_resource.nvidia_gpu + res.nvidia_gpu)
         for r_name, r_quant in res.opaque_int_resources.items():
             self._requested_resource.add_opaque(r_name, r_quant)
-        self._nonzero_request.milli_cpu += non0_cpu
-        self._nonzero_request.memory += non0_mem
+        self._nonzero_request.milli_cpu = int64(self._nonzero_request.milli_cpu + non0_cpu)
+        self._nonzero_request.memory = int64(self._nonzero_request.memory + non0_mem)
         self._pods.append(pod)
         if _has_pod_affinity_constraints(pod):
             self._pods_with_affinity.append(pod)
@@ -304,13 +305,13 @@ class NodeInfo:
                 self._pods[i] = self._pods[-1]
                 self._pods.pop()
                 res, non0_cpu, non0_mem = calculate_resource(pod)
-                self._requested_resource.milli_cpu -= res.milli_cpu
-                self._requested_resource.memory -= res.memory
-                self._requested_resource.nvidia_gpu -= res.nvidia_gpu
+                self._requested_resource.milli_cpu = int64(self._requested_resource.milli_cpu - res.milli_cpu)
+                self._requested_resource.memory = int64(self._requested_resource.memory - res.memory)
+                self._requested_resource.nvidia_gpu = int64(self._requested_resource.nvidia_gpu - res.nvidia_gpu)
                 for r_name, r_quant in res.opaque_int_resources.items():
                     self._requested_resource.add_opaque(r_name, -r_quant)
-                self._nonzero_request.milli_cpu -= non0_cpu
-                self._nonzero_request.memory -= non0_mem
+                self._nonzero_request.milli_cpu = int64(self._nonzero_request.milli_cpu - non0_cpu)
+                self._nonzero_request.memory = int64(self._nonzero_request.memory - non0_mem)
                 self.generation += 1
                 return
         if self._node is None:
@@ -403,16 +404,16 @@ def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
         requests: Mapping[str, Quantity] = c.resources.requests
         for r_name, r_quant in requests.items():
             if r_name == v1.RESOURCE_CPU:
-                res.milli_cpu += r_quant.milli_value()
+                res.milli_cpu = int64(res.milli_cpu + r_quant.milli_value())
             elif r_name == v1.RESOURCE_MEMORY:
-                res.memory += r_quant.value()
+                res.memory = int64(res.memory + r_quant.value())
             elif r_name == v1.RESOURCE_NVIDIA_GPU:
-                res.nvidia_gpu += r_quant.value()
+                res.nvidia_gpu = int64(res.nvidia_gpu + r_quant.value())
             elif v1.is_opaque_int_resource_name(r_name):
                 res.add_opaque(r_name, r_quant.value())
         non0_cpu_req, non0_mem_req = get_nonzero_requests(requests)
-        non0_cpu += non0_cpu_req
-        non0_mem += non0_mem_req
+        non0_cpu = int64(non0_cpu + non0_cpu_req)
+        non0_mem = int64(non0_mem + non0_mem_req)
         # GPUs and opaque resources get no non-zero default.
     return res, non0_cpu, non0_mem
 

@@ -87,3 +87,18 @@ def test_int32_and_truncating_division():
     assert int32(100 * 2**25) == 100 * 2**25 - 2**32
     assert div64(-7, 2) == -3  # Go truncates; Python's // would give -4
     assert div64(MIN_INT64, -1) == MIN_INT64
+
+
+def test_node_info_sums_wrap_as_go_int64():
+    """NodeInfo's requested resources are int64 in Go: three pods of 4Ei memory (2^62 bytes
+    each) sum to 3 * 2^62, which wraps to -2^62."""
+    from kschedlearn.api.v1 import Pod
+    from kschedlearn.scheduler.schedulercache.node_info import new_node_info
+
+    def pod(name: str) -> Pod:
+        return Pod.from_dict({"metadata": {"name": name}, "spec": {"containers": [
+            {"name": "c", "resources": {"requests": {"memory": "4Ei"}}}]}})
+
+    info = new_node_info(pod("a"), pod("b"), pod("c"))
+    assert info.requested_resource().memory == -(2**62)
+    assert info.nonzero_request().memory == -(2**62)
