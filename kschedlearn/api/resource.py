@@ -66,7 +66,7 @@ _SUFFIX_CHARS = frozenset("eEinumkKMGTP")
 class QuantityError(ValueError):
     """A string that is not a valid quantity.
 
-    Go: quantity.go ``ErrFormatWrong`` / ``ErrNumeric`` / ``ErrSuffix``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+    Go: quantity.go ``ErrFormatWrong`` / ``ErrNumeric`` / ``ErrSuffix``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L151-L154
 
     Differs from Go: one exception class; the Go error text is kept in ``reason`` and the message
     also quotes the input (``invalid quantity "12Q": ...``) so a manifest error can name it.
@@ -112,7 +112,7 @@ _BIN_CONSTRUCT: dict[tuple[int, int], str] = {v: k for k, v in _BIN_SUFFIXES.ite
 def _interpret_suffix(s: str) -> tuple[int, int, Format, bool]:
     """Turn a suffix into ``(base, exponent, format, ok)``.
 
-    Go: suffix.go ``suffixHandler.interpret``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/suffix.go
+    Go: suffix.go ``suffixHandler.interpret``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/suffix.go#L180-L198
     """
     if s in _DEC_SUFFIXES:
         base, exponent = _DEC_SUFFIXES[s]
@@ -132,7 +132,7 @@ def _interpret_suffix(s: str) -> tuple[int, int, Format, bool]:
 def _construct_suffix(base: int, exponent: int, fmt: Format) -> tuple[str, bool]:
     """Build the suffix for ``base**exponent`` in a format; ``("", False)`` when none exists.
 
-    Go: suffix.go ``suffixHandler.constructBytes``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/suffix.go
+    Go: suffix.go ``suffixHandler.constructBytes``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/suffix.go#L155-L178
 
     Quirk kept from Go: callers ignore ``ok``, so a decimal-SI quantity beyond ``E``
     (``1000E`` = 10^21) prints with no suffix at all (``"1"``).
@@ -188,7 +188,7 @@ def _int64_multiply(a: int, b: int) -> tuple[int, bool]:
 def _positive_scale_int64(base: int, scale: int) -> tuple[int, bool]:
     """``base * 10**scale`` and whether it fits an int64.
 
-    Go: math.go ``positiveScaleInt64``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/math.go
+    Go: math.go ``positiveScaleInt64``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/math.go#L142-L168
     """
     if base == 0 or scale == 0:
         return base, True
@@ -201,7 +201,7 @@ def _positive_scale_int64(base: int, scale: int) -> tuple[int, bool]:
 def _negative_scale_int64(base: int, scale: int) -> tuple[int, bool]:
     """``base / 10**scale`` rounded *away from zero*, and whether it was exact.
 
-    Go: math.go ``negativeScaleInt64``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/math.go
+    Go: math.go ``negativeScaleInt64``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/math.go#L170-L203
     """
     if scale == 0:
         return base, True
@@ -218,7 +218,7 @@ def _negative_scale_int64(base: int, scale: int) -> tuple[int, bool]:
 def _remove_factors(value: int, base: int) -> tuple[int, int]:
     """Strip factors of ``base``: returns ``(result, times)`` with value == result * base**times.
 
-    Go: math.go ``removeInt64Factors`` / ``removeBigIntFactors``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/math.go
+    Go: math.go ``removeInt64Factors`` / ``removeBigIntFactors``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/math.go#L277-L309
     """
     negative = value < 0
     result = -value if negative else value
@@ -232,7 +232,7 @@ def _remove_factors(value: int, base: int) -> tuple[int, int]:
 def _scaled_value(unscaled: int, scale: int, new_scale: int) -> int:
     """Rescale an inf.Dec-style number (``unscaled * 10**-scale``) to ``new_scale``, rounding up.
 
-    Go: scale_int.go ``scaledValue``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/scale_int.go
+    Go: scale_int.go ``scaledValue``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/scale_int.go#L37-L95
 
     Quirk kept from Go: the fast path divides with truncation toward zero and then adds one for
     any remainder, so a *negative* non-integral value moves toward +inf by one extra step
@@ -286,7 +286,7 @@ def _cmp_amounts(av: int, a_scale: int, bv: int, b_scale: int) -> int:
 def _add_int64_amounts(av: int, a_scale: int, bv: int, b_scale: int) -> tuple[int, int, bool]:
     """Add two int64Amounts at the smaller scale; ok is false when int64 would overflow.
 
-    Go: amount.go ``int64Amount.Add``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/amount.go
+    Go: amount.go ``int64Amount.Add``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/amount.go#L160-L199
     """
     if bv == 0:
         return av, a_scale, True
@@ -313,7 +313,7 @@ def _add_int64_amounts(av: int, a_scale: int, bv: int, b_scale: int) -> tuple[in
 class Quantity:
     """A fixed-point number ``value * 10**scale`` that remembers how it likes to be printed.
 
-    Go: quantity.go ``Quantity``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+    Go: quantity.go ``Quantity``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L35-L108
 
     Compared, ordered and hashed by numeric value (Go's ``Cmp``): ``1Ki == 1024``.
 
@@ -382,7 +382,7 @@ class Quantity:
     def scaled_value(self, scale: Scale) -> int:
         """``ceil(q * 10**-scale)`` as an int64, rounded the way Go rounds.
 
-        Go: quantity.go ``Quantity.ScaledValue``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+        Go: quantity.go ``Quantity.ScaledValue``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L708-L717
 
         For the int64 form, inexact results round *away from zero* (``-1.5`` → ``-2``). For the
         inf.Dec form Go's scaledValue is used, which rounds toward +inf and, for a negative
@@ -409,7 +409,7 @@ class Quantity:
     def add(self, y: Quantity) -> Quantity:
         """``self + y``; a zero receiver takes ``y``'s format.
 
-        Go: quantity.go ``Quantity.Add``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+        Go: quantity.go ``Quantity.Add``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L543-L558
         Differs from Go: returns a new quantity instead of adding in place.
         """
         fmt = self.format
@@ -426,7 +426,7 @@ class Quantity:
     def sub(self, y: Quantity) -> Quantity:
         """``self - y``; a zero receiver takes ``y``'s format.
 
-        Go: quantity.go ``Quantity.Sub``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+        Go: quantity.go ``Quantity.Sub``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L560-L571
         Differs from Go: returns a new quantity instead of subtracting in place.
         """
         fmt = y.format if self.is_zero() else self.format
@@ -474,7 +474,7 @@ class Quantity:
     def canonicalize_bytes(self) -> tuple[str, str]:
         """The canonical ``(number, suffix)`` pair of this quantity.
 
-        Go: quantity.go ``Quantity.CanonicalizeBytes``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+        Go: quantity.go ``Quantity.CanonicalizeBytes``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L413-L457
 
         Binary-SI values strictly between -1024 and 1024, or that are not whole numbers, are
         printed as decimal SI instead; an unknown format prints as a decimal exponent.
@@ -566,7 +566,7 @@ def _dec_sum(q: Quantity, yv: int, y_scale: int, fmt: Format) -> Quantity:
 def _parse_quantity_string(s: str) -> tuple[bool, str, str, str, str]:
     """Split a quantity into ``(positive, value, num, denom, suffix)``.
 
-    Go: quantity.go ``parseQuantityString``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+    Go: quantity.go ``parseQuantityString``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L157-L272
 
     ``num`` has its leading zeros stripped (``"0"`` when nothing is left); ``value`` is the signed
     number text before the suffix. Raises :class:`QuantityError` when the suffix part is malformed.
@@ -630,7 +630,7 @@ def _parse_quantity_string(s: str) -> tuple[bool, str, str, str, str]:
 def parse_quantity(s: str) -> Quantity:
     """Parse a quantity string such as ``"100m"``, ``"1.5Gi"`` or ``"1e3"``.
 
-    Go: quantity.go ``ParseQuantity``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+    Go: quantity.go ``ParseQuantity``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L274-L389
 
     Values that fit an int64 at scale >= nano take the fast path; the rest are parsed exactly,
     rounded *up* to a whole nano (``0.1n`` → ``1n``: asking for some resource gives some), and
@@ -747,7 +747,7 @@ def new_scaled_quantity(value: int, scale: Scale) -> Quantity:
 def unmarshal_json(raw: Any) -> Quantity:
     """Decode a manifest value (string, number or null) into a quantity.
 
-    Go: quantity.go ``Quantity.UnmarshalJSON``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+    Go: quantity.go ``Quantity.UnmarshalJSON``, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go#L645-L666
 
     ``null`` gives the zero quantity; strings are trimmed of surrounding whitespace (only this
     path allows it); YAML numbers are parsed from their decimal text.

@@ -84,9 +84,102 @@ class PodClient(ResourceClient):
     """Pods, plus the binding subresource. Go: typed/core/v1/pod.go and pod_expansion.go."""
 
     def bind(self, binding: Any) -> None:
-        """Go: PodExpansion.Bind — POST /namespaces/{ns}/bindings."""
+        """POST /api/v1/namespaces/{ns}/pods/{binding.name}/binding (``binding.Namespace`` ignored).
+
+        Go: PodExpansion.Bind (pod_expansion.go). 1.6's scheduler does not use it: its binder
+        posts to the legacy ``bindings`` resource through the REST client (factory.go).
+        """
         self._throttle()
-        self.server.bind(self.namespace, binding)
+        self.server.bind(self.namespace, binding, route="pods/binding")
+
+
+@attrs.define(eq=False)
+class Result:
+    """What ``Request.Do()`` returns. Go: rest.Result (client-go rest/request.go).
+
+    Differs from Go: only the error is kept (the scheduler reads nothing else); ``error()``
+    raises it instead of returning it.
+    """
+
+    err: BaseException | None = None
+
+    def error(self) -> None:
+        """Go: Result.Error — raised here (``None`` return: the request succeeded)."""
+        if self.err is not None:
+            raise self.err
+
+
+@attrs.define(eq=False)
+class Request:
+    """A REST request being built: ``Post().Namespace(ns).Resource(r).Body(obj).Do()``.
+
+    Go: rest.Request (client-go rest/request.go). Differs from Go: it goes straight to the
+    in-memory server, and only the POSTs the scheduler makes are served (the ``bindings``
+    resource and the ``pods/{name}/binding`` subresource); anything else is a ``ValueError``.
+    """
+
+    server: APIServer = attrs.field(repr=False)
+    verb: str
+    rate_limiter: Any = attrs.field(default=None, repr=False)
+    namespace_: str = ""
+    resource_: str = ""
+    name_: str = ""
+    subresource_: str = ""
+    body_: Any = None
+
+    def namespace(self, namespace: str) -> Request:
+        """Go: Request.Namespace."""
+        self.namespace_ = namespace
+        return self
+
+    def resource(self, resource: str) -> Request:
+        """Go: Request.Resource."""
+        self.resource_ = resource
+        return self
+
+    def name(self, name: str) -> Request:
+        """Go: Request.Name."""
+        self.name_ = name
+        return self
+
+    def sub_resource(self, *subresources: str) -> Request:
+        """Go: Request.SubResource."""
+        self.subresource_ = "/".join(subresources)
+        return self
+
+    def body(self, obj: Any) -> Request:
+        """Go: Request.Body (an object: encoded by the client's codec in Go)."""
+        self.body_ = obj
+        return self
+
+    def do(self) -> Result:
+        """Go: Request.Do — throttle, send, and keep the error of the response."""
+        if self.rate_limiter is not None:
+            self.rate_limiter.accept()
+        if self.verb == "POST" and self.resource_ == "bindings" and not self.name_:
+            route = "bindings"
+        elif self.verb == "POST" and self.resource_ == "pods" and self.subresource_ == "binding":
+            route = "pods/binding"
+        else:
+            raise ValueError(f"kschedlearn's REST client does not serve {self.verb} "
+                             f"{self.resource_}/{self.name_}/{self.subresource_}")
+        try:
+            self.server.bind(self.namespace_, self.body_, route=route)
+        except Exception as err:  # noqa: BLE001 - Go keeps the error in the Result
+            return Result(err)
+        return Result()
+
+
+@attrs.define(eq=False)
+class RESTClient:
+    """The untyped REST client behind a group's typed clients. Go: rest.RESTClient."""
+
+    server: APIServer = attrs.field(repr=False)
+    rate_limiter: Any = attrs.field(default=None, repr=False)
+
+    def post(self) -> Request:
+        """Go: RESTClient.Post."""
+        return Request(self.server, "POST", self.rate_limiter)
 
 
 @attrs.define(eq=False)
@@ -95,6 +188,10 @@ class CoreV1Client:
 
     server: APIServer = attrs.field(repr=False)
     rate_limiter: Any = attrs.field(default=None, repr=False)
+
+    def rest_client(self) -> RESTClient:
+        """Go: CoreV1Client.RESTClient (shares the clientset's rate limiter)."""
+        return RESTClient(self.server, self.rate_limiter)
 
     def pods(self, namespace: str = "") -> PodClient:
         return PodClient(self.server, "pods", namespace, self.rate_limiter)

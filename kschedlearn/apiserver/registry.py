@@ -77,7 +77,7 @@ def generate_name(base: str, counter: int) -> str:
     """``base`` + 5 characters, derived from a counter (not random) so runs repeat.
 
     Go: names.SimpleNameGenerator.GenerateName,
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/storage/names/generate.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/storage/names/generate.go#L37-L40
 
     Differs from Go: the suffix is a hash of ``base`` and the counter, not utilrand.String.
     """
@@ -165,7 +165,7 @@ def pod_grace_period(pod: Any, requested: int | None) -> int:
     """The grace period a pod delete gets: the request's, else the pod's, else 30s; 0 if unbound.
 
     Go: podStrategy.CheckGracefulDelete,
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/strategy.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/strategy.go#L103-L131
     """
     if requested is not None:
         grace = requested

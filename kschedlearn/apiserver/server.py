@@ -3,7 +3,7 @@
 Go: stands in for kube-apiserver's generic registry store
 (https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go:
 Create, Get, List, Update, Delete with graceful deletion, Watch), the pod binding subresource
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L128-L188)
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L128-L140)
 and the watch cache (storage.py). Reached through :mod:`kschedlearn.apiserver.clientset`.
 
 Differs from Go: no HTTP, no etcd, no admission, no validation beyond what the scheduler can
@@ -301,9 +301,12 @@ class APIServer:
                    resource=info.resource, key=_key_str(key), grace_period_seconds=0,
                    resource_version=stored.metadata.resource_version)
 
-    def bind(self, namespace: str, binding: Any) -> None:
-        """POST /api/v1/namespaces/{ns}/bindings: assign a pod to a node.
+    def bind(self, namespace: str, binding: Any, *, route: str = "bindings") -> None:
+        """POST /api/v1/namespaces/{ns}/bindings (``route="bindings"``, what 1.6's scheduler
+        posts) or .../pods/{name}/binding (``route="pods/binding"``): assign a pod to a node.
 
+        1.6 serves both with the same ``BindingREST`` (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/rest/storage_core.go#L190-L191), so both
+        follow the same rules: the request namespace must match the binding's, and
         Go: BindingREST.Create → assignPod → setPodHostAndAnnotations (storage.go#L128-L188):
         a deleting pod and an already-assigned pod are refused with 409 Conflict on
         ``pods/binding``; otherwise nodeName is set, the binding's annotations merged in and
@@ -314,6 +317,8 @@ class APIServer:
             CONDITION_TRUE, POD_SCHEDULED, PodCondition, update_pod_condition,
         )
 
+        if route not in ("bindings", "pods/binding"):
+            raise ValueError(f"apiserver: no binding route {route!r}")
         info = RESOURCES["pods"]
         self._before("bind", info)
         name = binding.metadata.name

@@ -7,6 +7,7 @@ Go: none — kschedlearn-only. A scenario is YAML, one mapping per file::
     duration: 40            # virtual seconds to simulate at most
     follow: default/web-1   # the pod the views highlight
     snapshot_every: 1       # optional: snapshot every N events (big scenarios run faster)
+    feature_gates: AffinityInAnnotations=true   # optional: --feature-gates for every replica
     schedulers:             # replicas of kube-scheduler, each a process of its own
       - name: scheduler-0
         flags: ["--leader-elect=false"]
@@ -82,6 +83,7 @@ class Scenario:
     source: str = ""
     files: tuple[tuple[str, str], ...] = ()
     snapshot_every: int = 1
+    feature_gates: str = ""
 
     def files_dir(self) -> Path:
         """Write the scenario's ``files:`` to disk; returns their directory.
@@ -100,11 +102,16 @@ class Scenario:
         return folder
 
     def flags_for(self, spec: SchedulerSpec) -> tuple[str, ...]:
-        """``spec.flags`` with ``{files}`` replaced by :meth:`files_dir` (written on first use)."""
-        if not any(FILES_PLACEHOLDER in f for f in spec.flags):
-            return spec.flags
+        """``spec.flags`` with ``{files}`` replaced by :meth:`files_dir` (written on first use),
+        after ``--feature-gates=<feature_gates>`` when the scenario sets gates (so a replica's own
+        ``--feature-gates`` flag, parsed later, can still change them)."""
+        flags = spec.flags
+        if self.feature_gates:
+            flags = (f"--feature-gates={self.feature_gates}", *flags)
+        if not any(FILES_PLACEHOLDER in f for f in flags):
+            return flags
         folder = str(self.files_dir())
-        return tuple(f.replace(FILES_PLACEHOLDER, folder) for f in spec.flags)
+        return tuple(f.replace(FILES_PLACEHOLDER, folder) for f in flags)
 
 
 def bundled_names() -> list[str]:
@@ -136,7 +143,7 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     if not isinstance(doc, dict):
         raise ScenarioError(f"{source}: a scenario must be a mapping, got {type(doc).__name__}")
     known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed", "files",
-             "snapshot_every"}
+             "snapshot_every", "feature_gates"}
     for key in doc:
         if key not in known:
             raise ScenarioError(f"{source}: {key}: unknown field (expected one of {', '.join(sorted(known))})")
@@ -151,6 +158,7 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
         source=source,
         files=_files(doc.get("files"), source),
         snapshot_every=_positive_int(doc.get("snapshot_every", 1), f"{source}: snapshot_every"),
+        feature_gates=_str(doc, "feature_gates", source, default=""),
     )
 
 

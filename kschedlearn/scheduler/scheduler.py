@@ -28,6 +28,7 @@ from kschedlearn.api.v1 import (
     PodCondition,
 )
 from kschedlearn.apimachinery.util import wait
+from kschedlearn.apimachinery.util.runtime import PANICS
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
 from kschedlearn.scheduler.metrics.metrics import SchedulerMetrics, since_in_microseconds
 from kschedlearn.trace import glog
@@ -74,7 +75,7 @@ class Scheduler:
     def run(self) -> None:
         """Start the scheduling loop: ``go wait.Until(scheduleOne, 0, StopEverything)``.
 
-        Go: Scheduler.Run — scheduler.go#L144-L146. Period 0: scheduleOne runs back to back;
+        Go: Scheduler.Run — scheduler.go#L143-L146. Period 0: scheduleOne runs back to back;
         it blocks inside NextPod while the queue is empty.
         """
         sim.go(wait.until, self.schedule_one, 0.0, self.config.stop_everything,
@@ -97,6 +98,8 @@ class Scheduler:
         start = sim.now()
         try:
             dest = self.config.algorithm.schedule(pod, self.config.node_lister)
+        except PANICS:
+            raise  # a panic is no returned error: it ends scheduleOne and (wait.Until) the process
         except Exception as err:  # noqa: BLE001 - Go's returned error
             glog.v(1).infof("Failed to schedule pod: %v/%v", pod.metadata.namespace, pod.metadata.name)
             self.config.error(pod, err)
@@ -106,6 +109,8 @@ class Scheduler:
                     type=POD_SCHEDULED, status=CONDITION_FALSE,
                     reason=POD_REASON_UNSCHEDULABLE, message=str(err),
                 ))
+            except PANICS:
+                raise
             except Exception:  # noqa: BLE001 - Go discards Update's returned error
                 pass
             return
@@ -126,7 +131,7 @@ class Scheduler:
     def _bind(self, pod: Any, assumed: Any, dest: str, start: float) -> None:
         """The goroutine scheduleOne starts for the API call (Go: an anonymous func).
 
-        Go: scheduler.go#L185-L224. Its ``defer metrics.E2eSchedulingLatency.Observe(
+        Go: scheduler.go#L185-L224 (the goroutine inside scheduleOne). Its ``defer metrics.E2eSchedulingLatency.Observe(
         metrics.SinceInMicroseconds(start))`` evaluates the argument when the defer statement
         runs — at the start of the goroutine — so 1.6's "e2e" latency leaves out the binding
         time. Reproduced: the value is computed here, observed on return.
@@ -141,6 +146,8 @@ class Scheduler:
             bind_err: BaseException | None = None
             try:
                 self.config.binder.bind(b)
+            except PANICS:
+                raise
             except Exception as err:  # noqa: BLE001 - Go's returned error
                 bind_err = err
             try:
@@ -160,6 +167,8 @@ class Scheduler:
                     self.config.pod_condition_updater.update(pod, PodCondition(
                         type=POD_SCHEDULED, status=CONDITION_FALSE, reason="BindingRejected",
                     ))
+                except PANICS:
+                    raise
                 except Exception:  # noqa: BLE001 - Go discards Update's returned error
                     pass
                 return
@@ -178,7 +187,7 @@ def new(c: Config) -> Scheduler:
 def new_from_configurator(c: Any, *modifiers: Callable[[Config], None]) -> Scheduler:
     """Build the Config with ``c.create()``, let each modifier adjust it, wrap it.
 
-    Go: scheduler.NewFromConfigurator — scheduler.go#L122-L136
+    Go: scheduler.NewFromConfigurator — scheduler.go#L124-L141
     """
     cfg = c.create()
     for modifier in modifiers:

@@ -61,6 +61,9 @@ class Process:
     alive: bool = True
     exit_reason: str | None = None
     goroutines: list[Goroutine] = attrs.field(factory=list, repr=False)
+    # Go's utilfeature.DefaultFeatureGate is one per binary: here one per simulated process
+    # (a features.FeatureGate, created on first use by features.default_feature_gate).
+    feature_gate: Any = attrs.field(default=None, repr=False)
 
     def go(self, fn: Callable[..., Any], *args: Any, name: str | None = None) -> Goroutine:
         """Start a goroutine in this process."""

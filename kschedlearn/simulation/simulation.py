@@ -81,10 +81,16 @@ class Simulation:
     serving: Any = attrs.field(default=None, repr=False)
     #: what :meth:`from_manifests` kept, dropped and converted (None for scenarios)
     import_report: Any = attrs.field(default=None, repr=False)
+    # --feature-gates for every scheduler replica, on top of the scenario's (e.g.
+    # "AffinityInAnnotations=true"); each replica's process owns its gate (kschedlearn.features).
+    feature_gates: str = ""
 
     def __attrs_post_init__(self) -> None:
         from kschedlearn.simulation.inject import Injector
 
+        if self.feature_gates:
+            joined = ",".join(g for g in (self.scenario.feature_gates, self.feature_gates) if g)
+            self.scenario = attrs.evolve(self.scenario, feature_gates=joined)
         if not self.follow:
             self.follow = self.scenario.follow
         self.inject = Injector(self)

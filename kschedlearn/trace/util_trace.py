@@ -1,7 +1,8 @@
 """``util.Trace``: named steps of one operation, logged only if it took too long.
 
-Go: pkg/util/trace/trace.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/util/trace/trace.go#L28-L72
+Go: staging/src/k8s.io/apiserver/pkg/util/trace/trace.go (1.6's scheduler imports it as
+k8s.io/apiserver/pkg/util/trace)
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/util/trace/trace.go
 
 Each ``step`` also becomes a trace event, so the notebook can pause at it.
 Differs from Go: ``step`` takes optional ``stage`` and ``data`` (kschedlearn-only) so the

@@ -52,6 +52,7 @@ from typing import Annotated, Any, ClassVar, Union
 
 import attrs
 
+from kschedlearn.api.v1._gojson import _GO_JSON, go_json_fields
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.resource import Quantity, parse_quantity
 from kschedlearn.api.v1.times import _TIME_MARK, EPOCH, Time, format_time, parse_time
@@ -380,7 +381,10 @@ def _decode_struct(cls: type, value: Any, path: str) -> Any:
     if not isinstance(value, Mapping):
         raise _DecodeError(path, f"expected a map, got {_describe(value)}")
     kwargs = {}
-    for fp in _plan(cls):
+    plan = _plan(cls)
+    if _GO_JSON.get():
+        value = go_json_fields([fp.key for fp in plan], value)
+    for fp in plan:
         item = value.get(fp.key)
         if item is None:
             if fp.required:  # a class without defaults (from outside): use Go's zero value

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kschedlearn.api.errors import ManifestError
+from kschedlearn.api.v1._gojson import decode_go_json
 from kschedlearn.api.v1.meta import OwnerReference
 from kschedlearn.api.v1.node import AvoidPods, Taint
 from kschedlearn.api.v1.pod import (
@@ -86,7 +87,7 @@ def node_selector_requirements_as_selector(nsm: Sequence[NodeSelectorRequirement
     Raises ValueError ``"<op>" is not a valid node selector operator`` for an unknown
     operator, and whatever ``labels.new_requirement`` raises for bad keys/values.
 
-    Go: NodeSelectorRequirementsAsSelector, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L205-L235
+    Go: NodeSelectorRequirementsAsSelector, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L203-L235
     """
     if len(nsm) == 0:
         return labels.nothing()
@@ -103,7 +104,7 @@ def node_selector_requirements_as_selector(nsm: Sequence[NodeSelectorRequirement
 def tolerations_tolerate_taint(tolerations: Sequence[Toleration], taint: Taint) -> bool:
     """Whether any toleration tolerates ``taint``.
 
-    Go: TolerationsTolerateTaint, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L317-L376
+    Go: TolerationsTolerateTaint, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L346-L354
     """
     for toleration in tolerations:
         if toleration.tolerates_taint(taint):
@@ -118,7 +119,7 @@ def tolerations_tolerate_taints_with_filter(
 ) -> bool:
     """Whether every taint selected by ``apply_filter`` (all when None) is tolerated.
 
-    Go: TolerationsTolerateTaintsWithFilter, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L317-L376
+    Go: TolerationsTolerateTaintsWithFilter, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L358-L376
     """
     if len(taints) == 0:
         return True
@@ -148,7 +149,8 @@ def get_avoid_pods_from_node_annotations(annotations: Mapping[str, str]) -> Avoi
     """
     if len(annotations) > 0 and annotations.get(PREFER_AVOID_PODS_ANNOTATION_KEY, "") != "":
         data = _decode_annotation(annotations, PREFER_AVOID_PODS_ANNOTATION_KEY)
-        return AvoidPods.from_dict(data, path=f"annotation {PREFER_AVOID_PODS_ANNOTATION_KEY}")
+        # Go: json.Unmarshal — keys match case-insensitively (codec.decode_go_json)
+        return decode_go_json(AvoidPods, data, path=f"annotation {PREFER_AVOID_PODS_ANNOTATION_KEY}")
     return AvoidPods()
 
 
@@ -157,13 +159,14 @@ def get_affinity_from_pod_annotations(annotations: Mapping[str, str]) -> Affinit
 
     Raises ManifestError (a ValueError) when the JSON is malformed or does not fit.
 
-    Go: GetAffinityFromPodAnnotations, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go
+    Go: GetAffinityFromPodAnnotations, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L580-L593
 
     Differs from Go: returns the value or raises, instead of ``(value, err)``.
     """
     if len(annotations) > 0 and annotations.get(AFFINITY_ANNOTATION_KEY, "") != "":
         data = _decode_annotation(annotations, AFFINITY_ANNOTATION_KEY)
-        return Affinity.from_dict(data, path=f"annotation {AFFINITY_ANNOTATION_KEY}")
+        # Go: json.Unmarshal — keys match case-insensitively (codec.decode_go_json)
+        return decode_go_json(Affinity, data, path=f"annotation {AFFINITY_ANNOTATION_KEY}")
     return None
 
 
@@ -172,7 +175,7 @@ def get_controller_of(obj: Any) -> OwnerReference | None:
 
     Go: GetControllerOf in pkg/controller/controller_ref_manager.go (1.6; the scheduler's
     priorities/util GetControllerRef does the same),
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/controller_ref_manager.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/controller_ref_manager.go#L33-L44
 
     Differs from Go: lives here, next to the other object helpers; accepts an object
     with ``metadata`` as well as an ObjectMeta.

@@ -47,7 +47,7 @@ class OwnerReference(Serializable):
     """Points from an object to its owner (e.g. a pod to its ReplicaSet).
 
     Go: metav1.OwnerReference,
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go#L241-L267
 
     Differs from Go: ``*bool`` fields are ``bool | None``.
     """
@@ -65,7 +65,7 @@ class ObjectMeta(Serializable):
     """Name, namespace, labels, timestamps and owners of an object.
 
     Go: metav1.ObjectMeta,
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go#L80-L226
 
     Differs from Go: timestamps are float simulated seconds or None (Go's zero Time).
     """
@@ -91,7 +91,7 @@ class ObjectReference(Serializable):
     """A reference to another object (binding targets, event subjects, PV claims).
 
     Go: v1.ObjectReference,
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/types.go#L3726-L3762
     """
 
     kind: str = ""

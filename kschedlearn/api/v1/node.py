@@ -54,14 +54,14 @@ class Taint(Serializable):
     def match_taint(self, taint_to_match: Taint) -> bool:
         """Taints are unique by key and effect.
 
-        Go: (*Taint).MatchTaint, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go
+        Go: (*Taint).MatchTaint, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L431-L435
         """
         return self.key == taint_to_match.key and self.effect == taint_to_match.effect
 
     def to_string(self) -> str:
         """``key=value:effect`` or ``key:effect``.
 
-        Go: (*Taint).ToString, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go
+        Go: (*Taint).ToString, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L437-L443
         """
         if not self.value:
             return f"{self.key}:{self.effect}"

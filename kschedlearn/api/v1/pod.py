@@ -331,7 +331,7 @@ class Toleration(Serializable):
         """Whether this toleration matches ``taint``.
 
         Go: (*Toleration).ToleratesTaint in pkg/api/v1/helpers.go,
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L317-L376
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L317-L344
 
         Empty effect matches every effect and empty key every key; ``Exists``
         ignores the value, ``""``/``Equal`` compare it, any other operator never

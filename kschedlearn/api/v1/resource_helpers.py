@@ -27,7 +27,7 @@ __all__ = [
 def get_pod_condition(status: PodStatus | None, condition_type: str) -> tuple[int, PodCondition | None]:
     """``(index, condition)`` of the first condition of that type, ``(-1, None)`` if absent.
 
-    Go: GetPodCondition, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go
+    Go: GetPodCondition, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L115-L127
     """
     if status is None:
         return -1, None
@@ -40,7 +40,7 @@ def get_pod_condition(status: PodStatus | None, condition_type: str) -> tuple[in
 def get_node_condition(status: NodeStatus | None, condition_type: str) -> tuple[int, NodeCondition | None]:
     """``(index, condition)`` of the first node condition of that type, ``(-1, None)`` if absent.
 
-    Go: GetNodeCondition, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go
+    Go: GetNodeCondition, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L129-L141
     """
     if status is None:
         return -1, None
@@ -53,7 +53,7 @@ def get_node_condition(status: NodeStatus | None, condition_type: str) -> tuple[
 def get_pod_ready_condition(status: PodStatus) -> PodCondition | None:
     """The pod's Ready condition or None.
 
-    Go: GetPodReadyCondition, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go
+    Go: GetPodReadyCondition, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L108-L113
     """
     _, condition = get_pod_condition(status, POD_READY)
     return condition
@@ -62,7 +62,7 @@ def get_pod_ready_condition(status: PodStatus) -> PodCondition | None:
 def is_pod_ready(pod: Pod) -> bool:
     """Whether the pod's Ready condition is True.
 
-    Go: IsPodReady / IsPodReadyConditionTrue, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go
+    Go: IsPodReady / IsPodReadyConditionTrue, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L97-L100
     """
     condition = get_pod_ready_condition(pod.status)
     return condition is not None and condition.status == CONDITION_TRUE
@@ -71,7 +71,7 @@ def is_pod_ready(pod: Pod) -> bool:
 def is_node_ready(node: Node) -> bool:
     """Whether the node's Ready condition is True (False if there is none).
 
-    Go: IsNodeReady, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go
+    Go: IsNodeReady, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L173-L181
     """
     for condition in node.status.conditions:
         if condition.type == NODE_READY:
@@ -89,7 +89,7 @@ def update_pod_condition(
     The boolean is True when the condition was added or any of status, reason,
     message, probe time or transition time differs.
 
-    Go: UpdatePodCondition, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go
+    Go: UpdatePodCondition, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L143-L171
 
     Differs from Go: values are frozen, so instead of mutating ``status`` and
     ``condition`` this returns ``(changed, new_status)``; "now" comes from the

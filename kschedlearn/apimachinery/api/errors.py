@@ -51,7 +51,7 @@ class GroupResource:
     """A resource qualified by its API group; ``str()`` is ``pods`` or ``replicasets.extensions``.
 
     Go: schema.GroupResource (String method),
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/runtime/schema/group_version.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/runtime/schema/group_version.go#L39-L44
     """
 
     group: str
@@ -77,7 +77,7 @@ class Status:
     """The body of every non-2xx API answer, and the object of a watch ERROR event.
 
     Go: metav1.Status,
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go#L373-L404
     """
 
     kind: ClassVar[str] = "Status"

@@ -1,7 +1,7 @@
 """``errors.NewAggregate``: several errors reported as one.
 
 Go: staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go#L24-L72
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.apimachinery.util.runtime import handle_crash
 from kschedlearn.sim import Chan
 
 ERR_WAIT_TIMEOUT_TEXT = "timed out waiting for the condition"
@@ -41,7 +42,7 @@ def forever(f: Callable[[], None], period: float) -> None:
 def until(f: Callable[[], None], period: float, stop_ch: Chan) -> None:
     """``wait.Until``: call ``f`` every ``period`` (measured after f returns) until stop closes.
 
-    Go: wait.go#L84-L88 (Until = JitterUntil with jitter 0 and sliding true)
+    Go: wait.go#L46-L53 (Until = JitterUntil with jitter 0 and sliding true)
     """
     jitter_until(f, period, 0.0, True, stop_ch)
 
@@ -61,7 +62,7 @@ def jitter_until(
 ) -> None:
     """``wait.JitterUntil``: the loop every periodic goroutine of the scheduler runs.
 
-    Go: wait.go#L102-L146. The stop channel is checked first, so ``f`` never runs once
+    Go: wait.go#L65-L114. The stop channel is checked first, so ``f`` never runs once
     stopped; a panic in ``f`` is re-raised (``HandleCrash`` with ``ReallyCrash = true``), which
     kills the process. With ``period == 0`` (the scheduleOne loop) ``f`` runs again at once.
     """
@@ -74,7 +75,8 @@ def jitter_until(
         t = None
         if not sliding:
             t = sim.new_timer(jittered)
-        f()  # HandleCrash re-raises: an exception here kills the process
+        with handle_crash():  # Go: func() { defer runtime.HandleCrash(); f() }()
+            f()  # HandleCrash logs a panic and re-panics: it kills the process
         if sliding:
             t = sim.new_timer(jittered)
         assert t is not None
@@ -140,7 +142,7 @@ def poll_infinite(interval: float, condition: ConditionFunc) -> None:
 def poll_until(interval: float, condition: ConditionFunc, stop_ch: Chan) -> None:
     """``wait.PollUntil``: like poll_infinite, but closing ``stop_ch`` ends it (ErrWaitTimeout).
 
-    Go: wait.go#L229-L241 — a helper goroutine closes ``done`` once ``stop_ch`` closes (and,
+    Go: wait.go#L244-L251 — a helper goroutine closes ``done`` once ``stop_ch`` closes (and,
     as in Go, lingers until then even if the condition came true first).
     """
     done = Chan(name="poll-until-done")

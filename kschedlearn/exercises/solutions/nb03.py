@@ -15,7 +15,7 @@ from kschedlearn.client_go.tools.cache.fifo import FIFO, ErrRequeue, FIFOClosedE
 def fifo_pop(f: FIFO, process: Any) -> Any:
     """Take the oldest live item out of the FIFO ``f``, call ``process(item)``, return the item.
 
-    Go: (*FIFO).Pop, fifo.go#L149-L180. The key line is ``f._queue`` (a list of keys), the
+    Go: (*FIFO).Pop, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L255-L293. The key line is ``f._queue`` (a list of keys), the
     items are ``f._items`` (key -> newest object). Skip keys whose item was deleted (ghosts);
     count down ``f._initial_population_count`` for every key taken off the line; when nothing
     is left, raise ``FIFOClosedError()`` if ``f._closed`` else wait with ``f._cond.wait()``. If
@@ -45,7 +45,7 @@ def fifo_pop(f: FIFO, process: Any) -> Any:
 def dedup_deltas(deltas: Deltas) -> Deltas:
     """If the two newest deltas are both deletions, keep only the more informative one.
 
-    Go: dedupDeltas / isDup / isDeletionDup, delta_fifo.go#L354-L391. Of two ``DELETED``
+    Go: dedupDeltas / isDup / isDeletionDup, https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L262-L299. Of two ``DELETED``
     deltas keep the older one, unless the older one carries a ``DeletedFinalStateUnknown``
     tombstone - then keep the newer. Any other pair (and fewer than two deltas) is returned
     unchanged. Return a ``Deltas``.

@@ -18,7 +18,7 @@ _OPAQUE_PREFIX = "pod.alpha.kubernetes.io/opaque-int-resource-"
 def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
     """Sum the requests of the pod's (regular) containers: ``(Resource, non0_cpu, non0_mem)``.
 
-    Go: calculateResource, node_info.go#L268-L290. cpu counts in millicores
+    Go: calculateResource, https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L313-L336. cpu counts in millicores
     (``q.milli_value()``), memory, GPUs and opaque integer resources in units (``q.value()``,
     opaque ones via ``res.add_opaque(name, n)``). The non-zero sums use
     ``get_nonzero_requests(requests)``, which gives a container without a cpu or memory
@@ -47,7 +47,7 @@ def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
 def cleanup_assumed_pods(cache: SchedulerCache, now: float) -> None:
     """Expire every assumed pod whose binding finished and whose deadline is before ``now``.
 
-    Go: (*schedulerCache).cleanupAssumedPods, cache.go#L331-L357. Walk the keys of
+    Go: (*schedulerCache).cleanupAssumedPods, cache.go#L354-L377. Walk the keys of
     ``cache._assumed_pods``; look each up in ``cache._pod_states`` (a ``_PodState`` with
     ``pod``, ``deadline``, ``binding_finished``); skip pods still binding; expire the others
     when ``now`` is strictly after the deadline, with ``cache._expire_pod(key, state)``.

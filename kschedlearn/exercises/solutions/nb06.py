@@ -25,7 +25,7 @@ from kschedlearn.scheduler.schedulercache.node_info import NodeInfo
 def pod_fits_resources(pod: Pod, meta: Any, node_info: NodeInfo) -> tuple[bool, list[Any]]:
     """Does the pod fit the node's free resources? Return ``(fits, reasons)``.
 
-    Go: PodFitsResources, predicates.go#L490-L540. Raise ``PredicateError("node not found")``
+    Go: PodFitsResources, predicates.go#L546-L592. Raise ``PredicateError("node not found")``
     without a node. First the pod count (``allowed_pod_number()``), then - unless the pod
     requests nothing - cpu, memory, GPU and each opaque resource: it fails when allocatable
     < request + already requested. Each failure is
@@ -62,7 +62,7 @@ def pod_fits_resources(pod: Pod, meta: Any, node_info: NodeInfo) -> tuple[bool, 
 def pod_fits_host_ports(pod: Pod, meta: Any, node_info: NodeInfo) -> tuple[bool, list[Any]]:
     """Fail with ``ERR_POD_NOT_FITS_HOST_PORTS`` if a host port the pod wants is taken.
 
-    Go: PodFitsHostPorts, predicates.go#L791-L812. The wanted ports are ``meta.pod_ports`` or
+    Go: PodFitsHostPorts, predicates.go#L827-L847. The wanted ports are ``meta.pod_ports`` or
     ``get_used_ports(pod)``; the taken ones ``get_used_ports(*node_info.pods())`` (both map
     port -> True). Port 0 means "no host port" and never conflicts.
     """

@@ -29,7 +29,7 @@ def _unused_score(requested: int, capacity: int) -> int:
 def least_requested_priority_map(pod: Pod, meta: Any, node_info: NodeInfo) -> HostPriority:
     """Score 0-10: how much cpu and memory would stay free, averaged.
 
-    Go: LeastRequestedPriorityMap / calculateUnusedPriority, least_requested.go#L29-L91.
+    Go: LeastRequestedPriorityMap / calculateUnusedPriority, https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L29-L91.
     total = the pod's non-zero request (``get_non_zero_requests(pod)``) + the node's
     ``nonzero_request()``; per resource ``(capacity - total) * 10 // capacity`` (0 if the
     capacity is 0 or exceeded), capacity = ``allocatable_resource()``; the score is
@@ -56,7 +56,7 @@ def balanced_resource_allocation_map(pod: Pod, meta: Any, node_info: NodeInfo) -
     """Score 0-10: nodes whose cpu and memory fractions stay close to each other score high.
 
     Go: BalancedResourceAllocationMap / calculateBalancedResourceAllocation,
-    balanced_resource_allocation.go#L39-L110. With the same totals as LeastRequested, each
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L51-L116. With the same totals as LeastRequested, each
     fraction is total / capacity (1 when the capacity is 0); if either fraction is >= 1 the
     score is 0, else ``int(10 - abs(cpu_fraction - memory_fraction) * 10)``.
     """

@@ -22,7 +22,7 @@ from kschedlearn.trace import glog
 def get_backoff(entry: BackoffEntry, max_duration: float) -> float:
     """Return how long to wait now, and double the entry's next wait (at most ``max_duration``).
 
-    Go: (*backoffEntry).getBackoff, backoff_utils.go#L63-L72. The current wait is
+    Go: (*backoffEntry).getBackoff, backoff_utils.go#L70-L79. The current wait is
     ``entry.backoff`` (seconds); store the doubled, capped value back in ``entry.backoff``.
     """
     duration = entry.backoff

@@ -2,7 +2,7 @@
 
 Go: staging/src/k8s.io/client-go/tools/cache/fifo.go (Pop) and fifo_test.go (TestFIFO_basic,
 TestFIFO_addUpdate, TestFIFO_detectLineJumpers, TestFIFO_requeueOnPop, TestFIFO_HasSynced)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L149-L180
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L69-L79
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Go: staging/src/k8s.io/client-go/tools/cache/delta_fifo.go (dedupDeltas, isDeletionDup,
 Replace) and delta_fifo_test.go (TestDeltaFIFO_ReplaceMakesDeletions, ..._detectLineJumpers)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L354-L391
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L262-L276
 """
 
 from __future__ import annotations

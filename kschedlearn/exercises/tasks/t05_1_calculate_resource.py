@@ -2,7 +2,7 @@
 
 Go: plugin/pkg/scheduler/schedulercache/node_info.go (addPod, removePod, calculateResource)
 and priorities/util/non_zero.go (GetNonzeroRequests)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L268-L290
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L262-L311
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Go: plugin/pkg/scheduler/schedulercache/cache.go (AssumePod, finishBinding, cleanupAssumedPods,
 expirePod) and cache_test.go (TestExpirePod, TestAssumePodScheduled)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L331-L357
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L354-L377
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Go: plugin/pkg/scheduler/algorithm/predicates/predicates.go (PodFitsResources) and
 predicates_test.go (TestPodFitsResources: enoughPodsTests, notEnoughPodsTests)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L490-L540
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L546-L592
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Go: plugin/pkg/scheduler/algorithm/predicates/predicates.go (PodFitsHostPorts, GetUsedPorts)
 and predicates_test.go (TestPodFitsHostPorts)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L791-L830
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L827-L847
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Task 7.2: the ``BalancedResourceAllocation`` map function.
 
 Go: plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go and its test
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L39-L110
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Go: plugin/pkg/scheduler/util/backoff_utils.go (getBackoff, GetEntry, Gc) and
 backoff_utils_test.go (TestBackoff)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/util/backoff_utils.go#L63-L72
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/util/backoff_utils.go#L70-L79
 """
 
 from __future__ import annotations

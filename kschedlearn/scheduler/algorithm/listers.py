@@ -1,7 +1,8 @@
 """Read-only views of cluster objects that predicates and priorities consult.
 
-Go: plugin/pkg/scheduler/algorithm/listers.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/listers.go
+Go: the lister interfaces of plugin/pkg/scheduler/algorithm/types.go (a file of their own,
+listers.go, only from 1.7)
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/types.go
 
 Differs from Go: Go interfaces become ``typing.Protocol`` classes; methods that return
 ``(T, error)`` return ``T`` and raise on error. The fake listers of Go's test package live in

@@ -24,7 +24,7 @@ class PredicateFailureReason(Protocol):
     """Why a predicate said "does not fit": anything with a ``get_reason()`` string.
 
     Go: algorithm.PredicateFailureReason (interface)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/types.go#L65-L67
     """
 
     def get_reason(self) -> str: ...
@@ -73,7 +73,7 @@ class PriorityConfig:
     """One configured priority: either ``function`` (old style) or ``map_fn`` (+ ``reduce``).
 
     Go: algorithm.PriorityConfig{Map, Reduce, Function, Weight}
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/types.go#L51-L58
     Differs from Go: ``Map`` is spelled ``map_fn`` so as not to shadow the builtin ``map``;
     ``name`` (the registry key, Go keeps it only as the map key) is carried along so that traces
     and the ``decision`` view can label each score column.
@@ -90,6 +90,6 @@ def empty_metadata_producer(pod: "Pod", node_name_to_info: "dict[str, NodeInfo]"
     """A metadata producer that produces nothing (``None``).
 
     Go: algorithm.EmptyMetadataProducer
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/types.go#L60-L63
     """
     return None

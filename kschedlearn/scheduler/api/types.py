@@ -23,7 +23,7 @@ class HostPriority:
     """The score one priority function gave one node (``host`` is the node name).
 
     Go: type HostPriority struct { Host string; Score int }
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/types.go#L160-L166
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/types.go#L167-L173
     Differs from Go: frozen; code that changes a score in place (the reduce functions) replaces
     the list element with ``attrs.evolve(hp, score=...)``.
     """
@@ -38,7 +38,7 @@ HostPriorityList = list[HostPriority]
 
 # --------------------------------------------------------------------------------------------
 # Policy: the scheduler configuration file (--policy-config-file), internal version
-# https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/types.go#L27-L158
+# https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/types.go
 #
 # These are the *internal* types that CreateFromConfig consumes. The JSON form (camelCase keys,
 # ``kind: Policy``, ``apiVersion: v1``) is decoded by ``kschedlearn.scheduler.api.v1.types``;
@@ -53,7 +53,7 @@ class ServiceAffinity:
     """Argument of a ServiceAffinity custom predicate: node labels that group nodes.
 
     Go: type ServiceAffinity struct { Labels []string }
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/types.go#L80-L85
     """
 
     labels: tuple[str, ...] = ()
@@ -177,7 +177,7 @@ class Policy:
     """A scheduler policy: which predicates and priorities to run, and which extenders to call.
 
     Go: type Policy struct { metav1.TypeMeta; Predicates; Priorities; ExtenderConfigs }
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/types.go#L27-L35
     Differs from Go: TypeMeta is not kept (the codec checks ``kind``/``apiVersion`` on decode).
     An empty predicate list means *no* predicates, an empty priority list *no* priorities.
     """

@@ -2,7 +2,7 @@
 
 Go: plugin/pkg/scheduler/core/extender.go (``HTTPExtender``, ``NewHTTPExtender``, ``Filter``,
 ``Prioritize``, ``send``, ``makeTransport``)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/extender.go#L35-L227
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/extender.go#L39-L47
 
 A policy file may list extenders (``ExtenderConfig``). After the built-in predicates,
 ``find_nodes_that_fit`` hands the surviving nodes to each extender's ``filter``; after the
@@ -116,7 +116,7 @@ class HTTPExtender:
     ) -> tuple[list[Node | None], dict[str, str]]:
         """Let the extender drop nodes; return (kept nodes, failed node → message).
 
-        Go: HTTPExtender.Filter — extender.go#L100-L156. No filter verb → every node passes.
+        Go: HTTPExtender.Filter — extender.go#L95-L150. No filter verb → every node passes.
         With ``nodeCacheCapable`` only names travel, and the kept names are mapped back
         through ``node_name_to_info``: a name the scheduler does not know maps to ``None``
         (Go's nil-safe ``NodeInfo.Node()`` on a missing entry returns nil — a 1.6 hazard that
@@ -150,7 +150,7 @@ class HTTPExtender:
     def prioritize(self, pod: Pod, nodes: Sequence[Node]) -> tuple[list[HostPriority], int]:
         """Ask the extender for per-node scores; return (scores, this extender's weight).
 
-        Go: HTTPExtender.Prioritize — extender.go#L158-L199. No prioritize verb → every node
+        Go: HTTPExtender.Prioritize — extender.go#L152-L194. No prioritize verb → every node
         scores 0 and the weight is 0. Raises :class:`ExtenderError` (the caller ignores it).
         """
         if self.prioritize_verb == "":
@@ -170,7 +170,7 @@ class HTTPExtender:
     def _send(self, action: str, args: Mapping[str, Any]) -> Any:
         """POST ``args`` as JSON to ``<urlPrefix>/<action>`` and decode the JSON reply.
 
-        Go: HTTPExtender.send — extender.go#L201-L227
+        Go: HTTPExtender.send — extender.go#L196-L227
         """
         out = json.dumps(args, separators=(",", ":")).encode()
         url = self.extender_url + "/" + action
@@ -274,7 +274,7 @@ def _decode_host_priority_list(doc: Any) -> list[HostPriority]:
 def _make_transport(config: Any) -> ssl.SSLContext | None:
     """Build the TLS setup: HTTPS without a CA file or CA data skips verification.
 
-    Go: makeTransport — extender.go#L49-L72 (``restclient.TLSConfigFor``; ``Insecure`` when
+    Go: makeTransport — extender.go#L49-L70 (``restclient.TLSConfigFor``; ``Insecure`` when
     ``EnableHttps`` and no CA). Differs from Go: returns an ``ssl.SSLContext`` or None; it only
     matters for ``https://`` URLs. Client certificate *data* is written to a temporary file
     because Python's ``ssl`` loads certificates from files.
@@ -322,7 +322,7 @@ def _load_client_cert(ctx: ssl.SSLContext, cert_file: str, key_file: str,
 def new_http_extender(config: Any) -> HTTPExtender:
     """Build an :class:`HTTPExtender` from a policy ``ExtenderConfig``.
 
-    Go: NewHTTPExtender — extender.go#L74-L96. A zero ``http_timeout`` means 5 s.
+    Go: NewHTTPExtender — extender.go#L72-L93. A zero ``http_timeout`` means 5 s.
     Differs from Go: Go writes the default timeout back into the (pointer) config; the
     Python config is frozen, so only the client gets it. ``config`` may be any object with
     the ExtenderConfig attributes (``url_prefix``, ``filter_verb``, ``prioritize_verb``,

@@ -18,7 +18,9 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.apimachinery._goint import int64
 from kschedlearn.apimachinery.util.errors import new_aggregate
+from kschedlearn.apimachinery.util.runtime import PANICS
 from kschedlearn.client_go.util.workqueue.parallelizer import parallelize
 from kschedlearn.scheduler.algorithm.predicates.error import new_failure_reason
 from kschedlearn.scheduler.algorithm.types import MetadataProducer, PriorityConfig
@@ -56,7 +58,7 @@ class ErrNoNodesAvailable(Exception):
 class FitError(Exception):
     """No node passed every predicate.
 
-    Go: core.FitError — generic_scheduler.go#L49-L75. The 1.6 message keeps its double colon.
+    Go: core.FitError — generic_scheduler.go#L40-L43. The 1.6 message keeps its double colon.
     """
 
     def __init__(self, pod: Any, failed_predicates: FailedPredicateMap) -> None:
@@ -98,7 +100,7 @@ class GenericScheduler:
     def schedule(self, pod: Any, node_lister: Any) -> str:
         """Pick a node for ``pod`` or raise (FitError, ErrNoNodesAvailable, other errors).
 
-        Go: genericScheduler.Schedule — generic_scheduler.go#L89-L131
+        Go: genericScheduler.Schedule — generic_scheduler.go#L86-L131
         """
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
@@ -175,7 +177,7 @@ def find_nodes_that_fit(
 ) -> tuple[list[Any], FailedPredicateMap]:
     """Run the predicates on every node; then let each extender filter further.
 
-    Go: findNodesThatFit — generic_scheduler.go#L152-L217. Raises the aggregate of predicate
+    Go: findNodesThatFit — generic_scheduler.go#L152-L221. Raises the aggregate of predicate
     errors (the whole attempt fails, not a FitError) or an extender's error.
     """
     failed_predicate_map: FailedPredicateMap = {}
@@ -193,6 +195,8 @@ def find_nodes_that_fit(
                 fits, failed_predicates = pod_fits_on_node(
                     pod, meta, node_name_to_info.get(node_name), predicate_funcs, node_name
                 )
+            except PANICS:
+                raise  # a panic is no returned error: HandleCrash in Parallelize re-panics
             except Exception as err:  # noqa: BLE001 - Go collects the error value
                 errs.append(err)
                 return
@@ -230,7 +234,7 @@ def pod_fits_on_node(
 ) -> tuple[bool, list[Any]]:
     """Run every predicate (no short circuit) and collect the reasons of those that fail.
 
-    Go: podFitsOnNode — generic_scheduler.go#L219-L237. ``node_name`` is kschedlearn-only
+    Go: podFitsOnNode — generic_scheduler.go#L223-L237. ``node_name`` is kschedlearn-only
     (for the trace point).
 
     Differs from Go: predicates run in sorted name order, not map order (module docstring).
@@ -243,6 +247,8 @@ def pod_fits_on_node(
         predicate = predicate_funcs[name]
         try:
             fit, reasons = predicate(pod, meta, info)
+        except PANICS:
+            raise  # a Go panic unwinds through podFitsOnNode untouched
         except Exception as err:  # noqa: BLE001 - Go wraps any returned error
             raise PredicateRunError(
                 f"SchedulerPredicates failed due to {err}, which is unexpected."
@@ -270,7 +276,7 @@ def prioritize_nodes(
 ) -> list[HostPriority]:
     """Score every node with every priority, weight and sum; add extender scores.
 
-    Go: PrioritizeNodes — generic_scheduler.go#L239-L385
+    Go: PrioritizeNodes — generic_scheduler.go#L239-L373
     """
     if len(priority_configs) == 0 and len(extenders) == 0:
         result = []
@@ -285,6 +291,8 @@ def prioritize_nodes(
             # DEPRECATED old-style function (Go runs it in its own goroutine)
             try:
                 results[i] = list(config.function(pod, node_name_to_info, nodes))
+            except PANICS:
+                raise  # a panic in the goroutine kills the process
             except Exception as err:  # noqa: BLE001
                 errs.append(err)
         else:
@@ -297,6 +305,8 @@ def prioritize_nodes(
                 continue
             try:
                 results[i][index] = config.map_fn(pod, meta, node_info)  # type: ignore[misc]
+            except PANICS:
+                raise  # HandleCrash in Parallelize re-panics
             except Exception as err:  # noqa: BLE001
                 errs.append(err)
                 return
@@ -307,6 +317,8 @@ def prioritize_nodes(
             continue
         try:
             config.reduce(pod, meta, node_name_to_info, results[i])
+        except PANICS:
+            raise  # a panic in the goroutine kills the process
         except Exception as err:  # noqa: BLE001
             errs.append(err)
     if errs:
@@ -317,7 +329,8 @@ def prioritize_nodes(
     for i, node in enumerate(nodes):
         score = 0
         for j, config in enumerate(priority_configs):
-            score += results[j][i].score * config.weight
+            # Go's int: the product and the sum wrap at 64 bits (MinInt64 * 2 == 0)
+            score = int64(score + int64(results[j][i].score * config.weight))
         result.append(HostPriority(host=node.metadata.name, score=score))
 
     extender_scores: dict[str, int] = {}
@@ -326,12 +339,14 @@ def prioritize_nodes(
         for extender in extenders:
             try:
                 prioritized_list, weight = extender.prioritize(pod, nodes)
+            except PANICS:
+                raise  # only a returned error is ignored
             except Exception:  # noqa: BLE001 - Go ignores an extender's prioritize error
                 continue
             for hp in prioritized_list:
-                combined_scores[hp.host] = combined_scores.get(hp.host, 0) + hp.score * weight
+                combined_scores[hp.host] = int64(combined_scores.get(hp.host, 0) + int64(hp.score * weight))
         for i, hp in enumerate(result):
-            result[i] = attrs.evolve(hp, score=hp.score + combined_scores.get(hp.host, 0))
+            result[i] = attrs.evolve(hp, score=int64(hp.score + combined_scores.get(hp.host, 0)))
         extender_scores = combined_scores
 
     if glog.v(10):
@@ -352,7 +367,7 @@ def prioritize_nodes(
 def equal_priority_map(pod: Any, meta: Any, node_info: Any) -> HostPriority:
     """Every node scores 1 — used only when there are no priorities and no extenders.
 
-    Go: EqualPriorityMap — generic_scheduler.go#L387-L397
+    Go: EqualPriorityMap — generic_scheduler.go#L375-L385
     """
     node = node_info.node() if node_info is not None else None
     if node is None:
@@ -368,7 +383,7 @@ def new_generic_scheduler(
     priority_meta_producer: MetadataProducer,
     extenders: list[Any],
 ) -> GenericScheduler:
-    """Go: core.NewGenericScheduler — generic_scheduler.go#L399-L415"""
+    """Go: core.NewGenericScheduler — generic_scheduler.go#L387-L403"""
     return GenericScheduler(
         cache=cache,
         predicates=predicates,

@@ -123,7 +123,7 @@ class ConfigFactory:
             glog.errorf("scheduler cache UpdatePod failed: %v", err)
 
     def delete_pod_from_cache(self, obj: Any) -> None:
-        """Go: ConfigFactory.deletePodFromCache — accepts a tombstone. factory.go#L222-L242"""
+        """Go: ConfigFactory.deletePodFromCache — accepts a tombstone. factory.go#L222-L241"""
         if isinstance(obj, Pod):
             pod = obj
         elif isinstance(obj, DeletedFinalStateUnknown):
@@ -140,7 +140,7 @@ class ConfigFactory:
             glog.errorf("scheduler cache RemovePod failed: %v", err)
 
     def add_node_to_cache(self, obj: Any) -> None:
-        """Go: ConfigFactory.addNodeToCache — factory.go#L244-L255"""
+        """Go: ConfigFactory.addNodeToCache — factory.go#L243-L253"""
         if not isinstance(obj, Node):
             glog.errorf("cannot convert to *v1.Node: %v", obj)
             return
@@ -150,7 +150,7 @@ class ConfigFactory:
             glog.errorf("scheduler cache AddNode failed: %v", err)
 
     def update_node_in_cache(self, old_obj: Any, new_obj: Any) -> None:
-        """Go: ConfigFactory.updateNodeInCache — factory.go#L257-L272"""
+        """Go: ConfigFactory.updateNodeInCache — factory.go#L255-L270"""
         if not isinstance(old_obj, Node):
             glog.errorf("cannot convert oldObj to *v1.Node: %v", old_obj)
             return
@@ -163,7 +163,7 @@ class ConfigFactory:
             glog.errorf("scheduler cache UpdateNode failed: %v", err)
 
     def delete_node_from_cache(self, obj: Any) -> None:
-        """Go: ConfigFactory.deleteNodeFromCache — factory.go#L274-L291"""
+        """Go: ConfigFactory.deleteNodeFromCache — factory.go#L272-L291"""
         if isinstance(obj, Node):
             node = obj
         elif isinstance(obj, DeletedFinalStateUnknown):
@@ -201,13 +201,13 @@ class ConfigFactory:
         return self.create_from_provider(plugins.DEFAULT_PROVIDER)
 
     def create_from_provider(self, provider_name: str) -> scheduler.Config:
-        """Go: ConfigFactory.CreateFromProvider — factory.go#L293-L306"""
+        """Go: ConfigFactory.CreateFromProvider — factory.go#L298-L307"""
         glog.v(2).infof("Creating scheduler from algorithm provider '%v'", provider_name)
         provider = plugins.get_algorithm_provider(provider_name, registry=self.registry)
         return self.create_from_keys(provider.fit_predicate_keys, provider.priority_function_keys, [])
 
     def create_from_config(self, policy: Any) -> scheduler.Config:
-        """Go: ConfigFactory.CreateFromConfig — factory.go#L308-L348"""
+        """Go: ConfigFactory.CreateFromConfig — factory.go#L309-L342"""
         from kschedlearn.scheduler.api.validation import validate_policy
         from kschedlearn.scheduler.core.extender import new_http_extender
 
@@ -231,7 +231,7 @@ class ConfigFactory:
         return self.create_from_keys(predicate_keys, priority_keys, extenders)
 
     def create_from_keys(self, predicate_keys: Any, priority_keys: Any, extenders: list[Any]) -> scheduler.Config:
-        """Go: ConfigFactory.CreateFromKeys — factory.go#L350-L388
+        """Go: ConfigFactory.CreateFromKeys — factory.go#L344-L388
 
         Note step 4: ``f.Run()`` starts the pod watches here, so calling a Create method twice
         would start a second pair (Go has the same hazard).
@@ -303,7 +303,7 @@ class ConfigFactory:
 
     # -- running -------------------------------------------------------------------------
     def run(self) -> None:
-        """Start feeding podQueue and the cache. Go: ConfigFactory.Run — factory.go#L449-L456"""
+        """Start feeding podQueue and the cache. Go: ConfigFactory.Run — factory.go#L449-L455"""
         emit("ConfigFactory.Run", "reflector(unassigned pods) → podQueue; go scheduledPodPopulator.Run")
         # Watch and queue pods that need scheduling: a bare reflector straight into the FIFO.
         self.unassigned_pod_reflector = new_reflector(
@@ -317,7 +317,7 @@ class ConfigFactory:
     def get_next_pod(self) -> Pod:
         """Pop podQueue until a pod this scheduler is responsible for comes out.
 
-        Go: ConfigFactory.getNextPod — factory.go#L458-L466. Pods for other schedulers are
+        Go: ConfigFactory.getNextPod — factory.go#L457-L465. Pods for other schedulers are
         dropped silently.
         """
         while True:
@@ -327,16 +327,16 @@ class ConfigFactory:
                 return pod
 
     def responsible_for_pod(self, pod: Pod) -> bool:
-        """Go: ConfigFactory.ResponsibleForPod — factory.go#L468-L470"""
+        """Go: ConfigFactory.ResponsibleForPod — factory.go#L467-L469"""
         return self.scheduler_name == pod.spec.scheduler_name
 
     def _create_assigned_non_terminated_pod_lw(self) -> ListWatch:
-        """Go: createAssignedNonTerminatedPodLW — factory.go#L499-L504"""
+        """Go: createAssignedNonTerminatedPodLW — factory.go#L506-L512"""
         selector = fields.parse_selector(ASSIGNED_POD_SELECTOR)
         return new_list_watch_from_client(self.client, "pods", "", selector)
 
     def _create_unassigned_non_terminated_pod_lw(self) -> ListWatch:
-        """Go: createUnassignedNonTerminatedPodLW — factory.go#L506-L512"""
+        """Go: createUnassignedNonTerminatedPodLW — factory.go#L499-L504"""
         selector = fields.parse_selector(UNASSIGNED_POD_SELECTOR)
         return new_list_watch_from_client(self.client, "pods", "", selector)
 
@@ -415,7 +415,7 @@ def new_config_factory(
 ) -> ConfigFactory:
     """Create the factory: FIFO, cache (TTL 30 s), listers, the assigned-pod informer.
 
-    Go: factory.NewConfigFactory — factory.go#L104-L167. ``registry`` is kschedlearn-only
+    Go: factory.NewConfigFactory — factory.go#L102-L167. ``registry`` is kschedlearn-only
     (None = the default plugin registry).
     """
     emit("NewConfigFactory", f"scheduler {scheduler_name!r}")
@@ -553,19 +553,20 @@ class PVCInfo:
 
 @attrs.define(eq=False)
 class Binder:
-    """Go: factory.binder — POST the Binding. factory.go#L578-L588"""
+    """Go: factory.binder — POST the Binding. factory.go#L578-L580"""
 
     client: Any
 
     def bind(self, binding: Any) -> None:
-        """Go: binder.Bind — in factory.go#L578-L588."""
+        """Go: binder.Bind — in factory.go#L582-L589."""
         glog.v(3).infof("Attempting to bind %v to %v", binding.metadata.name, binding.target.name)
-        self.client.core_v1().pods(binding.metadata.namespace).bind(binding)
+        ns = binding.metadata.namespace  # Go: genericapirequest.WithNamespace(..., binding.Namespace)
+        self.client.core().rest_client().post().namespace(ns).resource("bindings").body(binding).do().error()
 
 
 @attrs.define(eq=False)
 class PodConditionUpdater:
-    """Go: factory.podConditionUpdater — PUT status only if the condition changed. factory.go#L590-L602
+    """Go: factory.podConditionUpdater — PUT status only if the condition changed. factory.go#L591-L593
 
     Differs from Go: Go mutates the caller's pod in place; values are frozen here, so the
     updated copy is what gets written.
@@ -574,7 +575,7 @@ class PodConditionUpdater:
     client: Any
 
     def update(self, pod: Pod, condition: PodCondition) -> None:
-        """Go: podConditionUpdater.Update — in factory.go#L590-L602."""
+        """Go: podConditionUpdater.Update — in factory.go#L595-L602."""
         glog.v(2).infof("Updating pod condition for %s/%s to (%s==%s)",
                         pod.metadata.namespace, pod.metadata.name, condition.type, condition.status)
         changed, status = update_pod_condition(pod.status, condition)

@@ -64,7 +64,7 @@ class PluginFactoryArgs:
     """Everything a factory may need to build its function: listers, lookups, one weight.
 
     Go: type PluginFactoryArgs struct (plugins.go#L35-L47); filled by ConfigFactory.getPluginArgs
-    (factory.go#L433-L447): ``pod_lister`` is the scheduler cache, ``node_lister`` the
+    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L433-L447): ``pod_lister`` is the scheduler cache, ``node_lister`` the
     condition-filtered node lister, ``node_info`` an unfiltered lookup by node name.
     Differs from Go: fields default to None (Go's nil interfaces) so tests can fill only what
     they use; there is no ``failure_domains`` field because 1.6 has none (the
@@ -81,6 +81,9 @@ class PluginFactoryArgs:
     pv_info: Any = None
     pvc_info: Any = None
     hard_pod_affinity_symmetric_weight: int = 0
+    # kschedlearn-only: the precomputations of the registry this scheduler process owns (Go:
+    # the package variable predicatePrecomputations); filled by _get_predicate_metadata_producer.
+    predicate_precomputations: Optional[dict[str, Any]] = None
 
 
 MetadataProducerFactory = Callable[[PluginFactoryArgs], MetadataProducer]
@@ -127,7 +130,7 @@ class PluginRegistry:
     """The registry's state: Go's package variables of plugins.go, in one resettable object.
 
     Go: the variables fitPredicateMap, priorityFunctionMap, algorithmProviderMap,
-    priorityMetadataProducer, predicateMetadataProducer, getEquivalencePodFunc (plugins.go#L76-L90)
+    priorityMetadataProducer, predicateMetadataProducer, getEquivalencePodFunc (plugins.go#L72-L86)
     Differs from Go: an object instead of globals (see the module docstring).
     """
 
@@ -137,6 +140,10 @@ class PluginRegistry:
     priority_metadata_producer: Optional[MetadataProducerFactory] = None
     predicate_metadata_producer: Optional[MetadataProducerFactory] = None
     get_equivalence_pod_func: Optional[GetEquivalencePodFunc] = None
+    # Go: predicates.predicatePrecomputations (a package variable of the predicates package);
+    # ServiceAffinity policies add to it when their predicate is built, so it belongs to the
+    # registry a scheduler process owns, like the maps above.
+    predicate_precomputations: dict[str, Any] = attrs.field(factory=dict)
 
 
 # --- the default registry (explicit and resettable; Go: package state + init()) ----------
@@ -190,6 +197,7 @@ def copy_registry(registry: Optional[PluginRegistry] = None) -> PluginRegistry:
         priority_metadata_producer=src.priority_metadata_producer,
         predicate_metadata_producer=src.predicate_metadata_producer,
         get_equivalence_pod_func=src.get_equivalence_pod_func,
+        predicate_precomputations=dict(src.predicate_precomputations),
     )
 
 
@@ -198,7 +206,8 @@ def reset_registry(*, with_defaults: bool = True) -> PluginRegistry:
 
     With ``with_defaults`` (the default) the new registry holds what 1.6 registers at start-up;
     without, it is empty. The predicate precomputations registered by ServiceAffinity policies
-    (a separate registry in ``algorithm.predicates``) are cleared too.
+    are part of the registry, so they go with it; the fallback table in ``algorithm.predicates``
+    (used only without a registry) is cleared too.
     Not in Go (a Go process can only restart).
 
     kschedlearn-only: the explicit, resettable registry DESIGN allows.
@@ -263,8 +272,10 @@ def register_custom_fit_predicate(policy: "PredicatePolicy", *, registry: Option
                 predicate, precomputation_function = predicates.new_service_affinity_predicate(
                     args.pod_lister, args.service_lister, args.node_info, list(service_affinity.labels)
                 )
-                # Building the predicate also installs its precomputation (process-wide in Go).
-                predicates.register_predicate_precomputation(policy.name, precomputation_function)
+                # Building the predicate also installs its precomputation (process-wide in Go:
+                # here the registry of this scheduler process).
+                predicates.register_predicate_precomputation(
+                    policy.name, precomputation_function, into=reg.predicate_precomputations)
                 return predicate
 
         elif policy.argument.labels_presence is not None:
@@ -485,7 +496,8 @@ def _get_predicate_metadata_producer(
     reg = _resolve(registry)
     if reg.predicate_metadata_producer is None:
         return empty_metadata_producer
-    return reg.predicate_metadata_producer(args)
+    # The producer reads this registry's precomputations (Go: the predicates package variable).
+    return reg.predicate_metadata_producer(attrs.evolve(args, predicate_precomputations=reg.predicate_precomputations))
 
 
 def _get_priority_function_configs(

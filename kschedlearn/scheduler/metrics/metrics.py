@@ -1,7 +1,7 @@
 """The scheduler's three latency histograms (microseconds), in Prometheus form.
 
 Go: plugin/pkg/scheduler/metrics/metrics.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/metrics/metrics.go#L25-L72
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/metrics/metrics.go
 
 Differs from Go: Go registers package-level collectors with the global Prometheus registry; here
 each scheduler process owns a :class:`SchedulerMetrics` (no globals), and latencies are measured

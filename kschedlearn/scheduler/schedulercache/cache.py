@@ -60,7 +60,7 @@ def new(ttl: float, stop: sim.Chan) -> SchedulerCache:
     """Build the cache and start the goroutine that expires assumed pods every second.
 
     Go: func New(ttl time.Duration, stop <-chan struct{}) Cache
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L77
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L34-L42
     Differs from Go: must be called inside a simulated goroutine (it starts one).
     """
     emit("schedulercache.New", f"TTL {ttl:g}s, cleanupAssumedPods every {_CLEAN_ASSUMED_PERIOD:g}s")
@@ -74,7 +74,7 @@ class _PodState:
     """What the cache remembers about one stored pod.
 
     Go: type podState struct -- ``deadline`` None is Go's nil *time.Time (no deadline yet).
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L59-L65
     """
 
     pod: Pod
@@ -87,7 +87,7 @@ class SchedulerCache:
     """The cache behind the ``Cache`` interface; one mutex guards every field.
 
     Go: type schedulerCache struct (cache.go)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L77
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L44-L57
     """
 
     _stop: sim.Chan | None
@@ -103,7 +103,7 @@ class SchedulerCache:
         """Bring the caller's snapshot up to date: clone changed NodeInfos, drop vanished ones.
 
         Go: func (cache *schedulerCache) UpdateNodeNameToInfoMap(...) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L93
         """
         with self._mu:
             for name, info in self._nodes.items():
@@ -132,7 +132,7 @@ class SchedulerCache:
         """The bind call returned: start the assumed pod's TTL now.
 
         Go: func (cache *schedulerCache) FinishBinding(pod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L130-L132
         Differs from Go: ``sim.now()`` instead of ``time.Now()``.
         """
         self._finish_binding(pod, sim.now())
@@ -141,7 +141,7 @@ class SchedulerCache:
         """Test seam taking ``now`` explicitly.
 
         Go: func (cache *schedulerCache) finishBinding(pod *v1.Pod, now time.Time) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L134-L152
         """
         key = get_pod_key(pod)
         with self._mu:
@@ -155,7 +155,7 @@ class SchedulerCache:
         """Undo ``assume_pod`` (the binding failed).
 
         Go: func (cache *schedulerCache) ForgetPod(pod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L154-L181
         1.6 quirk: Go reads the stored state's node name *before* checking that the pod is
         stored at all; for an unknown pod that is a nil-pointer dereference, a panic that kills
         the scheduler. (1.7 added the missing ``ok &&``, PR #44152.)
@@ -178,7 +178,7 @@ class SchedulerCache:
         """Account the pod on its node, creating the NodeInfo if needed (lock held).
 
         Go: func (cache *schedulerCache) addPod(pod *v1.Pod)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L183-L191
         """
         n = self._nodes.get(pod.spec.node_name)
         if n is None:
@@ -189,7 +189,7 @@ class SchedulerCache:
     def _update_pod(self, old_pod: Pod, new_pod: Pod) -> None:
         """Go: func (cache *schedulerCache) updatePod(oldPod, newPod *v1.Pod) error
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L193-L200
         """
         self._remove_pod(old_pod)
         self._add_pod(new_pod)
@@ -198,7 +198,7 @@ class SchedulerCache:
         """Take the pod off its node; drop a NodeInfo left with no pods and no node (lock held).
 
         Go: func (cache *schedulerCache) removePod(pod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L202-L212
         A NodeInfo missing for ``pod.spec.node_name`` is a nil receiver in Go: a panic.
         """
         n = self._nodes.get(pod.spec.node_name)
@@ -212,7 +212,7 @@ class SchedulerCache:
         """The watch reports the pod as bound: confirm it, or add it back if it expired.
 
         Go: func (cache *schedulerCache) AddPod(pod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L214-L246
         1.6 quirk: when the pod landed on a different node than assumed, only the NodeInfos are
         fixed; the stored pod object stays the *stale assumed copy*, so the next update_pod /
         remove_pod for it sees a node mismatch and ends the process (see ``update_pod``).
@@ -241,7 +241,7 @@ class SchedulerCache:
         """Swap an added pod's object for its new version.
 
         Go: func (cache *schedulerCache) UpdatePod(oldPod, newPod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L248-L273
         1.6 quirk: a node mismatch with the stored pod is fatal for the whole process.
         """
         key = get_pod_key(old_pod)
@@ -260,7 +260,7 @@ class SchedulerCache:
         """Drop an added pod (it was deleted or finished).
 
         Go: func (cache *schedulerCache) RemovePod(pod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L275-L302
         1.6 quirk: a node mismatch with the stored pod is fatal for the whole process.
         """
         key = get_pod_key(pod)
@@ -279,7 +279,7 @@ class SchedulerCache:
     def add_node(self, node: Node) -> None:
         """Go: func (cache *schedulerCache) AddNode(node *v1.Node) error
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L304-L314
         """
         with self._mu:
             n = self._nodes.get(node.metadata.name)
@@ -292,7 +292,7 @@ class SchedulerCache:
         """Same as ``add_node`` for ``new_node``; ``old_node`` is ignored.
 
         Go: func (cache *schedulerCache) UpdateNode(oldNode, newNode *v1.Node) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L316-L326
         """
         with self._mu:
             n = self._nodes.get(new_node.metadata.name)
@@ -307,7 +307,7 @@ class SchedulerCache:
         Pod events travel on another watch, so a pod's delete may arrive after its node's.
 
         Go: func (cache *schedulerCache) RemoveNode(node *v1.Node) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L328-L344
         A node the cache never saw is a nil receiver in Go: a panic.
         """
         with self._mu:
@@ -321,7 +321,7 @@ class SchedulerCache:
     def _run(self) -> None:
         """Go: func (cache *schedulerCache) run() -- ``go wait.Until(cleanup, period, stop)``
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L346-L348
         """
         sim.go(
             wait.until,
@@ -334,7 +334,7 @@ class SchedulerCache:
     def _cleanup_expired_assumed_pods(self) -> None:
         """Go: func (cache *schedulerCache) cleanupExpiredAssumedPods()
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L350-L352
         """
         self._cleanup_assumed_pods(sim.now())
 
@@ -344,7 +344,7 @@ class SchedulerCache:
         A pod whose binding is still in flight is skipped with a warning, every second.
 
         Go: func (cache *schedulerCache) cleanupAssumedPods(now time.Time)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L354-L377
         """
         with self._mu:
             for key in builtins.list(self._assumed_pods):
@@ -372,7 +372,7 @@ class SchedulerCache:
     def _expire_pod(self, key: str, ps: _PodState) -> None:
         """Go: func (cache *schedulerCache) expirePod(key string, ps *podState) error
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L379-L386
         """
         self._remove_pod(ps.pod)
         del self._assumed_pods[key]
@@ -413,7 +413,7 @@ class SchedulerCache:
         """Every cached pod (assumed ones too) whose labels match.
 
         Go: func (cache *schedulerCache) List(selector labels.Selector) ([]*v1.Pod, error)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L95-L107
         """
         with self._mu:
             pods: builtins.list[Pod] = []
@@ -428,7 +428,7 @@ def _new_scheduler_cache(ttl: float, period: float, stop: sim.Chan | None) -> Sc
     """Build the cache without starting the sweep (tests drive ``_cleanup_assumed_pods``).
 
     Go: func newSchedulerCache(ttl, period time.Duration, stop <-chan struct{}) *schedulerCache
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L77
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L67-L77
     """
     return SchedulerCache(stop=stop, ttl=ttl, period=period)
 

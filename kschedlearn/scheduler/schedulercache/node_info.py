@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from kschedlearn.apimachinery._goint import int64
+from kschedlearn.apimachinery.util.runtime import GoPanic, NilPointerDereference  # re-exported: the cache raises them
 from kschedlearn.api import v1
 from kschedlearn.scheduler.algorithm.priorities.util.non_zero import get_nonzero_requests
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
@@ -45,31 +47,12 @@ class CacheError(Exception):
     """
 
 
-class GoPanic(RuntimeError):
-    """A Go ``panic``: nothing in mirrored code catches it, so it kills the simulated process.
-
-    Differs from Go: Go unwinds with ``panic``; Python raises, and the runtime records the
-    exception escaping the goroutine as a crash of that process.
-    """
-
-
-class NilPointerDereference(GoPanic):
-    """Go's runtime panic on reading through a nil pointer (1.6 quirks raise it, see cache.py).
-
-    Go: the runtime error ``invalid memory address or nil pointer dereference``
-    (no source symbol); a :class:`GoPanic`.
-    """
-
-    def __init__(self) -> None:
-        super().__init__("runtime error: invalid memory address or nil pointer dereference")
-
-
 @attrs.define
 class Resource:
     """Summed compute resources: millicores, bytes, GPUs and opaque integer resources.
 
     Go: type Resource struct (node_info.go)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L65-L71
     """
 
     milli_cpu: int = 0
@@ -81,7 +64,7 @@ class Resource:
         """Turn the sums back into a resource list of quantities.
 
         Go: func (r *Resource) ResourceList() v1.ResourceList
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L73-L83
         """
         from kschedlearn.api.resource import (  # noqa: PLC0415 - only this helper needs them
             BINARY_SI,
@@ -103,7 +86,7 @@ class Resource:
         """Copy, including a fresh opaque-resource map.
 
         Go: func (r *Resource) Clone() *Resource
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L85-L96
         """
         return Resource(
             milli_cpu=self.milli_cpu,
@@ -115,14 +98,14 @@ class Resource:
     def add_opaque(self, name: str, quantity: int) -> None:
         """Go: func (r *Resource) AddOpaque(name v1.ResourceName, quantity int64)
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L98-L100
         """
-        self.set_opaque(name, self.opaque_int_resources.get(name, 0) + quantity)
+        self.set_opaque(name, int64(self.opaque_int_resources.get(name, 0) + quantity))
 
     def set_opaque(self, name: str, quantity: int) -> None:
         """Go: func (r *Resource) SetOpaque(name v1.ResourceName, quantity int64)
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L102-L108
         """
         self.opaque_int_resources[name] = quantity
 
@@ -144,7 +127,7 @@ class NodeInfo:
     """Node-level aggregate: the node, its pods, and their summed requests.
 
     Go: type NodeInfo struct (node_info.go)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L32-L63
     Differs from Go: private fields carry a leading underscore; ``generation`` is public as the
     contract says (Go tests and the cache read it directly).
     """
@@ -168,7 +151,7 @@ class NodeInfo:
     def node(self) -> Node | None:
         """Go: func (n *NodeInfo) Node() *v1.Node
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L127-L133
         """
         return self._node
 
@@ -176,7 +159,7 @@ class NodeInfo:
         """All pods on this node, assumed ones included.
 
         Go: func (n *NodeInfo) Pods() []*v1.Pod
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L135-L141
         """
         return self._pods
 
@@ -184,21 +167,21 @@ class NodeInfo:
         """Pods with pod (anti-)affinity.
 
         Go: func (n *NodeInfo) PodsWithAffinity() []*v1.Pod
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L143-L149
         """
         return self._pods_with_affinity
 
     def allowed_pod_number(self) -> int:
         """Go: func (n *NodeInfo) AllowedPodNumber() int
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L151-L156
         """
         return self._allowed_pod_number
 
     def taints(self) -> tuple[Taint, ...]:
         """Go: func (n *NodeInfo) Taints() ([]v1.Taint, error) -- the error is always nil in 1.6.
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L158-L163
         """
         if self._taints_err is not None:
             raise self._taints_err
@@ -207,14 +190,14 @@ class NodeInfo:
     def memory_pressure_condition(self) -> str:
         """Go: func (n *NodeInfo) MemoryPressureCondition() v1.ConditionStatus
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L165-L170
         """
         return self._memory_pressure_condition
 
     def disk_pressure_condition(self) -> str:
         """Go: func (n *NodeInfo) DiskPressureCondition() v1.ConditionStatus
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L172-L177
         """
         return self._disk_pressure_condition
 
@@ -222,7 +205,7 @@ class NodeInfo:
         """Sum of the pods' requests.
 
         Go: func (n *NodeInfo) RequestedResource() Resource
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L179-L185
 
         Differs from Go: Go returns a copy of the struct (sharing the opaque map); Python
         returns a clone so callers cannot change the cache by accident.
@@ -233,7 +216,7 @@ class NodeInfo:
         """Sum with defaults for missing cpu/memory.
 
         Go: func (n *NodeInfo) NonZeroRequest() Resource
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L187-L193
         Differs from Go: returns a clone (see ``requested_resource``).
         """
         return self._nonzero_request.clone()
@@ -241,7 +224,7 @@ class NodeInfo:
     def allocatable_resource(self) -> Resource:
         """Go: func (n *NodeInfo) AllocatableResource() Resource
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L195-L201
         """
         return self._allocatable_resource.clone()
 
@@ -249,7 +232,7 @@ class NodeInfo:
         """Copy with fresh resource structs and shallow copies of the pod and taint lists.
 
         Go: func (n *NodeInfo) Clone() *NodeInfo
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L203-L225
         """
         return NodeInfo(
             node=self._node,
@@ -269,7 +252,7 @@ class NodeInfo:
     def __str__(self) -> str:
         """Go: func (n *NodeInfo) String() string
 
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L227-L234
         """
         names = " ".join(pod.metadata.name for pod in self._pods)
         return (
@@ -284,18 +267,18 @@ class NodeInfo:
         """Add the pod and its requests to the sums; bump the generation.
 
         Go: func (n *NodeInfo) addPod(pod *v1.Pod)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L241-L260
         Differs from Go: unexported in Go (only the cache calls it); public here as the
         contract lists it, because tests and the exercise checker build NodeInfos directly.
         """
         res, non0_cpu, non0_mem = calculate_resource(pod)
-        self._requested_resource.milli_cpu += res.milli_cpu
-        self._requested_resource.memory += res.memory
-        self._requested_resource.nvidia_gpu += res.nvidia_gpu
+        self._requested_resource.milli_cpu = int64(self._requested_resource.milli_cpu + res.milli_cpu)
+        self._requested_resource.memory = int64(self._requested_resource.memory + res.memory)
+        self._requested_resource.nvidia_gpu = int64(self._requested_resource.nvidia_gpu + res.nvidia_gpu)
         for r_name, r_quant in res.opaque_int_resources.items():
             self._requested_resource.add_opaque(r_name, r_quant)
-        self._nonzero_request.milli_cpu += non0_cpu
-        self._nonzero_request.memory += non0_mem
+        self._nonzero_request.milli_cpu = int64(self._nonzero_request.milli_cpu + non0_cpu)
+        self._nonzero_request.memory = int64(self._nonzero_request.memory + non0_mem)
         self._pods.append(pod)
         if _has_pod_affinity_constraints(pod):
             self._pods_with_affinity.append(pod)
@@ -307,7 +290,7 @@ class NodeInfo:
         Removal swaps the last pod into the hole, so pod order changes (as in Go).
 
         Go: func (n *NodeInfo) removePod(pod *v1.Pod) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L262-L311
         1.6 quirk: when the pod is not found Go builds its error from ``n.node.Name``; on a
         NodeInfo that has no node object that read is a nil dereference, i.e. a panic.
         """
@@ -322,13 +305,13 @@ class NodeInfo:
                 self._pods[i] = self._pods[-1]
                 self._pods.pop()
                 res, non0_cpu, non0_mem = calculate_resource(pod)
-                self._requested_resource.milli_cpu -= res.milli_cpu
-                self._requested_resource.memory -= res.memory
-                self._requested_resource.nvidia_gpu -= res.nvidia_gpu
+                self._requested_resource.milli_cpu = int64(self._requested_resource.milli_cpu - res.milli_cpu)
+                self._requested_resource.memory = int64(self._requested_resource.memory - res.memory)
+                self._requested_resource.nvidia_gpu = int64(self._requested_resource.nvidia_gpu - res.nvidia_gpu)
                 for r_name, r_quant in res.opaque_int_resources.items():
                     self._requested_resource.add_opaque(r_name, -r_quant)
-                self._nonzero_request.milli_cpu -= non0_cpu
-                self._nonzero_request.memory -= non0_mem
+                self._nonzero_request.milli_cpu = int64(self._nonzero_request.milli_cpu - non0_cpu)
+                self._nonzero_request.memory = int64(self._nonzero_request.memory - non0_mem)
                 self.generation += 1
                 return
         if self._node is None:
@@ -344,7 +327,7 @@ class NodeInfo:
         that disappears keeps its old status -- Go only overwrites what it sees.
 
         Go: func (n *NodeInfo) SetNode(node *v1.Node) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L338-L371
         """
         self._node = node
         for r_name, r_quant in node.status.allocatable.items():
@@ -371,7 +354,7 @@ class NodeInfo:
         """Forget the node object but keep the pods (their delete events may still be coming).
 
         Go: func (n *NodeInfo) RemoveNode(node *v1.Node) error
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L373-L387
         """
         self._node = None
         self._allocatable_resource = Resource()
@@ -386,7 +369,7 @@ def new_node_info(*pods: Pod) -> NodeInfo:
     """An empty NodeInfo (generation 0) with the given pods added.
 
     Go: func NewNodeInfo(pods ...*v1.Pod) *NodeInfo
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L110-L125
     """
     ni = NodeInfo()
     for pod in pods:
@@ -397,7 +380,7 @@ def new_node_info(*pods: Pod) -> NodeInfo:
 def _has_pod_affinity_constraints(pod: Pod) -> bool:
     """Go: func hasPodAffinityConstraints(pod *v1.Pod) bool
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L236-L239
     """
     affinity = reconcile_affinity(pod)
     return affinity is not None and (
@@ -411,7 +394,7 @@ def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
     Returns ``(requests, non_zero_milli_cpu, non_zero_memory)``.
 
     Go: func calculateResource(pod *v1.Pod) (res Resource, non0_cpu int64, non0_mem int64)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L313-L336
     Differs from Go: public (Go's is unexported) so the priorities and tests can reuse it.
     """
     res = Resource()
@@ -421,16 +404,16 @@ def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
         requests: Mapping[str, Quantity] = c.resources.requests
         for r_name, r_quant in requests.items():
             if r_name == v1.RESOURCE_CPU:
-                res.milli_cpu += r_quant.milli_value()
+                res.milli_cpu = int64(res.milli_cpu + r_quant.milli_value())
             elif r_name == v1.RESOURCE_MEMORY:
-                res.memory += r_quant.value()
+                res.memory = int64(res.memory + r_quant.value())
             elif r_name == v1.RESOURCE_NVIDIA_GPU:
-                res.nvidia_gpu += r_quant.value()
+                res.nvidia_gpu = int64(res.nvidia_gpu + r_quant.value())
             elif v1.is_opaque_int_resource_name(r_name):
                 res.add_opaque(r_name, r_quant.value())
         non0_cpu_req, non0_mem_req = get_nonzero_requests(requests)
-        non0_cpu += non0_cpu_req
-        non0_mem += non0_mem_req
+        non0_cpu = int64(non0_cpu + non0_cpu_req)
+        non0_mem = int64(non0_mem + non0_mem_req)
         # GPUs and opaque resources get no non-zero default.
     return res, non0_cpu, non0_mem
 
@@ -439,7 +422,7 @@ def get_pod_key(pod: Pod) -> str:
     """The cache's key for a pod: ``namespace/name`` (just ``name`` without a namespace).
 
     Go: func getPodKey(pod *v1.Pod) (string, error) -- clientcache.MetaNamespaceKeyFunc
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L389-L392
     Differs from Go: computed here directly; Go's key function can only fail for objects
     without metadata, which a typed Pod always has.
     """
@@ -453,7 +436,7 @@ def get_pod_key(pod: Pod) -> str:
 def node(n: NodeInfo | None) -> Node | None:
     """Go: (*NodeInfo)(nil).Node() == nil
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L127-L133
     """
     return None if n is None else n.node()
 
@@ -461,7 +444,7 @@ def node(n: NodeInfo | None) -> Node | None:
 def pods(n: NodeInfo | None) -> list[Pod]:
     """Go: (*NodeInfo)(nil).Pods() == nil (an empty list here)
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L135-L141
     """
     return [] if n is None else n.pods()
 
@@ -469,7 +452,7 @@ def pods(n: NodeInfo | None) -> list[Pod]:
 def pods_with_affinity(n: NodeInfo | None) -> list[Pod]:
     """Go: (*NodeInfo)(nil).PodsWithAffinity() == nil (an empty list here)
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L143-L149
     """
     return [] if n is None else n.pods_with_affinity()
 
@@ -477,7 +460,7 @@ def pods_with_affinity(n: NodeInfo | None) -> list[Pod]:
 def allowed_pod_number(n: NodeInfo | None) -> int:
     """Go: (*NodeInfo)(nil).AllowedPodNumber() == 0
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L151-L156
     """
     return 0 if n is None else n.allowed_pod_number()
 
@@ -485,7 +468,7 @@ def allowed_pod_number(n: NodeInfo | None) -> int:
 def taints(n: NodeInfo | None) -> tuple[Taint, ...]:
     """Go: (*NodeInfo)(nil).Taints() == (nil, nil)
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L158-L163
     """
     return () if n is None else n.taints()
 
@@ -493,7 +476,7 @@ def taints(n: NodeInfo | None) -> tuple[Taint, ...]:
 def memory_pressure_condition(n: NodeInfo | None) -> str:
     """Go: (*NodeInfo)(nil).MemoryPressureCondition() == v1.ConditionUnknown
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L165-L170
     """
     return CONDITION_UNKNOWN if n is None else n.memory_pressure_condition()
 
@@ -501,7 +484,7 @@ def memory_pressure_condition(n: NodeInfo | None) -> str:
 def disk_pressure_condition(n: NodeInfo | None) -> str:
     """Go: (*NodeInfo)(nil).DiskPressureCondition() == v1.ConditionUnknown
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L172-L177
     """
     return CONDITION_UNKNOWN if n is None else n.disk_pressure_condition()
 
@@ -509,7 +492,7 @@ def disk_pressure_condition(n: NodeInfo | None) -> str:
 def requested_resource(n: NodeInfo | None) -> Resource:
     """Go: (*NodeInfo)(nil).RequestedResource() == Resource{}
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L179-L185
     """
     return Resource() if n is None else n.requested_resource()
 
@@ -517,7 +500,7 @@ def requested_resource(n: NodeInfo | None) -> Resource:
 def nonzero_request(n: NodeInfo | None) -> Resource:
     """Go: (*NodeInfo)(nil).NonZeroRequest() == Resource{}
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L187-L193
     """
     return Resource() if n is None else n.nonzero_request()
 
@@ -525,6 +508,6 @@ def nonzero_request(n: NodeInfo | None) -> Resource:
 def allocatable_resource(n: NodeInfo | None) -> Resource:
     """Go: (*NodeInfo)(nil).AllocatableResource() == Resource{}
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L195-L201
     """
     return Resource() if n is None else n.allocatable_resource()

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 import attrs
 
 from kschedlearn.api import v1
+from kschedlearn.features import AFFINITY_IN_ANNOTATIONS, default_feature_gate
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Affinity, Pod
 
 
-def reconcile_affinity(pod: Pod, *, affinity_in_annotations: bool = False) -> Affinity | None:
+def reconcile_affinity(pod: Pod, *, affinity_in_annotations: bool | None = None) -> Affinity | None:
     """Return the pod's effective affinity.
 
     With the gate on, the annotation supplies the whole affinity when the spec has none, and
@@ -28,11 +29,14 @@ def reconcile_affinity(pod: Pod, *, affinity_in_annotations: bool = False) -> Af
 
     Go: func ReconcileAffinity(pod *v1.Pod) *v1.Affinity
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/reconcile_affinity.go#L25-L53
-    Differs from Go: the feature gate (global state in Go, default off) is the keyword argument
-    ``affinity_in_annotations``; Go writes the merged parts into the pod's own Affinity struct,
-    Python returns a merged copy (API objects are frozen).
+    The gate is read where Go reads ``utilfeature.DefaultFeatureGate``: the gate of the running
+    simulated process (``kschedlearn.features``). Differs from Go: ``affinity_in_annotations``
+    overrides the gate when given (tests); Go writes the merged parts into the pod's own
+    Affinity struct, Python returns a merged copy (API objects are frozen).
     """
     affinity = pod.spec.affinity
+    if affinity_in_annotations is None:
+        affinity_in_annotations = default_feature_gate().enabled(AFFINITY_IN_ANNOTATIONS)
     if affinity_in_annotations:
         annotations_affinity = _get_affinity_from_pod_annotations(pod.metadata.annotations)
         if affinity is None and annotations_affinity is not None:

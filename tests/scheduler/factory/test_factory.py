@@ -245,15 +245,48 @@ def test_node_enumerator():  # Go: TestNodeEnumerator
     pass
 
 
-def test_bind(env, reg):  # Go: TestBind
+def test_bind(env, reg, monkeypatch):  # Go: TestBind
     from kschedlearn.scheduler.factory.factory import Binder
 
     env.client.core_v1().pods("default").create(Pod.from_dict({"metadata": {"name": "foo"}}))
     binding = Binding(metadata=ObjectMeta(namespace="default", name="foo"),
                       target=ObjectReference(name="foohost.kubernetes.mydomain.com"))
+    routes: list[tuple[str, str]] = []
+    original = APIServer.bind
+
+    def spy(self, namespace, body, *, route="bindings"):
+        routes.append((namespace, route))
+        return original(self, namespace, body, route=route)
+
+    monkeypatch.setattr(APIServer, "bind", spy)
     _in_goroutine(env, lambda: Binder(env.client).bind(binding))
-    # the POST reached the binding subresource of pods/foo
+    # Go's TestBind expects POST /api/v1/namespaces/default/bindings (the legacy resource)
+    assert routes == [("default", "bindings")]
     assert env.client.core_v1().pods("default").get("foo").spec.node_name == "foohost.kubernetes.mydomain.com"
+
+
+def test_bindings_resource_follows_the_subresource_rules(env):
+    """(kschedlearn) 1.6 serves ``bindings`` and ``pods/binding`` with one BindingREST: the
+    same 409 for an assigned pod, the same 400 for a namespace mismatch."""
+    from kschedlearn.apimachinery.api.errors import StatusError
+
+    core = env.client.core()
+    core.pods("default").create(Pod.from_dict({"metadata": {"name": "foo"}}))
+    binding = Binding(metadata=ObjectMeta(namespace="default", name="foo"), target=ObjectReference(name="n1"))
+
+    def post(ns, b):
+        core.rest_client().post().namespace(ns).resource("bindings").body(b).do().error()
+
+    with pytest.raises(StatusError, match="does not match the namespace sent on the request"):
+        post("other", binding)
+    post("default", binding)
+    with pytest.raises(StatusError) as via_resource:
+        post("default", binding)
+    with pytest.raises(StatusError) as via_subresource:
+        core.pods("default").bind(binding)
+    assert str(via_resource.value) == str(via_subresource.value) == (
+        'Operation cannot be fulfilled on pods/binding "foo": pod foo is already assigned to node "n1"')
+    assert via_resource.value.code == via_subresource.value.code == 409
 
 
 @pytest.mark.parametrize("pod_scheduler,picked_by_default,picked_by_foo", [

@@ -205,9 +205,10 @@ def test_custom_service_affinity_registers_its_precomputation_when_built(reg):
         name="TestServiceAffinity", argument=PredicateArgument(service_affinity=ServiceAffinity(labels=("region",)))
     )
     plugins.register_custom_fit_predicate(policy, registry=reg)
-    assert "TestServiceAffinity" not in preds.predicate_precomputations()
+    assert "TestServiceAffinity" not in reg.predicate_precomputations
     predicate = plugins._get_fit_predicate_functions(["TestServiceAffinity"], ARGS, registry=reg)["TestServiceAffinity"]
-    assert "TestServiceAffinity" in preds.predicate_precomputations()
+    assert "TestServiceAffinity" in reg.predicate_precomputations
+    assert "TestServiceAffinity" not in preds.predicate_precomputations()
     pod = Pod(metadata=ObjectMeta(name="p", namespace="default"))
     pod = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_selector={"region": "r1"}))
     assert predicate(pod, None, _node_info("n", {"region": "r1"}))[0] is True

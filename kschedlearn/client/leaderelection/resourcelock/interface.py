@@ -20,9 +20,13 @@ from typing import Any, Protocol
 import attrs
 
 from kschedlearn.apimachinery._gostrconv import quote
+from kschedlearn.api.v1._gojson import go_json_fields
 from kschedlearn.api.v1.times import format_time, parse_time
 
 _GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/resourcelock/"
+
+# The json tags of LeaderElectionRecord, in field order (encoding/json matches them in order).
+_RECORD_KEYS = ("holderIdentity", "leaseDurationSeconds", "acquireTime", "renewTime", "leaderTransitions")
 
 #: Go: resourcelock.LeaderElectionRecordAnnotationKey.
 LEADER_ELECTION_RECORD_ANNOTATION_KEY = "control-plane.alpha.kubernetes.io/leader"
@@ -110,6 +114,8 @@ class LeaderElectionRecord:
             raise RecordDecodeError(f"leader election record {quote(text)}: invalid JSON: {err.msg}") from None
         if not isinstance(doc, dict):
             raise RecordDecodeError(f"leader election record {quote(text)}: expected a JSON object")
+        # Go's encoding/json: keys match the struct tags case-insensitively, unknown ones dropped
+        doc = go_json_fields(_RECORD_KEYS, doc)
         holder = doc.get("holderIdentity", "")
         if holder is None:
             holder = ""

@@ -83,3 +83,4 @@ from kschedlearn.client_go.tools.cache.shared_informer import (  # noqa: E402
     new_shared_informer,
     wait_for_cache_sync,
 )
+from kschedlearn.client_go.tools.cache.undelta_store import UndeltaStore, new_undelta_store  # noqa: E402,F401

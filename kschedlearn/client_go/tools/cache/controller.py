@@ -65,7 +65,7 @@ class Config:
     """Everything a Controller needs.
 
     Go: controller.go ``type Config struct``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L29-L68
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L29-L64
     """
 
     queue: Any
@@ -91,7 +91,7 @@ class Controller:
     """Runs a reflector into ``config.queue`` and pops the queue into ``config.process``.
 
     Go: controller.go ``type controller struct`` (and the ``Controller`` interface)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L75-L92
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L74-L80
     """
 
     config: Config
@@ -103,7 +103,7 @@ class Controller:
         """Start the reflector, then pop the queue until ``stop_ch`` closes (blocks).
 
         Go: ``(*controller).Run``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L100-L122
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L97-L122
         """
 
         def close_queue_on_stop() -> None:
@@ -133,7 +133,7 @@ class Controller:
         """Pop and process forever; return only when the queue is closed.
 
         Go: ``(*controller).processLoop``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L143-L160
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L136-L158
         """
         while True:
             try:
@@ -188,7 +188,7 @@ class ResourceEventHandler(Protocol):
     """Receives notifications: ``on_add(obj)``, ``on_update(old, new)``, ``on_delete(obj)``.
 
     Go: controller.go ``type ResourceEventHandler interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L162-L180
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L160-L178
 
     ``on_delete`` may receive a ``DeletedFinalStateUnknown`` tombstone.
     """
@@ -203,7 +203,7 @@ class ResourceEventHandlerFuncs:
     """A ResourceEventHandler from up to three functions (missing ones are skipped).
 
     Go: controller.go ``type ResourceEventHandlerFuncs struct`` and its methods
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L182-L208
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L180-L187
     """
 
     add_func: Callable[[Any], None] | None = None
@@ -281,7 +281,7 @@ def new_informer(lw: ListerWatcher, obj_type: type | None, resync_period: float,
     """A store plus a controller that keeps it filled and calls ``h`` on every change.
 
     Go: controller.go ``NewInformer``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L280
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L283
 
     The DeltaFIFO gets the client store as its known objects, so a relist can detect deletions
     missed while the watch was down (tombstones) and resyncs replay known objects.
@@ -300,7 +300,7 @@ def new_indexer_informer(lw: ListerWatcher, obj_type: type | None, resync_period
     """Like ``new_informer`` with an Indexer as the client state.
 
     Go: controller.go ``NewIndexerInformer``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L282-L349
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L285-L349
     """
     emit("NewIndexerInformer", f"informer {name or ''}: Reflector → DeltaFIFO → processLoop → handlers")
     client_state = new_indexer(deletion_handling_meta_namespace_key_func, indexers)

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.apimachinery.util.runtime import PANICS, NilPointerDereference
 from kschedlearn.client_go.tools.cache.fifo import (
     FIFOClosedError,
     PopProcessFunc,
@@ -45,7 +46,7 @@ class ErrZeroLengthDeltasObject(Exception):
     """An empty ``Deltas`` has no key.
 
     Go: delta_fifo.go ``var ErrZeroLengthDeltasObject`` (``0 length Deltas object; can't get key``)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L134-L138
 
     Differs from Go: an exception class instead of a sentinel error value.
     """
@@ -58,7 +59,7 @@ class ErrZeroLengthDeltasObject(Exception):
 class Delta:
     """One change: its type and the object's state after it (for a deletion, the last known
     state). Go: delta_fifo.go ``type Delta struct{Type, Object}``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L633-L641
     """
 
     type: DeltaType
@@ -69,7 +70,7 @@ class Deltas(tuple[Delta, ...]):
     """The changes to one object, oldest first.
 
     Go: delta_fifo.go ``type Deltas []Delta`` with ``Oldest()``/``Newest()``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L643-L645
 
     Differs from Go: an immutable tuple, so Go's ``copyDeltas`` (copy before handing a slice
     out) is unnecessary; appending builds a new ``Deltas``.
@@ -95,7 +96,7 @@ class DeletedFinalStateUnknown:
     (possibly stale, possibly None) state.
 
     Go: delta_fifo.go ``type DeletedFinalStateUnknown struct{Key, Obj}``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L674-L681
     """
 
     key: str
@@ -120,7 +121,7 @@ class KeyListerGetter(Protocol):
     """What DeltaFIFO needs from the consumer's store: its keys and a lookup.
 
     Go: delta_fifo.go ``KeyListerGetter`` (= ``KeyLister`` + ``KeyGetter``)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L586-L590
     """
 
     def list_keys(self) -> list[str]: ...
@@ -131,7 +132,7 @@ class DeltaCompressor(Protocol):
     """Rewrites a key's Deltas after each append (may drop some or all).
 
     Go: delta_fifo.go ``type DeltaCompressor interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L602-L605
     """
 
     def compress(self, deltas: Deltas) -> Deltas: ...
@@ -142,7 +143,7 @@ class DeltaCompressorFunc:
     """Adapt a plain function to ``DeltaCompressor``.
 
     Go: delta_fifo.go ``type DeltaCompressorFunc`` and its ``Compress``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L607-L612
     """
 
     fn: Callable[[Deltas], Iterable[Delta]]
@@ -155,7 +156,7 @@ def _dedup_deltas(deltas: Deltas) -> Deltas:
     """Collapse the two newest deltas into one if they describe the same event.
 
     Go: delta_fifo.go ``dedupDeltas``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L262-L276
     """
     n = len(deltas)
     if n < 2:
@@ -194,7 +195,7 @@ class DeltaFIFO:
     """The delta queue described in the module docstring.
 
     Go: delta_fifo.go ``type DeltaFIFO struct``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L63-L127
 
     ``_items`` maps key -> non-empty ``Deltas``; ``_queue`` is the key line (it may hold ghost
     keys with no item, which ``pop`` skips). Build one with ``new_delta_fifo``.
@@ -317,7 +318,7 @@ class DeltaFIFO:
         """Append a delta for ``obj``'s key, dedup and compress, and enqueue the key if new.
 
         Go: ``(*DeltaFIFO).queueActionLocked``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L308-L344
         """
         id_ = self._key_of_or_raise(obj)
         # A Sync after a queued Deleted would resurrect the object: drop it.
@@ -370,7 +371,7 @@ class DeltaFIFO:
         lock, and return the Deltas.
 
         Go: ``(*DeltaFIFO).Pop``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L414-L460
 
         Errors as ``FIFO.pop`` (``FIFOClosedError``, ``ProcessError``, ``sim.WouldBlockError``).
         """
@@ -396,7 +397,7 @@ class DeltaFIFO:
         that is gone.
 
         Go: ``(*DeltaFIFO).Replace``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L462-L535
 
         Without known objects "gone" means "queued here but not listed"; with them, "known but
         not listed". Differs from Go: tombstones are queued in insertion / ``list_keys`` order
@@ -476,50 +477,55 @@ class DeltaFIFO:
         """Queue a ``Sync`` for every known object that has nothing queued.
 
         Go: ``(*DeltaFIFO).Resync``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L537-L549
 
-        Differs from Go: without known objects Go dereferences a nil interface and panics;
-        Python raises ``RuntimeError`` saying so.
+        The lock is held for the whole loop, as Go's deferred unlock holds it: no Add, Update
+        or Pop slips in between two keys. Without known objects Go calls ``ListKeys`` on a nil
+        interface and panics: raised as ``NilPointerDereference`` (the lock is released on the
+        way out, as Go's deferred unlock runs while panicking).
         """
-        if self._known_objects is None:
-            raise RuntimeError(
-                "DeltaFIFO.resync: knownObjects is nil (Go v1.6.1 panics with a nil pointer "
-                "dereference here)"
-            )
         with self._lock:
+            if self._known_objects is None:
+                raise NilPointerDereference()
             keys = self._known_objects.list_keys()
-        for k in keys:
-            self._sync_key(k)
+            for k in keys:
+                self._sync_key_locked(k)
 
     def _sync_key(self, key: str) -> None:
+        """Go: ``(*DeltaFIFO).syncKey`` — ``syncKeyLocked`` under the lock."""
+        with self._lock:
+            self._sync_key_locked(key)
+
+    def _sync_key_locked(self, key: str) -> None:
         """Queue ``Sync(known object)`` for ``key`` unless it already has deltas queued.
 
-        Go: ``(*DeltaFIFO).syncKey``. Queuing it anyway would race: the known object may be
-        older than the queued delta, since queued deltas are not yet applied to the store.
+        Go: ``(*DeltaFIFO).syncKeyLocked``. Queuing it anyway would race: the known object may
+        be older than the queued delta, since queued deltas are not yet applied to the store.
         """
         assert self._known_objects is not None
-        with self._lock:
-            try:
-                obj, exists = self._known_objects.get_by_key(key)
-            except Exception as err:
-                glog.errorf(
-                    "Unexpected error %v during lookup of key %v, unable to queue object for sync",
-                    err, key,
-                )
-                return
-            if not exists:
-                glog.infof(
-                    "Key %v does not exist in known objects store, unable to queue object for sync",
-                    key,
-                )
-                return
-            id_ = self._key_of_or_raise(obj)
-            if len(self._items.get(id_, ())) > 0:
-                return
-            try:
-                self._queue_action_locked(SYNC, obj)
-            except Exception as err:
-                raise RuntimeError(f"couldn't queue object: {err}") from err
+        try:
+            obj, exists = self._known_objects.get_by_key(key)
+        except PANICS:
+            raise
+        except Exception as err:
+            glog.errorf(
+                "Unexpected error %v during lookup of key %v, unable to queue object for sync",
+                err, key,
+            )
+            return
+        if not exists:
+            glog.infof(
+                "Key %v does not exist in known objects store, unable to queue object for sync",
+                key,
+            )
+            return
+        id_ = self._key_of_or_raise(obj)
+        if len(self._items.get(id_, ())) > 0:
+            return
+        try:
+            self._queue_action_locked(SYNC, obj)
+        except Exception as err:
+            raise RuntimeError(f"couldn't queue object: {err}") from err
 
     def debug_state(self) -> QueueDebugState:
         """A frozen copy of the internals (items are ``Deltas``). kschedlearn-only, not in Go."""
@@ -538,7 +544,7 @@ def new_delta_fifo(
     known_objects: KeyListerGetter | None,
 ) -> DeltaFIFO:
     """Go: delta_fifo.go ``NewDeltaFIFO(keyFunc, compressor, knownObjects)``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L681
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L29-L61
     """
     return DeltaFIFO(key_func, compressor, known_objects)
 

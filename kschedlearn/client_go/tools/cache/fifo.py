@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.apimachinery.util.runtime import PANICS
 from kschedlearn.client_go.tools.cache.store import KeyFunc, _key_for
 
 PopProcessFunc = Callable[[Any], None]
@@ -38,7 +39,7 @@ class FIFOClosedError(Exception):
     """``pop`` on a closed, empty queue. Its text is Go's, ``DeltaFIFO`` prefix included.
 
     Go: fifo.go ``var FIFOClosedError error`` (used by FIFO and DeltaFIFO alike)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L37-L37
 
     Differs from Go: an exception class instead of a sentinel error value; ``except
     FIFOClosedError`` plays the role of ``err == FIFOClosedError``.
@@ -52,7 +53,7 @@ class ErrRequeue(Exception):
     """Raised by a process function to put the popped item back (``err`` may be ``None``).
 
     Go: fifo.go ``type ErrRequeue struct{ Err error }`` and its ``Error()``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L30-L35
     """
 
     def __init__(self, err: BaseException | None = None) -> None:
@@ -91,7 +92,7 @@ class Queue(Protocol):
     """A Store with ``pop``.
 
     Go: fifo.go ``type Queue interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L46-L67
 
     Differs from Go: the Store methods (``store.Store``) are not repeated here.
     """
@@ -106,7 +107,7 @@ def pop(queue: Queue) -> Any:
     """Pop one item with a process function that just captures it (test helper).
 
     Go: fifo.go ``func Pop(queue Queue) interface{}``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L69-L79
 
     Like Go, the error is ignored: a closed queue yields ``None``.
     """
@@ -143,7 +144,7 @@ class FIFO:
     """The producer/consumer queue described in the module docstring.
 
     Go: fifo.go ``type FIFO struct``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L81-L115
 
     ``_items`` (key -> newest object) and ``_queue`` (keys in line) are Go's ``items`` and
     ``queue``. Build one with ``new_fifo(key_func)``.
@@ -249,7 +250,7 @@ class FIFO:
         and return the item.
 
         Go: ``(*FIFO).Pop``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L255-L293
 
         Raises ``FIFOClosedError`` if the queue is empty and closed; ``sim.WouldBlockError`` if
         it is empty and the caller is not a goroutine. If ``process`` raises ``ErrRequeue`` the
@@ -325,8 +326,8 @@ def _run_process(process: PopProcessFunc, item: Any, requeue: Callable[[], None]
     Go: the tail of ``Pop`` in fifo.go and delta_fifo.go (``err := process(item); if e, ok :=
     err.(ErrRequeue); ok { f.addIfNotPresent(id, item); err = e.Err }``).
     Differs from Go: shared by FIFO and DeltaFIFO; errors are raised (see ``ProcessError``).
-    ``sim.WouldBlockError`` and ``BaseException``s (goroutine kill, ``glog.fatalf``) pass through
-    unwrapped, as a Go panic passes through ``Pop``.
+    ``sim.WouldBlockError``, a Go panic (``runtime.PANICS``) and ``BaseException``s (goroutine
+    kill, ``glog.fatalf``) pass through unwrapped, as a Go panic passes through ``Pop``.
     """
     try:
         process(item)
@@ -336,12 +337,14 @@ def _run_process(process: PopProcessFunc, item: Any, requeue: Callable[[], None]
             raise ProcessError(item, e.err, requeued=True) from e.err
     except sim.WouldBlockError:
         raise  # the runtime telling the caller it cannot block here: not the item's fault
+    except PANICS:
+        raise  # a Go panic in process passes through Pop: it is no returned error
     except Exception as err:  # anything else: the item is handed back to the caller
         raise ProcessError(item, err, requeued=False) from err
 
 
 def new_fifo(key_func: KeyFunc) -> FIFO:
     """Go: fifo.go ``NewFIFO``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L348-L358
     """
     return FIFO(key_func)

@@ -33,7 +33,7 @@ class Indexer(Protocol):
     """A Store with secondary indices.
 
     Go: index.go ``type Indexer interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/index.go#L26-L85
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/index.go#L26-L41
 
     Differs from Go: the Store methods are not repeated here (Python protocols do not embed);
     every Indexer in this package is also a ``store.Store``.
@@ -51,7 +51,7 @@ def index_func_to_key_func_adapter(index_func: IndexFunc) -> Callable[[Any], str
     """Turn an index function that yields exactly one value into a key function.
 
     Go: index.go ``IndexFuncToKeyFuncAdapter``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/index.go#L26-L85
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/index.go#L46-L63
 
     The key function raises ``ValueError("too many keys: [a b]")`` or
     ``ValueError("unexpected empty indexKeys")``.
@@ -73,7 +73,7 @@ def meta_namespace_index_func(obj: Any) -> list[str]:
     """Index an object by its namespace: returns ``[obj.metadata.namespace]``.
 
     Go: index.go ``MetaNamespaceIndexFunc``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/index.go#L26-L85
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/index.go#L69-L76
 
     Differs from Go: Go returns ``[""]`` together with the "object has no meta" error; Python
     can only raise, so the ``[""]`` is lost.

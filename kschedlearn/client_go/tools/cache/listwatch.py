@@ -27,7 +27,7 @@ class ListOptions:
 
     Go: metav1.ListOptions (LabelSelector, FieldSelector, Watch, ResourceVersion,
     TimeoutSeconds)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go#L269-L296
 
     ``resource_version="0"`` asks for whatever the server has cached (the reflector's list);
     a watch starts *after* ``resource_version``. ``timeout_seconds`` ends a watch server-side.
@@ -55,7 +55,7 @@ class ListerWatcher(Protocol):
     """Anything that can list and watch one kind of object.
 
     Go: listwatch.go ``type ListerWatcher interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L30-L38
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L30-L37
 
     ``list`` returns an object with ``items`` and ``metadata.resource_version`` (a ``PodList``
     and friends); both calls raise on error (Go's ``(T, error)``).
@@ -77,7 +77,7 @@ class ListWatch:
     """A ListerWatcher made of two functions.
 
     Go: listwatch.go ``type ListWatch struct{ListFunc, WatchFunc}`` and its methods
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L40-L96
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L45-L51
     """
 
     list_func: ListFunc
@@ -158,7 +158,7 @@ def new_list_watch_from_client(
     """A ListWatch over ``resource`` in ``namespace`` restricted by ``field_selector``.
 
     Go: listwatch.go ``NewListWatchFromClient``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L58-L80
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L58-L79
 
     ``field_selector`` is a ``fields.Selector`` or its string form; it replaces any field
     selector in the options (Go's ``FieldsSelectorParam``). The scheduler builds its two pod

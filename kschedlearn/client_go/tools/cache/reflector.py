@@ -138,7 +138,7 @@ class Reflector:
     """Watches one resource and mirrors every change into ``store``.
 
     Go: reflector.go ``type Reflector struct``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L47-L74
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L47-L71
     """
 
     name: str
@@ -162,7 +162,7 @@ class Reflector:
         """Start list-and-watch in a goroutine; returns at once; ends when ``stop_ch`` closes.
 
         Go: ``(*Reflector).RunUntil``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L196-L205
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L195-L204
         """
         glog.v(3).infof("Starting reflector %v (%s) from %s", type_name(self.expected_type),
                         go_duration(self.resync_period), self.name)
@@ -192,7 +192,7 @@ class Reflector:
         """List everything, then watch until an error, a stop, or a very short watch.
 
         Go: ``(*Reflector).ListAndWatch``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L224-L325
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L232-L328
 
         Raises on list errors (the caller logs them); returns normally when a watch ends
         with an error, so that ``wait.until`` relists after ``period``.
@@ -303,7 +303,7 @@ class Reflector:
         """Apply the events of ``w`` to the store until it closes, errors or we are stopped.
 
         Go: ``(*Reflector).watchHandler``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L334-L402
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L339-L407
 
         Raises ``ErrorStopRequested``, the resync error, the ``ERROR`` event's status error,
         or ``very short watch``; returns normally when the server closed a useful watch.
@@ -409,7 +409,7 @@ def _safe_key(obj: Any) -> str:
 def new_reflector(lw: ListerWatcher, expected_type: type | None, store: Store,
                   resync_period: float, name: str | None = None) -> Reflector:
     """Go: reflector.go ``NewReflector`` / ``NewNamedReflector``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L84-L104
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L89-L97
 
     Differs from Go: the name is given, not found by walking the caller's stack.
     """

@@ -123,7 +123,7 @@ class SharedInformerDebugState:
 class ProcessorListener:
     """One handler with its pending notifications. Go: shared_informer.go ``processorListener``.
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L395-L581
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L439-L465
     """
 
     handler: ResourceEventHandler
@@ -337,7 +337,7 @@ class DummyController:
 @attrs.define(eq=False)
 class SharedIndexInformer:
     """Go: shared_informer.go ``type sharedIndexInformer struct``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L131-L160
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L120-L150
     """
 
     indexer: Any
@@ -359,7 +359,7 @@ class SharedIndexInformer:
         """Build the DeltaFIFO and controller, start the listeners, run the controller (blocks).
 
         Go: ``(*sharedIndexInformer).Run``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L178-L205
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L185-L214
         """
         fifo = new_delta_fifo(meta_namespace_key_func, None, self.indexer)
         cfg = Config(queue=fifo, lister_watcher=self.lister_watcher, object_type=self.object_type,
@@ -421,7 +421,7 @@ class SharedIndexInformer:
         """Register a handler; after start it first receives the current store as adds.
 
         Go: ``(*sharedIndexInformer).AddEventHandlerWithResyncPeriod``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L268-L320
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L286-L334
         """
         with self.started_lock:
             if resync_period > 0:
@@ -459,7 +459,7 @@ class SharedIndexInformer:
         """Apply one key's Deltas to the indexer and notify the listeners.
 
         Go: ``(*sharedIndexInformer).HandleDeltas``
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L322-L352
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L336-L365
         """
         with self.block_deltas:
             for d in obj:
@@ -511,7 +511,7 @@ def new_shared_index_informer(lw: ListerWatcher, obj_type: type | None,
                               default_event_handler_resync_period: float, indexers: Indexers,
                               name: str | None = None) -> SharedIndexInformer:
     """Go: shared_informer.go ``NewSharedIndexInformer``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L66-L82
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L76-L90
     """
     real_clock = RealClock()
     return SharedIndexInformer(

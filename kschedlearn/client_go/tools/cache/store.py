@@ -34,7 +34,7 @@ class Store(Protocol):
     """The storage interface shared by caches and queues.
 
     Go: store.go ``type Store interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L26-L240
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L26-L48
     """
 
     def add(self, obj: Any) -> None: ...
@@ -52,7 +52,7 @@ class KeyFuncError(Exception):
     """A key function failed for ``obj``.
 
     Go: store.go ``type KeyError struct{Obj, Err}``, message ``couldn't create key for object %+v: %v``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L50-L107
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L53-L58
 
     Differs from Go: named ``KeyFuncError`` so it does not shadow Python's builtin ``KeyError``;
     the object is shown with ``repr`` where Go uses ``%+v``.
@@ -71,7 +71,7 @@ class ExplicitKey(str):
     """A string that *is* its own key: ``meta_namespace_key_func`` returns it unchanged.
 
     Go: store.go ``type ExplicitKey string``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L50-L107
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L65-L67
     """
 
     __slots__ = ()
@@ -81,7 +81,7 @@ def meta_namespace_key_func(obj: Any) -> str:
     """Return ``namespace/name`` for a namespaced object, ``name`` for a cluster-scoped one.
 
     Go: store.go ``MetaNamespaceKeyFunc``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L50-L107
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L69-L88
 
     Raises ``ValueError("object has no meta: ...")`` for an object without ``.metadata``.
     Differs from Go: "has meta" means "has a ``metadata`` attribute with ``namespace`` and
@@ -104,7 +104,7 @@ def split_meta_namespace_key(key: str) -> tuple[str, str]:
     """Split a ``meta_namespace_key_func`` key into ``(namespace, name)``.
 
     Go: store.go ``SplitMetaNamespaceKey``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L50-L107
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L90-L107
 
     Raises ``ValueError('unexpected key format: "a/b/c"')`` for more than two parts.
     Differs from Go: the key is quoted with JSON string rules, which equal Go's ``%q`` for
@@ -138,7 +138,7 @@ class Cache:
     ``ThreadSafeStore``.
 
     Go: store.go ``type cache struct`` (unexported; built by ``NewStore``/``NewIndexer``)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L26-L240
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L109-L118
 
     Differs from Go: the Go type is the unexported ``cache``; Python exports it as ``Cache``
     so a learner can find it by name.
@@ -224,13 +224,13 @@ class Cache:
 
 def new_store(key_func: KeyFunc) -> Cache:
     """A Store without indices. Go: store.go ``NewStore``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L26-L240
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L226-L232
     """
     return Cache(new_thread_safe_store({}, {}), key_func)
 
 
 def new_indexer(key_func: KeyFunc, indexers: dict[str, IndexFunc]) -> Cache:
     """A Store with the given index functions. Go: store.go ``NewIndexer``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L26-L240
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store.go#L234-L240
     """
     return Cache(new_thread_safe_store(dict(indexers), {}), key_func)

@@ -23,7 +23,7 @@ class ThreadSafeStore(Protocol):
     """The interface ``Cache`` delegates to, addressed by key instead of by object.
 
     Go: thread_safe_store.go ``type ThreadSafeStore interface``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/thread_safe_store.go#L26-L288
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/thread_safe_store.go#L26-L54
     """
 
     def add(self, key: str, obj: Any) -> None: ...
@@ -51,7 +51,7 @@ class ThreadSafeMap:
     """A dict of objects plus, for each index function, value -> set of keys.
 
     Go: thread_safe_store.go ``type threadSafeMap struct`` (unexported)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/thread_safe_store.go#L26-L288
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/thread_safe_store.go#L56-L65
 
     Differs from Go: exported as ``ThreadSafeMap``; no RW lock (see module docstring).
     """
@@ -213,6 +213,6 @@ def _apply_index_func(index_func: Any, obj: Any, key: str, name: str) -> list[st
 
 def new_thread_safe_store(indexers: Indexers, indices: Indices) -> ThreadSafeMap:
     """Go: thread_safe_store.go ``NewThreadSafeStore``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/thread_safe_store.go#L26-L288
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/thread_safe_store.go#L282-L288
     """
     return ThreadSafeMap({}, indexers, indices)

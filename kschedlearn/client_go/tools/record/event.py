@@ -1,7 +1,7 @@
 """Events: ``recorder.eventf(pod, "Warning", "FailedScheduling", ...)`` → Event objects.
 
 Go: staging/src/k8s.io/client-go/tools/record/event.go (+ events_cache.go)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/record/event.go#L56-L317
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/record/event.go
 
 How it flows, as in Go: the recorder hands each event to the broadcaster; a broadcaster
 goroutine passes it to every watcher; ``start_recording_to_sink`` is one watcher, which writes

@@ -2,7 +2,7 @@
 
 Go: staging/src/k8s.io/client-go/util/flowcontrol/throttle.go (NewTokenBucketRateLimiter,
 backed by juju/ratelimit)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/util/flowcontrol/throttle.go#L25-L80
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/util/flowcontrol/throttle.go#L47-L58
 
 Every request of a client takes one token; the bucket holds ``burst`` tokens and refills at
 ``qps`` per second. ``accept()`` blocks until a token is free — which is why a burst of pods

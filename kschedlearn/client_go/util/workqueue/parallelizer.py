@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kschedlearn.apimachinery.util.runtime import handle_crash
+
 
 def parallelize(workers: int, pieces: int, do_work_piece: Callable[[int], None]) -> None:
     """Go: workqueue.Parallelize(workers, pieces, doWorkPiece)."""
     del workers  # kept for the Go signature; see the module docstring
     for piece in range(pieces):
-        do_work_piece(piece)
+        with handle_crash():  # each Go worker goroutine defers utilruntime.HandleCrash()
+            do_work_piece(piece)

@@ -106,7 +106,7 @@ class SchedulerConfigurator:
     algorithm_provider: str
 
     def create(self) -> scheduler.Config:
-        """Go: schedulerConfigurator.Create — configurator.go#L111-L138"""
+        """Go: schedulerConfigurator.Create — configurator.go#L119-L138"""
         from kschedlearn.scheduler.api.v1.types import load_policy
 
         if not self.policy_file or not os.path.exists(self.policy_file):

@@ -18,7 +18,7 @@ class InsufficientResourceError:
     """A resource (cpu, memory, pods, gpu, opaque) the node cannot supply for the pod.
 
     Go: predicates.InsufficientResourceError
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/error.go#L50-L80
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/error.go#L45-L53
     """
 
     resource_name: str
@@ -60,7 +60,7 @@ class PredicateFailureError:
     """A predicate failed; the reason is the predicate's registered name.
 
     Go: predicates.PredicateFailureError
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/error.go#L82-L93
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/error.go#L77-L79
     """
 
     predicate_name: str
@@ -87,7 +87,7 @@ class FailureReason:
     """A free-text reason (used for HTTP extenders' messages).
 
     Go: predicates.FailureReason
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/error.go#L95-L103
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/error.go#L93-L95
     """
 
     reason: str

@@ -23,6 +23,9 @@ class PredicateMetadataFactory:
     """Go: predicates.PredicateMetadataFactory {podLister}"""
 
     pod_lister: "PodLister"
+    # kschedlearn-only: the precomputation table of this scheduler process's registry (None: the
+    # module-level fallback table of ``predicates``).
+    precomputations: Optional[Mapping[str, preds.PredicateMetadataModifier]] = None
 
     def get_metadata(
         self, pod: Optional["Pod"], node_name_to_info_map: Mapping[str, "NodeInfo"]
@@ -48,17 +51,22 @@ class PredicateMetadataFactory:
             pod_ports=preds.get_used_ports(pod),
             matching_anti_affinity_terms=matching_terms,
         )
-        for _predicate_name, precompute_func in preds.predicate_precomputations().items():
+        table = self.precomputations if self.precomputations is not None else preds.predicate_precomputations()
+        for _predicate_name, precompute_func in table.items():
             precompute_func(predicate_metadata)
         return predicate_metadata
 
 
-def new_predicate_metadata_factory(pod_lister: "PodLister"):
+def new_predicate_metadata_factory(
+    pod_lister: "PodLister", precomputations: Optional[Mapping[str, preds.PredicateMetadataModifier]] = None
+):
     """Return the metadata producer ``(pod, node_name_to_info_map) -> meta``.
 
     Go: predicates.NewPredicateMetadataFactory (returns factory.GetMetadata)
+    Differs from Go: ``precomputations`` is the table of the registry the scheduler process owns
+    (Go reads the package variable).
     """
-    factory = PredicateMetadataFactory(pod_lister)
+    factory = PredicateMetadataFactory(pod_lister, precomputations)
     return factory.get_metadata
 
 

@@ -82,16 +82,26 @@ class PredicateError(Exception):
 PredicateMetadataModifier = Callable[["PredicateMetadata"], None]
 """Go: predicates.PredicateMetadataModifier — fills extra fields of the metadata."""
 
-# Explicit, resettable registry (Go: the package variable ``predicatePrecomputations``).
+# Go: the package variable ``predicatePrecomputations``. A simulated scheduler process keeps its
+# own table in its plugin registry (``factory.PluginRegistry.predicate_precomputations``); this
+# module-level table is only the fallback for callers that pass none (unit tests of predicates).
 _predicate_precomputations: dict[str, PredicateMetadataModifier] = {}
 
 
-def register_predicate_precomputation(predicate_name: str, precomp: PredicateMetadataModifier) -> None:
+def register_predicate_precomputation(
+    predicate_name: str,
+    precomp: PredicateMetadataModifier,
+    *,
+    into: Optional[dict[str, PredicateMetadataModifier]] = None,
+) -> None:
     """Register a metadata modifier run by every metadata computation.
 
     Go: predicates.RegisterPredicatePrecomputation
+    Differs from Go: ``into`` names the table (a scheduler process's registry); without it the
+    module-level fallback table is used.
     """
-    _predicate_precomputations[predicate_name] = precomp
+    table = into if into is not None else _predicate_precomputations
+    table[predicate_name] = precomp
 
 
 def predicate_precomputations() -> dict[str, PredicateMetadataModifier]:
@@ -344,7 +354,7 @@ def get_max_vols(default_val: int, environ: Mapping[str, str]) -> int:
     """The volume limit: ``KUBE_MAX_PD_VOLS`` from ``environ`` if a positive int, else default.
 
     Go: defaults.getMaxVols (reads os.Getenv; logs and falls back on bad values)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithmprovider/defaults/defaults.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithmprovider/defaults/defaults.go#L219-L232
     Differs from Go: the environment is passed in (no process state); the Go error log lines
     are not emitted here.
     """

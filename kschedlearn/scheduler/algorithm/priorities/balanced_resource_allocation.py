@@ -59,7 +59,7 @@ def balanced_resource_allocation_map(pod: "Pod", meta: Any, node_info: "NodeInfo
     """Score 10 when cpu and memory fractions would be equal, less the further apart they are.
 
     Go: func BalancedResourceAllocationMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L51-L64
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L101-L116
     """
     # Imported here: metadata imports this module for get_non_zero_requests.
     from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
@@ -88,7 +88,7 @@ def _calculate_balanced_resource_allocation(
     """``int(10 - |cpuFraction - memFraction| * 10)``, or 0 if either fraction reaches 1.
 
     Go: func calculateBalancedResourceAllocation(pod *v1.Pod, podRequests *schedulercache.Resource, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L66-L108
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L51-L92
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
     node = node_info.node()

@@ -10,6 +10,8 @@ not part of any provider; usable from a policy file.
 
 from __future__ import annotations
 
+from kschedlearn.apimachinery._goint import div64, int64
+
 from typing import TYPE_CHECKING, Any
 
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import (
@@ -28,7 +30,7 @@ def image_locality_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
     """Sum the sizes of the pod's images already on the node, and turn the sum into 0..10.
 
     Go: func ImageLocalityPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L27-L45
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L27-L46
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
     node = node_info.node()
@@ -38,7 +40,7 @@ def image_locality_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
     sum_size = 0
     # Init containers are not considered, only the regular ones.
     for container in pod.spec.containers:
-        sum_size += _check_container_image_on_node(node, container)
+        sum_size = int64(sum_size + _check_container_image_on_node(node, container))
     return HostPriority(host=node.metadata.name, score=_calculate_score_from_size(sum_size))
 
 
@@ -46,9 +48,9 @@ def _calculate_score_from_size(sum_size: int) -> int:
     """0 below the minimum size, 10 at or above the maximum, else a linear 1..10.
 
     Go: func calculateScoreFromSize(sumSize int64) int
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L47-L64
-    Differs from Go: no V(10) log line. The int64 division has non-negative operands here, so
-    ``//`` matches Go.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L48-L66
+    Differs from Go: no V(10) log line. The int64 arithmetic wraps and truncates as Go's
+    does (``_goint``).
     """
     if sum_size == 0 or sum_size < MIN_IMG_SIZE:
         # No image, or only a tiny one: downloading it costs next to nothing anyway.
@@ -56,7 +58,7 @@ def _calculate_score_from_size(sum_size: int) -> int:
     elif sum_size >= MAX_IMG_SIZE:
         score = 10
     else:
-        score = (10 * (sum_size - MIN_IMG_SIZE) // (MAX_IMG_SIZE - MIN_IMG_SIZE)) + 1
+        score = div64(int64(10 * (sum_size - MIN_IMG_SIZE)), MAX_IMG_SIZE - MIN_IMG_SIZE) + 1
     return score
 
 
@@ -66,7 +68,7 @@ def _check_container_image_on_node(node: "Node", container: "Container") -> int:
     The comparison is plain string equality: ``nginx`` and ``nginx:latest`` are different.
 
     Go: func checkContainerImageOnNode(node *v1.Node, container *v1.Container) int64
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L66-L79
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L68-L79
     """
     for image in node.status.images:
         for name in image.names:

@@ -61,7 +61,7 @@ class InterPodAffinity:
         """Sum the weights described in the module docstring per node, then scale to 0..10.
 
         Go: func (ipa *InterPodAffinity) CalculateInterPodAffinityPriority(pod *v1.Pod, nodeNameToInfo map[string]*schedulercache.NodeInfo, nodes []*v1.Node) (schedulerapi.HostPriorityList, error)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L115-L236
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L113-L236
         Differs from Go: Go walks the node-info map with ``workqueue.Parallelize(16, ...)`` in
         random map order and keeps the first error; here a plain loop in the map's insertion
         order, and the first error is raised at the same point Go returns it (after the walk).
@@ -174,7 +174,7 @@ class _PodAffinityPriorityMap:
         the term's topology domain with ``fixed_node``.
 
         Go: func (p *podAffinityPriorityMap) processTerm(term *v1.PodAffinityTerm, podDefiningAffinityTerm, podToCheck *v1.Pod, fixedNode *v1.Node, weight float64)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L83-L102
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L85-L104
         """
         namespaces = get_namespaces_from_pod_affinity_term(pod_defining_affinity_term, term)
         try:
@@ -199,7 +199,7 @@ class _PodAffinityPriorityMap:
         """``process_term`` for each weighted term, with weight ``term.weight * multiplier``.
 
         Go: func (p *podAffinityPriorityMap) processTerms(terms []v1.WeightedPodAffinityTerm, podDefiningAffinityTerm, podToCheck *v1.Pod, fixedNode *v1.Node, multiplier int)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L104-L109
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L106-L111
         """
         for term in terms:
             self.process_term(
@@ -219,7 +219,7 @@ def new_inter_pod_affinity_priority(
     hard_pod_affinity_weight: int,
     failure_domains: "Sequence[str]",
     *,
-    affinity_in_annotations: bool = False,
+    affinity_in_annotations: bool | None = None,
 ) -> "PriorityFunction":
     """Build the old-style InterPodAffinityPriority function.
 
@@ -227,9 +227,9 @@ def new_inter_pod_affinity_priority(
     for terms with an empty topology key while the alpha gate ``AffinityInAnnotations`` is on.
 
     Go: func NewInterPodAffinityPriority(info predicates.NodeInfo, nodeLister algorithm.NodeLister, podLister algorithm.PodLister, hardPodAffinityWeight int, failureDomains []string) algorithm.PriorityFunction
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L45-L60
-    Differs from Go: the feature gate is the keyword ``affinity_in_annotations`` (default off,
-    as in 1.6) instead of a process-wide flag.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L41-L53
+    Differs from Go: ``affinity_in_annotations`` overrides the process's feature gate when not
+    None (by default the gate is read at each call, as in Go).
     """
     inter_pod_affinity = InterPodAffinity(
         info=info,

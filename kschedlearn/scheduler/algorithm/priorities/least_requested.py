@@ -9,6 +9,8 @@ same results as Go's truncating ``/``.
 
 from __future__ import annotations
 
+from kschedlearn.apimachinery._goint import div64, int64
+
 from typing import TYPE_CHECKING, Any
 
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import (
@@ -26,7 +28,7 @@ def least_requested_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") -
     """Score = mean of the cpu and memory "free share" scores, each 0..10.
 
     Go: func LeastRequestedPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L29-L44
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L29-L42
     """
     from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
 
@@ -38,24 +40,24 @@ def least_requested_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") -
 
 
 def _calculate_unused_score(requested: int, capacity: int, node: str) -> int:
-    """``(capacity - requested) * 10 // capacity``; 0 for zero capacity or over-commitment.
+    """``(capacity - requested) * 10 / capacity`` in int64; 0 for zero capacity or over-commitment.
 
     Go: func calculateUnusedScore(requested int64, capacity int64, node string) int64
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L46-L58
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L44-L57
     Differs from Go: the V(10) log line for over-commitment is not emitted.
     """
     if capacity == 0:
         return 0
     if requested > capacity:
         return 0
-    return ((capacity - requested) * 10) // capacity
+    return div64(int64(int64(capacity - requested) * 10), capacity)
 
 
 def _calculate_unused_priority(pod: "Pod", pod_requests: "Resource", node_info: "NodeInfo") -> HostPriority:
     """Add the node's non-zero load to the pod's request and score what would remain.
 
     Go: func calculateUnusedPriority(pod *v1.Pod, podRequests *schedulercache.Resource, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L60-L91
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L59-L91
     Differs from Go: raises ``NodeNotFoundError``; no V(10) log line.
     """
     node = node_info.node()
@@ -64,9 +66,9 @@ def _calculate_unused_priority(pod: "Pod", pod_requests: "Resource", node_info: 
 
     allocatable_resources = node_info.allocatable_resource()
     total_resources = pod_requests.clone()
-    total_resources.milli_cpu += node_info.nonzero_request().milli_cpu
-    total_resources.memory += node_info.nonzero_request().memory
+    total_resources.milli_cpu = int64(total_resources.milli_cpu + node_info.nonzero_request().milli_cpu)
+    total_resources.memory = int64(total_resources.memory + node_info.nonzero_request().memory)
 
     cpu_score = _calculate_unused_score(total_resources.milli_cpu, allocatable_resources.milli_cpu, node.metadata.name)
     memory_score = _calculate_unused_score(total_resources.memory, allocatable_resources.memory, node.metadata.name)
-    return HostPriority(host=node.metadata.name, score=(cpu_score + memory_score) // 2)
+    return HostPriority(host=node.metadata.name, score=div64(int64(cpu_score + memory_score), 2))

@@ -43,7 +43,7 @@ def priority_metadata(pod: "Optional[Pod]", node_name_to_info: "dict[str, NodeIn
     """Compute the metadata for ``pod``; ``None`` when there is no pod.
 
     Go: func PriorityMetadata(pod *v1.Pod, nodeNameToInfo map[string]*schedulercache.NodeInfo) interface{}
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/metadata.go#L34-L46
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/metadata.go#L31-L46
     """
     # A nil pod cannot be described; the map functions then fall back to their slow paths.
     if pod is None:

@@ -8,6 +8,8 @@ The mirror image of LeastRequestedPriority: the same inputs, but the *used* shar
 
 from __future__ import annotations
 
+from kschedlearn.apimachinery._goint import div64, int64
+
 from typing import TYPE_CHECKING, Any
 
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import (
@@ -25,7 +27,7 @@ def most_requested_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
     """Score = mean of the cpu and memory "used share" scores, each 0..10.
 
     Go: func MostRequestedPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L29-L44
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L29-L42
     """
     from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
 
@@ -37,17 +39,17 @@ def most_requested_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
 
 
 def _calculate_used_score(requested: int, capacity: int, node: str) -> int:
-    """``requested * 10 // capacity``; 0 for zero capacity or over-commitment.
+    """``requested * 10 / capacity`` in int64; 0 for zero capacity or over-commitment.
 
     Go: func calculateUsedScore(requested int64, capacity int64, node string) int64
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L46-L61
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L44-L61
     Differs from Go: the V(10) log line for over-commitment is not emitted.
     """
     if capacity == 0:
         return 0
     if requested > capacity:
         return 0
-    return (requested * 10) // capacity
+    return div64(int64(requested * 10), capacity)
 
 
 def _calculate_used_priority(pod: "Pod", pod_requests: "Resource", node_info: "NodeInfo") -> HostPriority:
@@ -63,9 +65,9 @@ def _calculate_used_priority(pod: "Pod", pod_requests: "Resource", node_info: "N
 
     allocatable_resources = node_info.allocatable_resource()
     total_resources = pod_requests.clone()
-    total_resources.milli_cpu += node_info.nonzero_request().milli_cpu
-    total_resources.memory += node_info.nonzero_request().memory
+    total_resources.milli_cpu = int64(total_resources.milli_cpu + node_info.nonzero_request().milli_cpu)
+    total_resources.memory = int64(total_resources.memory + node_info.nonzero_request().memory)
 
     cpu_score = _calculate_used_score(total_resources.milli_cpu, allocatable_resources.milli_cpu, node.metadata.name)
     memory_score = _calculate_used_score(total_resources.memory, allocatable_resources.memory, node.metadata.name)
-    return HostPriority(host=node.metadata.name, score=(cpu_score + memory_score) // 2)
+    return HostPriority(host=node.metadata.name, score=div64(int64(cpu_score + memory_score), 2))

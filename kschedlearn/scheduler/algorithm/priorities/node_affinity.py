@@ -9,6 +9,8 @@ node gets 10 (float64 arithmetic, divide first, then truncate).
 
 from __future__ import annotations
 
+from kschedlearn.apimachinery._goint import int32
+
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -30,7 +32,7 @@ def calculate_node_affinity_priority_map(pod: "Pod", meta: Any, node_info: "Node
     expression raises.
 
     Go: func CalculateNodeAffinityPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/node_affinity.go#L29-L71
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/node_affinity.go#L29-L75
     Differs from Go: raises instead of returning an error.
     """
     from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
@@ -54,7 +56,8 @@ def calculate_node_affinity_priority_map(pod: "Pod", meta: Any, node_info: "Node
                 preferred_scheduling_term.preference.match_expressions
             )
             if node_selector.matches(node.metadata.labels):
-                count += preferred_scheduling_term.weight
+                # Go: ``var count int32`` — the sum of weights wraps at 32 bits
+                count = int32(count + preferred_scheduling_term.weight)
     return HostPriority(host=node.metadata.name, score=count)
 
 
@@ -64,7 +67,7 @@ def calculate_node_affinity_priority_reduce(
     """Normalise in place: ``int(10 * (count / maxCount))``, or 0 everywhere if no node matched.
 
     Go: func CalculateNodeAffinityPriorityReduce(pod *v1.Pod, meta interface{}, nodeNameToInfo map[string]*schedulercache.NodeInfo, result schedulerapi.HostPriorityList) error
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/node_affinity.go#L73-L101
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/node_affinity.go#L77-L101
     Differs from Go: ``HostPriority`` is frozen, so each list element is replaced by an
     ``attrs.evolve`` copy; no V(10) log line.
     """

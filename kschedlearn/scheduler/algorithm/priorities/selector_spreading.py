@@ -72,7 +72,7 @@ def get_zone_key(node: "Node") -> str:
     """``region + ":\\x00:" + zone`` from the node's failure-domain labels; "" if both are absent.
 
     Go: func GetZoneKey(node *v1.Node) string (pkg/util/node/node.go)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/util/node/node.go#L121-L138
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/util/node/node.go#L119-L138
     Differs from Go: lives here, beside its only scheduler caller, instead of in pkg/util/node.
     """
     node_labels = node.metadata.labels
@@ -110,7 +110,7 @@ class SelectorSpread:
         ``f = f * 1/3 + 2/3 * 10 * (maxZone - zoneCount) / maxZone``; score ``int(f)``.
 
         Go: func (s *SelectorSpread) CalculateSpreadPriority(pod *v1.Pod, nodeNameToInfo map[string]*schedulercache.NodeInfo, nodes []*v1.Node) (schedulerapi.HostPriorityList, error)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L88-L192
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192
         Differs from Go: Go counts the nodes with ``workqueue.Parallelize(16, ...)`` under a
         mutex; here a plain loop in node order (the sums are the same). No V(4)/V(10) logs.
         """
@@ -193,7 +193,7 @@ def new_selector_spread_priority(
     """Build the old-style SelectorSpreadPriority function over the given listers.
 
     Go: func NewSelectorSpreadPriority(serviceLister, controllerLister, replicaSetLister, statefulSetLister) algorithm.PriorityFunction
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L46-L58
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L48-L60
     """
     selector_spread = SelectorSpread(
         service_lister=service_lister,
@@ -217,7 +217,7 @@ def get_selectors(
     and a ReplicaSet/StatefulSet whose selector cannot be converted is skipped.
 
     Go: func getSelectors(pod *v1.Pod, sl algorithm.ServiceLister, cl algorithm.ControllerLister, rsl algorithm.ReplicaSetLister, ssl algorithm.StatefulSetLister) []labels.Selector
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L60-L86
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L62-L90
     Differs from Go: the listers raise instead of returning an error; any exception is treated
     like Go's non-nil ``err`` (ignored).
     """
@@ -297,7 +297,7 @@ class ServiceAntiAffinity:
         score can land on the wrong host.
 
         Go: func (s *ServiceAntiAffinity) CalculateAntiAffinityPriority(pod *v1.Pod, nodeNameToInfo map[string]*schedulercache.NodeInfo, nodes []*v1.Node) (schedulerapi.HostPriorityList, error)
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L216-L269
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L209-L269
         Differs from Go: Go iterates the labeled-node map in random order; Python iterates it in
         insertion (= ``nodes``) order, which is deterministic.
         """
@@ -342,7 +342,7 @@ def new_service_anti_affinity_priority(
     """Build the old-style ServiceAntiAffinity function for one ``serviceAntiAffinity`` policy entry.
 
     Go: func NewServiceAntiAffinityPriority(podLister algorithm.PodLister, serviceLister algorithm.ServiceLister, label string) algorithm.PriorityFunction
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L200-L208
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L200-L207
     """
     anti_affinity = ServiceAntiAffinity(pod_lister=pod_lister, service_lister=service_lister, label=label)
     return anti_affinity.calculate_anti_affinity_priority

@@ -50,7 +50,7 @@ def get_all_toleration_prefer_no_schedule(tolerations: "Sequence[Toleration]") -
     """Keep the tolerations that can cover a ``PreferNoSchedule`` taint (effect empty or that).
 
     Go: func getAllTolerationPreferNoSchedule(tolerations []v1.Toleration) (tolerationList []v1.Toleration)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L44-L54
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L44-L53
     Differs from Go: the Go name is unexported; the metadata module imports it, so it keeps no
     leading underscore.
     """
@@ -67,7 +67,7 @@ def compute_taint_toleration_priority_map(pod: "Pod", meta: Any, node_info: "Nod
     The taints are read from the node object (``node.spec.taints``), not the NodeInfo cache.
 
     Go: func ComputeTaintTolerationPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L56-L78
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L59-L81
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
     from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
@@ -91,7 +91,7 @@ def compute_taint_toleration_priority_reduce(
     """Normalise in place: ``int((1 - count / maxCount) * 10)``; 10 for all if ``maxCount`` is 0.
 
     Go: func ComputeTaintTolerationPriorityReduce(pod *v1.Pod, meta interface{}, nodeNameToInfo map[string]*schedulercache.NodeInfo, result schedulerapi.HostPriorityList) error
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L80-L108
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L83-L108
     Differs from Go: list elements are replaced with ``attrs.evolve`` copies (HostPriority is
     frozen); no V(10) log line.
     """

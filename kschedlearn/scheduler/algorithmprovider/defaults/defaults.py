@@ -90,7 +90,7 @@ def register_defaults(
     reg = registry
     # Metadata computed once per pod, shared by all predicates / all priorities.
     factory.register_predicate_metadata_producer_factory(
-        lambda args: new_predicate_metadata_factory(args.pod_lister), registry=reg
+        lambda args: new_predicate_metadata_factory(args.pod_lister, args.predicate_precomputations), registry=reg
     )
     factory.register_priority_metadata_producer_factory(lambda args: priority_metadata, registry=reg)
 

@@ -1,7 +1,7 @@
 """Checks a Policy before the scheduler is built from it.
 
 Go: plugin/pkg/scheduler/api/validation/validation.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/validation/validation.go#L28-L43
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/validation/validation.go
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def validate_policy(policy: Policy) -> None:
     All problems are collected, then reported together as one ``Aggregate`` error.
 
     Go: func ValidatePolicy(policy schedulerapi.Policy) error
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/validation/validation.go#L28-L43
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/validation/validation.go#L26-L43
     Differs from Go: the aggregate is raised instead of returned (None means valid).
     """
     validation_errors: list[BaseException] = []

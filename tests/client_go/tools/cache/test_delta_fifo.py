@@ -451,12 +451,6 @@ def test_resync_queues_sync_for_known_objects() -> None:
     ]
 
 
-def test_resync_without_known_objects_is_go_nil_panic() -> None:
-    f = new_delta_fifo(fifo_object_key_func, None, None)
-    with pytest.raises(RuntimeError, match="knownObjects is nil"):
-        f.resync()
-
-
 def test_add_if_not_present_rejects_non_deltas() -> None:
     f = new_delta_fifo(fifo_object_key_func, None, None)
     with pytest.raises(TypeError, match=r"^object must be of type deltas, but got: "):
@@ -495,3 +489,53 @@ def test_deltas_accessors() -> None:
     assert d.newest() == Delta(UPDATED, 2)
     assert Deltas().oldest() is None and Deltas().newest() is None
     assert repr(Deltas([Delta(SYNC, 3)])) == "Deltas([Delta(type='Sync', object=3)])"
+
+
+@attrs.define
+class _SlowKnown:
+    """Known objects whose lookups take virtual time (a lister behind a slow lock, say)."""
+
+    objs: list[FifoObject]
+
+    def list_keys(self) -> list[str]:
+        return [o.name for o in self.objs]
+
+    def get_by_key(self, key: str) -> tuple[Any, bool]:
+        sim.sleep(1.0)
+        for v in self.objs:
+            if v.name == key:
+                return v, True
+        return None, False
+
+
+def test_DeltaFIFO_resync_holds_the_lock_for_the_whole_loop() -> None:
+    """(kschedlearn) Go's Resync locks once and unlocks when the loop is done (delta_fifo.go
+    Resync: ``f.lock.Lock(); defer f.lock.Unlock()``): an Add that arrives while key "a" is
+    being looked up waits until "b" has its Sync too, so "b" gets Sync then Added."""
+    f = new_delta_fifo(fifo_object_key_func, None, _SlowKnown([mk_fifo_obj("a", 1), mk_fifo_obj("b", 2)]))
+    added_at: list[float] = []
+
+    def adder() -> None:
+        sim.sleep(0.5)
+        f.add(mk_fifo_obj("b", 3))
+        added_at.append(sim.now())
+
+    def main() -> None:
+        sim.go(adder)
+        f.resync()
+        sim.sleep(1.0)  # let the adder finish
+
+    sim.Runtime(seed=0).run_fn(main)
+    assert added_at == [2.0]
+    assert [d.type for d in f._items["b"]] == [SYNC, ADDED]
+    assert [d.type for d in f._items["a"]] == [SYNC]
+
+
+def test_DeltaFIFO_resync_without_known_objects_panics() -> None:
+    """(kschedlearn) Go calls ListKeys on a nil knownObjects: a nil pointer dereference panic."""
+    from kschedlearn.apimachinery.util.runtime import NilPointerDereference
+
+    f = new_delta_fifo(fifo_object_key_func, None, None)
+    with pytest.raises(NilPointerDereference):
+        f.resync()
+    f.add(mk_fifo_obj("x", 1))  # the deferred unlock ran: the lock is free again

@@ -56,3 +56,17 @@ def test_node_without_object_raises_node_not_found():
     node_name_to_info = create_node_name_to_info_map([_pod(CPU_ONLY)], [])
     with pytest.raises(Exception, match="node not found"):
         least_requested_priority_map(_pod(NO_RESOURCES), None, node_name_to_info["machine1"])
+
+
+def test_unused_score_wraps_and_truncates_as_go_int64():
+    """``(capacity - requested) * 10`` is int64 in Go: with a capacity near MaxInt64 it wraps
+    negative and Go's ``/`` truncates toward zero."""
+    from kschedlearn.scheduler.algorithm.priorities.least_requested import _calculate_unused_score
+
+    capacity = 2**62
+    # (2^62 * 10) mod 2^64 = 2^63 (as int64: MinInt64); MinInt64 / 2^62 = -2
+    assert _calculate_unused_score(0, capacity, "n") == -2
+    # (2^62 - 1) * 10 = 2^65 + 2^63 - 10 wraps to 2^63 - 10 (positive); / 2^62 truncates to 1
+    assert _calculate_unused_score(1, capacity, "n") == 1
+    # capacity 9 * 2^59: 90 * 2^59 wraps to -6 * 2^59; -6/9 truncates to 0 (Python's // gives -1)
+    assert _calculate_unused_score(0, 9 * 2**59, "n") == 0

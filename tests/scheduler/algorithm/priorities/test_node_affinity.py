@@ -99,3 +99,12 @@ def test_zero_weight_and_empty_expressions_do_not_count():
         preferred(0, expr("foo", "bar")), preferred(3))))
     infos = create_node_name_to_info_map([], [node("machine1", LABEL1)])
     assert calculate_node_affinity_priority_map(Pod(spec=PodSpec(affinity=aff)), None, infos["machine1"]).score == 0
+
+
+def test_weight_sum_wraps_as_go_int32():
+    """Go keeps the sum in ``var count int32``: two weights of 2^30 wrap to MinInt32 (the API
+    server of 1.6 does not bound the weight at create time in this project)."""
+    aff = Affinity(node_affinity=NodeAffinity(preferred_during_scheduling_ignored_during_execution=(
+        preferred(2**30, expr("foo", "bar")), preferred(2**30, expr("foo", "bar")))))
+    infos = create_node_name_to_info_map([], [node("machine1", LABEL1)])
+    assert calculate_node_affinity_priority_map(Pod(spec=PodSpec(affinity=aff)), None, infos["machine1"]).score == -(2**31)

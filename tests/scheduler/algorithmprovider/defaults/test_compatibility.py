@@ -139,7 +139,8 @@ def test_policy_resolves_through_the_registry(reg, case):
     assert callable(factory._get_predicate_metadata_producer(FAKE_ARGS, registry=reg))
     assert callable(factory._get_priority_metadata_producer(FAKE_ARGS, registry=reg))
     if any(p.name == "TestServiceAffinity" for p in policy.predicates):
-        assert "TestServiceAffinity" in preds.predicate_precomputations()
+        assert "TestServiceAffinity" in reg.predicate_precomputations
+        assert "TestServiceAffinity" not in preds.predicate_precomputations()  # not the module table
 
 
 def test_registered_names_at_start_up_match_1_6(reg):

@@ -12,8 +12,8 @@ Range checks are not made here, as in 1.6: ``--hard-pod-affinity-symmetric-weigh
 0..100, but that is checked only when the scheduler is created (``CreateFromKeys``); the
 leader-election timings are checked by ``leaderelection.NewLeaderElector``.
 
-Differs from Go: the feature gates live in ``SchedulerServer.feature_gates`` instead of the
-process-wide ``utilfeature.DefaultFeatureGate``; main's glog/version flags (``--v``,
+``SchedulerServer.feature_gates`` is the process's ``DefaultFeatureGate`` (one per simulated
+process, see ``kschedlearn.features``). Differs from Go: main's glog/version flags (``--v``,
 ``--logtostderr``, ``--version``, ...) are main's business and not registered here.
 """
 
@@ -23,6 +23,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from kschedlearn import sim
+
 from kschedlearn.apis.componentconfig.types import KubeSchedulerConfiguration
 from kschedlearn.apis.componentconfig.v1alpha1.defaults import (
     DEFAULT_FAILURE_DOMAINS,
@@ -30,87 +32,16 @@ from kschedlearn.apis.componentconfig.v1alpha1.defaults import (
     set_defaults_kube_scheduler_configuration,
 )
 from kschedlearn.client.leaderelection.leaderelection import bind_flags
-from kschedlearn.cmd.kube_scheduler.app.options.pflag import FlagError, FlagSet, HelpRequested, parse_bool
+from kschedlearn.cmd.kube_scheduler.app.options.pflag import FlagError, FlagSet, HelpRequested
+from kschedlearn.features import KNOWN_FEATURES, FeatureGate, FeatureSpec, default_feature_gate
 
 _GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/options/options.go"
 
 
-@attrs.frozen
-class FeatureSpec:
-    """Go: utilfeature.FeatureSpec -- default and maturity ("ALPHA", "BETA")."""
-
-    default: bool
-    pre_release: str
-
-
-#: The 1.6 gates that matter to the scheduler, plus the AllAlpha switch.
-#: Differs from Go: 1.6 knows more gates (kubelet, apiserver ones the scheduler never reads);
-#: only these are listed, so ``--feature-gates=AppArmor=true`` is refused here.
-KNOWN_FEATURES: dict[str, FeatureSpec] = {
-    "AllAlpha": FeatureSpec(False, "ALPHA"),
-    "Accelerators": FeatureSpec(False, "ALPHA"),
-    "AffinityInAnnotations": FeatureSpec(False, "ALPHA"),
-}
-
-
-@attrs.define(eq=False)
-class FeatureGate:
-    """The ``--feature-gates`` value: ``key=bool`` pairs over the known gates.
-
-    Go: k8s.io/apiserver/pkg/util/feature (featureGate: Set, String, Type, Enabled, AddFlag).
-    Unknown keys and bad booleans are refused with Go's messages.
-    """
-
-    known: dict[str, FeatureSpec] = attrs.field(factory=lambda: dict(KNOWN_FEATURES))
-    enabled_map: dict[str, bool] = attrs.field(factory=dict)
-
-    def set(self, value: str) -> None:
-        """Go: featureGate.Set -- comma-separated ``Key=true|false``; AllAlpha sets every alpha gate."""
-        for s in value.split(","):
-            if len(s) == 0:
-                continue
-            arr = s.split("=", 1)
-            k = arr[0].strip()
-            if k not in self.known:
-                raise ValueError(f"unrecognized key: {k}")
-            if len(arr) != 2:
-                raise ValueError(f"missing bool value for {k}")
-            v = arr[1].strip()
-            try:
-                bool_value = parse_bool(v)
-            except ValueError as err:
-                raise ValueError(f"invalid value of {k}: {v}, err: {err}") from None
-            self.enabled_map[k] = bool_value
-        if "AllAlpha" in self.enabled_map:
-            for k, spec in self.known.items():
-                if spec.pre_release == "ALPHA" and k not in self.enabled_map:
-                    self.enabled_map[k] = self.enabled_map["AllAlpha"]
-
-    def string(self) -> str:
-        return ",".join(f"{k}={'true' if v else 'false'}" for k, v in sorted(self.enabled_map.items()))
-
-    def type(self) -> str:
-        return "mapStringBool"
-
-    def enabled(self, key: str) -> bool:
-        """Go: featureGate.Enabled -- the explicit setting, else the gate's default."""
-        if key in self.enabled_map:
-            return self.enabled_map[key]
-        return self.known[key].default
-
-    def known_features(self) -> list[str]:
-        """Go: featureGate.KnownFeatures -- ``Name=true|false (ALPHA - default=false)``, sorted."""
-        return sorted(
-            f"{k}=true|false ({spec.pre_release + ' - ' if spec.pre_release else ''}"
-            f"default={'true' if spec.default else 'false'})"
-            for k, spec in self.known.items()
-        )
-
-    def add_flag(self, fs: FlagSet) -> None:
-        """Go: featureGate.AddFlag -- registers ``--feature-gates``."""
-        fs.var(self, "feature-gates",
-               "A set of key=value pairs that describe feature gates for alpha/experimental features. "
-               "Options are:\n" + "\n".join(self.known_features()))
+def _process_feature_gate() -> FeatureGate:
+    """The running simulated process's gate; a fresh one for a server built outside any process
+    (a unit test parsing flags must not change the host's gate). kschedlearn-only."""
+    return default_feature_gate() if sim.current_goroutine() is not None else FeatureGate()
 
 
 @attrs.define(kw_only=True, eq=False)
@@ -120,12 +51,14 @@ class SchedulerServer(KubeSchedulerConfiguration):
     Go: options.SchedulerServer -- embeds ``componentconfig.KubeSchedulerConfiguration`` and
     adds ``Master`` and ``Kubeconfig``. Differs from Go: embedding is a subclass, so
     ``s.port`` and ``s.leader_election.leader_elect`` read as in Go; ``feature_gates`` is
-    this server's own gate set (see module docstring).
+    its process's ``DefaultFeatureGate`` (see module docstring).
     """
 
     master: str = ""
     kubeconfig: str = ""
-    feature_gates: FeatureGate = attrs.field(factory=FeatureGate)
+    # Go: utilfeature.DefaultFeatureGate, which AddFlags binds to --feature-gates: the gate of
+    # the simulated process this server is built in (see kschedlearn.features).
+    feature_gates: FeatureGate = attrs.field(factory=lambda: _process_feature_gate())
 
     def add_flags(self, fs: FlagSet) -> None:
         """Register every kube-scheduler flag on ``fs``.

@@ -30,7 +30,7 @@ def get_nonzero_requests(requests: Mapping[str, Quantity]) -> tuple[int, int]:
     Only the *absence* of a key triggers the default: an explicit ``cpu: 0`` stays 0.
 
     Go: func GetNonzeroRequests(requests *v1.ResourceList) (int64, int64)
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/non_zero.go#L33-L50
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/non_zero.go#L32-L50
     Differs from Go: takes the mapping itself instead of a pointer to it.
     """
     if _RESOURCE_CPU not in requests:

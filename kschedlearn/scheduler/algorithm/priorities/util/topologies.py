@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from kschedlearn.features import AFFINITY_IN_ANNOTATIONS, default_feature_gate
+
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Node, Pod, PodAffinityTerm
     from kschedlearn.apimachinery.labels import Selector
@@ -26,7 +28,7 @@ def get_namespaces_from_pod_affinity_term(pod: "Pod", pod_affinity_term: "PodAff
     own namespace".
 
     Go: func GetNamespacesFromPodAffinityTerm(pod *v1.Pod, podAffinityTerm v1.PodAffinityTerm) sets.String
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go#L27-L38
     Differs from Go: a Python ``set`` stands in for ``sets.String``.
     """
     names: set[str] = set()
@@ -41,7 +43,7 @@ def pod_matches_terms_namespace_and_selector(pod: "Pod", namespaces: set[str], s
     """True when ``pod`` lives in one of ``namespaces`` and its labels match ``selector``.
 
     Go: func PodMatchesTermsNamespaceAndSelector(pod *v1.Pod, namespaces sets.String, selector labels.Selector) bool
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go#L40-L51
     """
     if pod.metadata.namespace not in namespaces:
         return False
@@ -57,7 +59,7 @@ def nodes_have_same_topology_key(node_a: "Node", node_b: "Node", topology_key: s
     other node lacks it too).
 
     Go: func NodesHaveSameTopologyKey(nodeA, nodeB *v1.Node, topologyKey string) bool
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go#L53-L60
     """
     if len(topology_key) == 0:
         return False
@@ -73,14 +75,14 @@ class Topologies:
     """The default failure-domain keys used when an anti-affinity term leaves its key empty.
 
     Go: type Topologies struct { DefaultKeys []string }
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go
-    Differs from Go: Go consults the process-wide alpha feature gate ``AffinityInAnnotations``
-    (default off); here the gate is the explicit field ``affinity_in_annotations`` so that no
-    global state is needed.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/topologies.go#L62-L64
+    The alpha gate ``AffinityInAnnotations`` is read at each call, as Go reads
+    ``utilfeature.DefaultFeatureGate``: the gate of the running simulated process.
+    Differs from Go: the field ``affinity_in_annotations`` overrides the gate when not None.
     """
 
     default_keys: tuple[str, ...] = ()
-    affinity_in_annotations: bool = False
+    affinity_in_annotations: bool | None = None
 
     def nodes_have_same_topology_key(self, node_a: "Node", node_b: "Node", topology_key: str) -> bool:
         """Like the module function, but an empty key (allowed only with the alpha gate on)
@@ -88,7 +90,10 @@ class Topologies:
 
         Go: func (tps *Topologies) NodesHaveSameTopologyKey(nodeA, nodeB *v1.Node, topologyKey string) bool
         """
-        if self.affinity_in_annotations and len(topology_key) == 0:
+        gate_on = self.affinity_in_annotations
+        if gate_on is None:
+            gate_on = default_feature_gate().enabled(AFFINITY_IN_ANNOTATIONS)
+        if gate_on and len(topology_key) == 0:
             # Only preferred anti-affinity may leave the key empty (API validation ensures it).
             for default_key in self.default_keys:
                 if nodes_have_same_topology_key(node_a, node_b, default_key):

@@ -19,7 +19,7 @@ def get_controller_ref(pod: "Pod") -> "Optional[OwnerReference]":
     and a pod without owner references has no controller (``None``).
 
     Go: func GetControllerRef(pod *v1.Pod) *metav1.OwnerReference
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/util.go
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/util/util.go#L24-L35
     """
     if len(pod.metadata.owner_references) == 0:
         return None
