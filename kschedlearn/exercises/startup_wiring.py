@@ -1,7 +1,7 @@
 """``app.Run`` with its steps in the learner's order (exercise 1.1, a Parsons problem).
 
 Go: none — kschedlearn-only (DESIGN §10); it re-plays the steps of ``app.Run``
-(plugin/cmd/kube-scheduler/app/server.go#L66-L140, mirrored in
+(plugin/cmd/kube-scheduler/app/server.go#L65-L140, mirrored in
 ``kschedlearn.cmd.kube_scheduler.app.server.run``) in an order the learner chose, using the same
 mirrored building blocks and the same trace points, so that in Go's order the run is
 indistinguishable from the real one. Rules, as in Go:

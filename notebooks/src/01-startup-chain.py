@@ -17,7 +17,7 @@
 # ```
 #
 # Go sources: [scheduler.go (main)](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/scheduler.go#L30-L43),
-# [server.go (Run)](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L140),
+# [server.go (Run)](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L140),
 # [configurator.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L49-L138),
 # [factory.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L104-L469).
 

@@ -1,7 +1,7 @@
 """Solutions for notebook 01: the kube-scheduler start-up chain.
 
 Go: plugin/cmd/kube-scheduler/app/server.go (Run)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L140
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L140
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 def wire_startup_chain(steps: list[str]) -> list[str]:
     """Return the eight steps of ``app.Run`` in the order kube-scheduler 1.6 runs them.
 
-    Go: app.Run, server.go#L66-L140. ``steps`` holds them shuffled::
+    Go: app.Run, server.go#L65-L140. ``steps`` holds them shuffled::
 
         "informerFactory.Start", "sched.Run", "createRecorder", "go startHTTP",
         "leaderelection", "createClient", "createScheduler", "NewSharedInformerFactory"

@@ -1,7 +1,7 @@
 """Solutions for notebook 02: API objects, labels and selectors.
 
 Go: staging/src/k8s.io/apimachinery/pkg/labels/selector.go (Requirement.Matches)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/labels/selector.go#L183-L220
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/labels/selector.go#L161-L216
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 def requirement_matches(key: str, operator: str, values: list[str], labels: Mapping[str, str]) -> bool:
     """Whether ``labels`` satisfy the requirement ``key <operator> values``.
 
-    Go: Requirement.Matches, selector.go#L183-L220. ``operator`` is one of ``"in"``, ``"="``,
+    Go: Requirement.Matches, selector.go#L161-L216. ``operator`` is one of ``"in"``, ``"="``,
     ``"=="`` (the value must be one of ``values``), ``"notin"``, ``"!="`` (it must not be),
     ``"exists"``, ``"!"`` (does not exist), ``"gt"``, ``"lt"`` (``values`` holds one integer;
     compare the label as a base-10 integer - a value that is not an integer does not match).

@@ -2,6 +2,8 @@
 
 Go: staging/src/k8s.io/client-go/tools/cache/controller.go
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L250-L276
+and staging/src/k8s.io/client-go/tools/cache/reflector.go,
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L339-L407
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def reflector_handle_event(reflector: Any, event: Any, resource_version: list[st
     """Apply one watch event to the reflector's store and remember its resourceVersion.
 
     Go: the ``case event, ok := <-w.ResultChan()`` branch of (*Reflector).watchHandler,
-    reflector.go#L334-L402. ``event`` has ``type`` (``"ADDED"``, ``"MODIFIED"``, ``"DELETED"``;
+    reflector.go#L339-L407. ``event`` has ``type`` (``"ADDED"``, ``"MODIFIED"``, ``"DELETED"``;
     ERROR events never get here - the loop raises them so ListAndWatch relists) and ``object``.
     An object that is not of ``reflector.expected_type`` is skipped (return False). Otherwise
     ADDED → ``reflector.store.add``, MODIFIED → ``update``, DELETED → ``delete`` (an unknown type

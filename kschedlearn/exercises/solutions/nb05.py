@@ -64,7 +64,7 @@ def cleanup_assumed_pods(cache: SchedulerCache, now: float) -> None:
 def add_pod(cache: SchedulerCache, pod: Pod) -> None:
     """The assigned-pod informer saw ``pod`` bound: confirm it, add it back, or add it.
 
-    Go: (*schedulerCache).AddPod, cache.go#L169-L204. Under ``cache._mu``, look the pod's key
+    Go: (*schedulerCache).AddPod, cache.go#L214-L246. Under ``cache._mu``, look the pod's key
     (``get_pod_key(pod)``) up in ``cache._pod_states``:
 
     - known and assumed (``cache._assumed_pods``): if it was assumed on another node than

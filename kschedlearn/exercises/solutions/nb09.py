@@ -1,7 +1,7 @@
 """Solutions for notebook 09: leader election.
 
 Go: pkg/client/leaderelection/leaderelection.go (tryAcquireOrRenew)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L240-L296
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L213-L269
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from kschedlearn.client.leaderelection.resourcelock import LeaderElectionRecord
 def try_acquire_or_renew(le: LeaderElector) -> bool:
     """One attempt to take or keep the lease; True on success.
 
-    Go: (*LeaderElector).tryAcquireOrRenew, leaderelection.go#L240-L296. ``lock = le.config.lock``
+    Go: (*LeaderElector).tryAcquireOrRenew, leaderelection.go#L213-L269. ``lock = le.config.lock``
     has ``identity()``, ``get()`` (raises; ``is_not_found(err)`` tells a missing lock object),
     ``create(record)`` and ``update(record)`` (both may raise). ``le.observed_record`` /
     ``le.observed_time`` are the record this candidate last saw and the local time (``sim.now()``)

@@ -1,7 +1,7 @@
 """Task 1.1: wire the start-up chain of ``app.Run`` (a Parsons problem).
 
 Go: plugin/cmd/kube-scheduler/app/server.go (Run, startHTTP) and configurator.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L140
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L140
 
 The check does not compare the list with the answer: it *runs* kube-scheduler with the steps in
 the learner's order (``startup_wiring.run_in_order``) in two scenarios - three-nodes (one
@@ -114,7 +114,7 @@ TASK = Task(
            "`sched.Run`.\n\nThis is a Parsons problem: `wire_startup_chain(steps)` gets the eight steps "
            "shuffled and returns them in the right order. The check *runs* kube-scheduler with your order in "
            "two scenarios and tells you what broke, from what the simulation observed."),
-    go_links=(("server.go Run", GO + "plugin/cmd/kube-scheduler/app/server.go#L66-L140"),
+    go_links=(("server.go Run", GO + "plugin/cmd/kube-scheduler/app/server.go#L65-L140"),
               ("server.go startHTTP", GO + "plugin/cmd/kube-scheduler/app/server.go#L142-L167"),
               ("configurator.go createClient / createRecorder / createScheduler",
                GO + "plugin/cmd/kube-scheduler/app/configurator.go#L49-L109")),

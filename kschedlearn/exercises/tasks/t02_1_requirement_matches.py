@@ -3,7 +3,7 @@
 Go: staging/src/k8s.io/apimachinery/pkg/labels/selector.go (Requirement.Matches,
 internalSelector.Matches) and selector_test.go (TestSelectorMatches,
 TestRequirementSelectorMatching)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/labels/selector.go#L183-L220
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/labels/selector.go#L161-L216
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Go: staging/src/k8s.io/client-go/tools/cache/reflector.go (watchHandler) and reflector_test.go
 (TestReflectorWatchHandler)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L334-L402
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L339-L407
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ TASK = Task(
            "Write the loop body `reflector_handle_event(reflector, event, resource_version)`. "
            "`plug_in_scenario(\"4.2\", reflector_handle_event)` runs three-nodes and assume-expiry (its watches "
            "stall for 45 s and catch up) with your function in every reflector."),
-    go_links=(("reflector.go watchHandler", GO + "staging/src/k8s.io/client-go/tools/cache/reflector.go#L334-L402"),
+    go_links=(("reflector.go watchHandler", GO + "staging/src/k8s.io/client-go/tools/cache/reflector.go#L339-L407"),
               ("reflector_test.go TestReflectorWatchHandler",
                GO + "staging/src/k8s.io/client-go/tools/cache/reflector_test.go#L141-L195")),
     hints=("Reject an object of the wrong type; otherwise change the store by the event type and remember the "

@@ -3,7 +3,7 @@ add an unknown one.
 
 Go: plugin/pkg/scheduler/schedulercache/cache.go (AddPod) and cache_test.go
 (TestAddPodWillConfirm, TestAddPodAfterExpiration, TestExpireAddUpdatePod)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L169-L204
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L214-L246
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ TASK = Task(
            "late) - add it back; or it is unknown because someone else placed it - add it.\n\n"
            "Write `add_pod(cache, pod)`. `plug_in_scenario(\"5.3\", add_pod)` runs three-nodes (a confirm) and "
            "assume-expiry (a re-add after expiry) with your function and compares every trace stage."),
-    go_links=(("cache.go AddPod", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L169-L204"),
+    go_links=(("cache.go AddPod", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L214-L246"),
               ("cache_test.go TestAddPodWillConfirm", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L192-L240"),
               ("cache_test.go TestAddPodAfterExpiration", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L243-L287")),
     hints=("Look the pod up in podStates and assumedPods: assumed → confirm (and fix the node if it moved); "

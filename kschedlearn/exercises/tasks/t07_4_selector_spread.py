@@ -2,7 +2,7 @@
 
 Go: plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go (CalculateSpreadPriority)
 and selector_spreading_test.go (TestZoneSelectorSpreadPriority, TestSelectorSpreadPriority)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L88-L192
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192
 
 The learner gets the matching-pod counts per node (the map phase, kept from the real code) and
 computes the scores. The cases are the Go tables' node layouts reduced to those counts.
@@ -163,7 +163,7 @@ TASK = Task(
            "`plug_in_scenario(\"7.4\", selector_spread_reduce)` runs spread-and-affinity (two zones) with your "
            "reduce step and compares every stage."),
     go_links=(("selector_spreading.go CalculateSpreadPriority",
-               GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L88-L192"),
+               GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192"),
               ("selector_spreading_test.go TestZoneSelectorSpreadPriority",
                GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading_test.go")),
     hints=("Two normalisations by the maximum: per node and per zone; then blend them 1/3 : 2/3 for nodes "

@@ -3,7 +3,7 @@
 Go: pkg/client/leaderelection/leaderelection.go (tryAcquireOrRenew) and leaderelection_test.go
 (TestTryAcquireOrRenew: "acquire from no object", "acquire from unled object", "acquire from
 led, unacked object", "don't acquire from led, acked object", "renew already acquired object")
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L240-L296
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L213-L269
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ TASK = Task(
            "from when it itself last saw the record change.\n\nWrite `try_acquire_or_renew(le)`. "
            "`plug_in_scenario(\"9.1\", try_acquire_or_renew)` runs ha-failover with your function in both "
            "replicas and compares every stage - the takeover time must match."),
-    go_links=(("leaderelection.go tryAcquireOrRenew", GO + "pkg/client/leaderelection/leaderelection.go#L240-L296"),
+    go_links=(("leaderelection.go tryAcquireOrRenew", GO + "pkg/client/leaderelection/leaderelection.go#L213-L269"),
               ("leaderelection_test.go TestTryAcquireOrRenew", GO + "pkg/client/leaderelection/leaderelection_test.go")),
     hints=("Three outcomes: create the lock if there is none; back off if someone else's lease is still valid "
            "by your own observation; otherwise write yourself in (renewal or takeover).",

@@ -1,7 +1,7 @@
 """The kube-scheduler start-up chain as the trace shows it: stage order, call stacks, goroutines.
 
 Go: plugin/cmd/kube-scheduler/scheduler.go (main) and app/server.go (Run), spec §1.1–§1.4:
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L140
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L140
 
 Each test runs a small inline scenario (one scheduler, three nodes, one pod arriving at t=2 s)
 through ``Simulation.step("event")`` and reads what the trace recorded.

@@ -1,9 +1,9 @@
 """Field-level validation errors, printed exactly as Go prints them.
 
 Go: ``k8s.io/apimachinery/pkg/util/validation/field/errors.go``
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go#L28-L255)
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go)
 and the aggregate's ``Error()`` of ``pkg/util/errors/errors.go``
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go#L59-L73).
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go).
 
 Differs from Go: a field path is the string Go's ``*field.Path`` prints (``spec.containers[0].name``,
 ``metadata.labels[app]``), built with :func:`child`, :func:`index` and :func:`key`.
