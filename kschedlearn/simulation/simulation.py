@@ -97,6 +97,9 @@ class Simulation:
     log_verbosity: int = 4
     follow: str = ""
     granularity: str = "stage"
+    #: kschedlearn-only: False switches AssumePod off in every replica (overrides the
+    #: scenario's ``assume:``; see :mod:`kschedlearn.simulation.no_assume`); None keeps it
+    assume: bool | None = None
     breakpoints: list[Breakpoint] = attrs.field(factory=list)
     cursor: int = -1
     _world: World | None = attrs.field(default=None, repr=False)
@@ -109,6 +112,8 @@ class Simulation:
 
         if not self.follow:
             self.follow = self.scenario.follow
+        if self.assume is not None and self.assume != self.scenario.assume:
+            self.scenario = attrs.evolve(self.scenario, assume=self.assume)
         self.inject = Injector(self)
 
     # -- construction --------------------------------------------------------------------
