@@ -1,7 +1,9 @@
 """Build the curriculum notebooks (notebooks/*.ipynb) from their sources (notebooks/src/*.py).
 
 Sources use the "percent" format: a line ``# %%`` starts a code cell, ``# %% [markdown]`` a
-markdown cell whose lines are written as comments (``# text``). Run::
+markdown cell whose lines are written as comments (``# text``). Cell tags follow jupytext's
+marker: ``# %% tags=["predict"]`` or ``# %% [markdown] tags=["recap"]`` (stored in the cell's
+``metadata.tags``, Jupyter's convention). Run::
 
     .venv/bin/python tools/make_notebooks.py            # all notebooks, executed (outputs kept)
     .venv/bin/python tools/make_notebooks.py 03 --no-execute
@@ -13,6 +15,8 @@ GitHub and nbviewer show them without a kernel.
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -23,6 +27,21 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "notebooks" / "src"
 OUT = ROOT / "notebooks"
+_TAGS = re.compile(r"tags=(\[[^\]]*\])")
+
+
+def parse_tags(marker: str) -> list[str]:
+    """The tags of a ``# %%`` marker line (``tags=["predict", ...]``), or none."""
+    m = _TAGS.search(marker)
+    if m is None:
+        return []
+    try:
+        tags = json.loads(m.group(1))
+    except json.JSONDecodeError as err:
+        raise SystemExit(f"bad cell tags in marker {marker!r}: {err}") from None
+    if not all(isinstance(t, str) for t in tags):
+        raise SystemExit(f"bad cell tags in marker {marker!r}: tags must be strings")
+    return tags
 
 
 def parse_source(text: str) -> nbformat.NotebookNode:
@@ -30,7 +49,7 @@ def parse_source(text: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
-    kind, lines = None, []
+    kind, lines, tags = None, [], []
 
     def flush() -> None:
         if kind is None:
@@ -38,14 +57,19 @@ def parse_source(text: str) -> nbformat.NotebookNode:
         body = "\n".join(lines).strip("\n")
         if kind == "markdown":
             body = "\n".join(l[2:] if l.startswith("# ") else l.lstrip("#") for l in body.splitlines())
-            nb.cells.append(nbformat.v4.new_markdown_cell(body))
+            cell = nbformat.v4.new_markdown_cell(body)
         elif body.strip():
-            nb.cells.append(nbformat.v4.new_code_cell(body))
+            cell = nbformat.v4.new_code_cell(body)
+        else:
+            return
+        if tags:
+            cell.metadata["tags"] = tags
+        nb.cells.append(cell)
 
     for line in text.splitlines():
         if line.startswith("# %%"):
             flush()
-            kind, lines = ("markdown" if "[markdown]" in line else "code"), []
+            kind, lines, tags = ("markdown" if "[markdown]" in line else "code"), [], parse_tags(line)
         else:
             lines.append(line)
     flush()

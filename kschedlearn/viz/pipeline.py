@@ -31,7 +31,7 @@ _EDGES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("scheduleOne", "assume", "Schedule → host", ("schedule.predicates", "schedule.priorities", "selectHost")),
     ("assume", "cache", "AssumePod", ("assume",)),
     ("assume", "bind", "go func(){ Bind }", ("bind",)),
-    ("bind", "apiserver", "POST pods/binding", ("bind",)),
+    ("bind", "apiserver", "POST namespaces/{ns}/bindings", ("bind",)),
     ("bind", "cache", "FinishBinding", ("finishBinding",)),
     ("apiserver", "reflector_assigned", "list/watch spec.nodeName!=\"\"", ()),
     ("reflector_assigned", "deltaFIFO", "Added / Updated / Deleted", ("delta_fifo.add",)),
