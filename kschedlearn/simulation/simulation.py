@@ -39,6 +39,7 @@ TEACHING_STAGES = frozenset({
     "schedule.predicates", "schedule.priorities", "selectHost", "assume", "bind", "apiserver.bind",
     "finishBinding", "forgetPod", "delta_fifo.add", "delta_fifo.pop", "handler.OnAdd", "handler.OnUpdate",
     "handler.OnDelete", "cache.addPod", "cache.removePod", "expirePod", "error.backoff", "error.requeue",
+    "assume.skipped",  # kschedlearn-only: the "assume off" switch (simulation/no_assume.py)
     "kubelet.start", "kubelet.complete", "reflector.relist", "process.crash",
 })
 GRANULARITIES = ("event", "stage", "pod")

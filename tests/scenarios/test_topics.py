@@ -151,6 +151,20 @@ def test_without_assume_a_node_is_double_booked(seed):
     assert sim.world.runtime.crashes == []
 
 
+def test_views_render_at_every_stop_with_assume_off():
+    from kschedlearn.viz import VIEWS
+
+    sim = Simulation.from_scenario("why-assume", seed=1, assume=False)
+    stops = []
+    ev = sim.start()
+    while ev is not None:
+        stops.append(ev.stage)
+        for view in VIEWS:
+            assert sim.show(view, renderer="text").svg()
+        ev = sim.step()
+    assert stops.count("assume.skipped") == 4 and "assume" not in stops
+
+
 def test_assume_switch_is_outside_the_mirror():
     source = inspect.getsource(mirrored_scheduler)
     assert "no_assume" not in source and "assume.skipped" not in source
