@@ -254,6 +254,12 @@ def failing_predicate_question(seed: int, scenario: str = "spread-and-affinity",
 
 # --- what comes next ---------------------------------------------------------------------------
 
+STARTUP_STAGES = ("main", "NewSchedulerServer", "Run", "createClient", "createRecorder", "NewSharedInformerFactory",
+                  "createScheduler", "NewConfigFactory", "schedulercache.New", "NewIndexerInformer",
+                  "CreateFromProvider", "CreateFromKeys", "ConfigFactory.Run", "startHTTP", "informerFactory.Start",
+                  "leaderelection.start", "Scheduler.Run")
+"""The start-up chain's stages (``next_stage_question(seed, stages=STARTUP_STAGES)``)."""
+
 
 def next_stage_question(seed: int, scenario: str = "three-nodes", pod: str | None = None,
                         stages: Sequence[str] | None = None) -> Question:
@@ -266,7 +272,7 @@ def next_stage_question(seed: int, scenario: str = "three-nodes", pod: str | Non
     if stages is not None:
         wanted = set(stages)
         events = [e for e in sim.trace if e.stage in wanted]
-        what = "the next of these steps"
+        what = "the next step of the chain (among the stages asked about)"
         # one replica's chain is enough (the first one's)
         if events:
             events = [e for e in events if e.process == events[0].process]
@@ -381,7 +387,7 @@ def registered_question(seed: int, scenario: str = "policy-file") -> Question:
 
 
 __all__ = [
-    "Question", "Verdict", "QuestionError", "check_answer", "LOCATIONS", "pod_location",
+    "Question", "Verdict", "QuestionError", "check_answer", "LOCATIONS", "STARTUP_STAGES", "pod_location",
     "pod_location_question", "cache_state_question", "winner_question", "failing_predicate_question",
     "next_stage_question", "backoff_question", "leader_question", "binder_question", "registered_question",
 ]

@@ -108,6 +108,17 @@ sim.show("pipeline")
 # first filters the nodes with every **predicate** of the DefaultProvider (all of them run for
 # every node), then scores the survivors with every **priority** (each 0–10, times its weight),
 # and `selectHost` takes the highest total (ties broken round-robin).
+#
+# **Predict before you run it:** which node will `web-1` get? Pick one and press **Check** —
+# the simulator answers (a *predict-then-check* cell; there are more at the end).
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.winner_question, scenario="three-nodes"), seed=1)
 
 # %%
 ev = sim.run_until("selectHost")
@@ -136,6 +147,7 @@ sim.show("decision")
 
 # %%
 ev = sim.run_until("assume")
+assumed_at = ev.seq   # remembered for later (event numbers are computed, never typed in)
 log([ev])
 print(ev.why)
 sim.show("pipeline")
@@ -148,7 +160,7 @@ sim.show("cache")
 
 # %%
 ev = sim.run_until("finishBinding")
-log(e for e in sim.trace[98:ev.seq + 1] if e.stage in ("bind", "apiserver.bind", "finishBinding"))
+log(e for e in sim.trace[assumed_at:ev.seq + 1] if e.stage in ("bind", "apiserver.bind", "finishBinding"))
 print(ev.why)
 
 # %% [markdown]
@@ -186,24 +198,28 @@ sim.show("pod_states")
 # ## The whole journey on one screen
 #
 # Here is every event that names `web-1`, from creation to confirmation (log lines left out).
-# Note events 108–109: binding made the pod *leave* the unassigned watch (DELETED), and the
-# reflector's `podQueue.delete` is a no-op because the pod was already popped.
+# Note the two events after `finishBinding` (picked out below the list): binding made the pod
+# *leave* the unassigned watch (DELETED), and the reflector's `podQueue.delete` is a no-op
+# because the pod was already popped.
 
 # %%
 journey = [e for e in sim.trace[:sim.cursor + 1]
            if e.data.get("pod") == "default/web-1" or e.data.get("key") == "default/web-1"]
 log(e for e in journey if e.stage != "log")
+finished = next(e for e in journey if e.stage == "finishBinding")
+left = [e for e in journey if e.seq > finished.seq and (e.stage == "fifo.delete" or (e.stage == "reflector.watch_event" and "DELETED" in e.message))]
+print("after finishBinding, the pod leaves podQueue's feed:"); log(left)
 
 # %% [markdown]
 # ## Rewind and jump
 #
 # Everything is recorded, so going back costs nothing. `back()` moves one stage back,
-# `goto(n)` to event number `n`:
+# `goto(n)` to event number `n` (here the `assume` event we remembered above):
 
 # %%
 sim.back()
 print(sim)
-sim.goto(98)
+sim.goto(assumed_at)
 print(sim, "→", sim.event.stage)
 
 # %% [markdown]
@@ -233,39 +249,73 @@ sim.explorer()
 # | 09 | leader election and HA | the Endpoints lock, failover |
 # | 10 | policy files and custom algorithms | `--policy-config-file`, custom predicates |
 # | 11 | 1.6's quirks | the known 1.6 bugs and how later versions changed them |
+
+# %% [markdown]
+# ## Predict, then check
 #
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.pod_location_question, scenario="three-nodes"), seed=1)
+
+# %% [markdown]
+# The same question about a pod whose first binding fails (`bind-failure`):
+
+# %% tags=["predict"]
+PredictCell(partial(Q.pod_location_question, scenario="bind-failure"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=2)
+
+# %% [markdown]
 # ## Try this
 #
-# Each cell runs as written; change it and run it again.
+# Each cell sets the scene; predict the outcome *before* you run the commented line.
 #
-# **1.** Step through the pod's journey one *pod* event at a time (every event that names
-# `web-1`) instead of by stage:
+# **1.** How many events about `web-1` (granularity `"pod"`) lie between its creation and
+# `assume`? Write down a number, then step and count:
 
 # %%
 t = Simulation.from_scenario("three-nodes", seed=1)
 t.run_until("workload")
-for _ in range(6):
-    e = t.step("pod")
-    print(f"{e.seq:4d} {e.stage:20s} {e.message}")
+# e = t.step("pod"); print(e.seq, e.stage, e.message)    # ← run this until e.stage == "assume"
 
 # %% [markdown]
-# **2.** Add a fourth, bigger node *before* the pod arrives and see whether the choice
-# changes (`inject.*` forks the history from the cursor):
+# **2.** Add a fourth, bigger node *before* the pod arrives (`inject.*` forks the history from
+# the cursor). Which node will `web-1` get now — and why?
 
 # %%
 t = Simulation.from_scenario("three-nodes", seed=1)
 t.run_until("Scheduler.Run")
 t.inject.add_node("node-4", cpu="16", memory="32Gi")
-t.run_until("selectHost")
-print(t.event.message)
+# print(t.run_until("selectHost").message)               # ← check your prediction
 
 # %% [markdown]
-# **3.** Run until the predicates are evaluated for `node-1` and look at each predicate's
-# verdict (an empty tuple means "no failure reasons"):
+# **3.** Which predicate would reject `node-1` if `web-1` asked for 3 CPUs? Change the pod in a
+# copy of the scenario (`attrs.evolve`), then look at `schedule.predicate_node` for `node-1`:
+# `e.data["predicates"]` maps each predicate to its failure reasons.
 
 # %%
 t = Simulation.from_scenario("three-nodes", seed=1)
-e = t.run_until("schedule.predicate_node", node="node-1")
-print(e.message)
-for name, reasons in sorted(e.data["predicates"].items()):
-    print(f"  {name:26s} {reasons or 'ok'}")
+# e = t.run_until("schedule.predicate_node", node="node-1"); print(sorted(e.data["predicates"].items()))
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - A pod waiting for the scheduler has an empty `spec.nodeName`; the **unassigned-pod watch** puts it into
+#   **podQueue** (a FIFO).
+# - **scheduleOne** pops it, runs every **predicate** on every node, scores the survivors with the
+#   **priorities**, and **selectHost** picks the best total (round-robin among ties).
+# - The pod is **assumed** into the scheduler cache *before* the binding is POSTed, so the next pod
+#   already sees the resources as used; `FinishBinding` starts a 30 s expiry clock.
+# - The bound pod comes back through the **assigned-pod watch** → DeltaFIFO → `processLoop` →
+#   `addPodToCache`, which **confirms** the assumed pod.
+# - `Simulation` records every event with a snapshot: `step`, `back`, `goto`, `run_until`, `show`.

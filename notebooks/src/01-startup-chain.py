@@ -155,14 +155,18 @@ print(status, ctype); print(body[:400], "...")
 
 # %% [markdown]
 # `/metrics`: each histogram has one observation now — the scheduling algorithm's run, the
-# binding call, and the end-to-end time (both observed in the bind goroutine *after*
-# `FinishBinding`, [scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225)).
-# Virtual time stood still during scheduling, so the sums are 0 µs.
+# binding call (observed in the bind goroutine after `FinishBinding`), and the "end-to-end"
+# time. That last one is observed by a `defer` at the top of the bind goroutine, and Go
+# evaluates a deferred call's *arguments* when the `defer` statement runs — so its value is
+# fixed when the goroutine starts, and it covers the algorithm and the assume but **not** the
+# binding ([scheduler.go#L190-L191](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L190-L191);
+# notebook 11, quirk 6). Virtual time stood still during scheduling, so the sums are 0 µs.
 
 # %%
 status, ctype, body = http.get("/metrics")
 print("\n".join(line for line in body.splitlines() if "_count" in line or "_sum" in line))
 
+# %% [markdown]
 # ## The flags
 #
 # Every 1.6 flag with its default (`kube-scheduler --help`):
@@ -202,34 +206,63 @@ leader.show("leader_election")
 
 # %% [markdown]
 # Notebook 09 runs two replicas and kills the leader.
+
+# %% [markdown]
+# ## Predict, then check
 #
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes", stages=Q.STARTUP_STAGES), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.registered_question, scenario="three-nodes"), seed=1)
+
+# %% [markdown]
 # ## Try this
 #
-# **1.** Step through start-up at the finest granularity (`"event"`) and count how many
-# events it takes before the first pod event:
+# **1.** How many events (granularity `"event"`) does start-up take before the workload's
+# first action? Guess, then count:
 
 # %%
 t = Simulation.from_scenario("three-nodes", seed=1)
 e = t.start()
-n = 0
-while e.stage != "workload":
-    e, n = t.step("event"), n + 1
-print(n, "events before the workload starts at t =", e.time)
+# n = 0
+# while e.stage != "workload":
+#     e, n = t.step("event"), n + 1
+# print(n, "events before the workload starts at t =", e.time)
 
 # %% [markdown]
-# **2.** Try an invalid flag value and read the error, as `kube-scheduler` would print it:
+# **2.** What does `kube-scheduler` say to `--kube-api-qps=fast`? Predict the error, then run:
 
 # %%
 from kschedlearn.cmd.kube_scheduler.app.options.options import new_scheduler_server, parse_args
-try:
-    parse_args(["--kube-api-qps=fast"], new_scheduler_server())
-except Exception as err:
-    print(type(err).__name__, err)
+# parse_args(["--kube-api-qps=fast"], new_scheduler_server())
 
 # %% [markdown]
-# **3.** Jump back to `NewConfigFactory` and draw the startup view there:
+# **3.** Jump back to `NewConfigFactory` and draw the startup view there. Which goroutines
+# exist at that point?
 
 # %%
 e = next(ev for ev in sim.trace if ev.stage == "NewConfigFactory")
-sim.goto(e.seq)
-sim.show("startup")
+# sim.goto(e.seq); sim.show("startup")
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - `main` → `NewSchedulerServer` (defaults; 1.6 forces `--leader-elect` on) → `app.Run`: one
+#   rate-limited **clientset**, an event **recorder**, a **shared informer factory**.
+# - `createScheduler` → `NewConfigFactory` builds podQueue, the scheduler cache and the informers;
+#   `CreateFromProvider` / `CreateFromKeys` turn predicate and priority *names* into functions.
+# - `startHTTP` serves `/healthz`, `/metrics`, `/configz`; `informerFactory.Start` starts the
+#   reflectors; `Scheduler.Run` starts the `scheduleOne` loop — directly, or only after the lease is
+#   acquired with `--leader-elect=true`.
+# - The e2e latency metric's value is fixed when the bind goroutine starts: it leaves out the binding.

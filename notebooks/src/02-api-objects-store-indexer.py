@@ -200,7 +200,7 @@ print("assigned watch:  ", rt.run_fn(next_event, w_assigned))
 # One update on the server, two different events: the pod **stopped** matching
 # `spec.nodeName==` → **DELETED** on the unassigned watch; it **started** matching
 # `spec.nodeName!=` → **ADDED** on the assigned watch. That is how a bound pod leaves podQueue's
-# feed and enters the scheduler cache's feed (spec §2.3). The same two events in the live
+# feed and enters the scheduler cache's feed. The same two events in the live
 # scheduler of `three-nodes`:
 
 # %%
@@ -216,31 +216,60 @@ for e in sim.trace:
 sim.show("pipeline")
 
 # %% [markdown]
-# ## Try this
+# ## Predict, then check
 #
-# **1.** A field selector can only say `=` and `!=`. What does the parser say to `in`?
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
 
 # %%
-try:
-    fields.parse_selector("spec.nodeName in (a,b)")
-except Exception as err:
-    print(type(err).__name__, "—", err)
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(C.selector_question, seed=1)
+
+# %% tags=["predict"]
+PredictCell(C.index_question, seed=1)
 
 # %% [markdown]
-# **2.** Mark the pod Succeeded (as the kubelet would when it finishes) and read the assigned
-# watch: a pod that completes leaves the scheduler cache the same way, through a DELETED.
+# ## Try this
+#
+# **1.** A field selector can only say `=` and `!=`. What will the parser say to `in`? Predict,
+# then run the commented line:
+
+# %%
+# fields.parse_selector("spec.nodeName in (a,b)")
+
+# %% [markdown]
+# **2.** Mark the pod Succeeded (as the kubelet would when it finishes). What will the
+# *assigned* watch deliver next — and why does that take the pod out of the scheduler cache?
 
 # %%
 done = client.core_v1().pods("default").get("web-1")
 done = attrs.evolve(done, status=attrs.evolve(done.status, phase="Succeeded"))
 client.core_v1().pods("default").update_status(done)
-print("assigned watch:", rt.run_fn(next_event, w_assigned))
+# print("assigned watch:", rt.run_fn(next_event, w_assigned))
 
 # %% [markdown]
-# **3.** Add an index of your own — by the `app` label — and look up all `web` pods:
+# **3.** Add an index of your own — by the `app` label — and look up all `web` pods. How many
+# do you expect?
 
 # %%
 by_app = new_indexer(meta_namespace_key_func, {"app": lambda o: [o.metadata.labels.get("app", "")]})
 for p in indexer.list():
     by_app.add(p)
-print(sorted(p.metadata.name for p in by_app.by_index("app", "web")))
+# sorted(p.metadata.name for p in by_app.by_index("app", "web"))
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - API objects are immutable values; a copy with one field changed is `attrs.evolve` (Go copies the struct).
+# - Quantities: CPU in millicores (`milli_value()`), memory in bytes (`value()` rounds up).
+# - A **Store** keeps objects by `namespace/name`; an **Indexer** adds index functions
+#   (`by_index("namespace", ns)`), both over a ThreadSafeStore.
+# - Field selectors say only `=` / `!=`: `spec.nodeName==` (unassigned) and `spec.nodeName!=`
+#   (assigned) split the pods into the scheduler's two watches; binding moves a pod from one to the
+#   other as a DELETED plus an ADDED.

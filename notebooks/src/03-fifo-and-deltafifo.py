@@ -108,8 +108,13 @@ print(rt.run_fn(consumer))
 # ## Replace resets the order; AddIfNotPresent; ErrRequeue
 #
 # `Replace(list, rv)` is what a reflector calls after a **list**: the queue becomes exactly the
-# listed keys — old order and pending keys not in the list are gone. (Spec §9.3: every relist of
-# the unassigned-pod reflector reshuffles podQueue.)
+# listed keys — old order and pending keys not in the list are gone. Every relist of the
+# unassigned-pod reflector therefore reshuffles podQueue. In which order? Go builds a map of
+# the listed items and appends its keys while iterating it, and Go's map iteration order is
+# unspecified (deliberately randomised), so the new order is arbitrary
+# ([fifo.go#L299-L326](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L299-L326)).
+# kschedlearn keeps the list's order instead — a documented deviation, so that a run stays
+# deterministic.
 
 # %%
 fifo.add(mk("x")); fifo.add(mk("y"))
@@ -200,36 +205,61 @@ sim.run_until("error.requeue")
 sim.show("pipeline")
 
 # %% [markdown]
+# ## Predict, then check
+#
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(C.fifo_pop_question, seed=1)
+
+# %% tags=["predict"]
+PredictCell(C.delta_fifo_question, seed=1)
+
+# %% [markdown]
 # ## Try this
 #
 # **1.** A `Sync` delta for a key whose last queued delta is `Deleted` is ignored. A relist
-# that still lists `p` right after `p` was deleted:
+# still lists `p` right after `p` was deleted: which deltas will Pop hand over?
 
 # %%
 known3 = new_store(meta_namespace_key_func); known3.add(mk("p"))
 d3 = new_delta_fifo(meta_namespace_key_func, None, known3)
 d3.delete(mk("p")); d3.replace([mk("p", "2")], "2")
-print([d.type for d in rt.run_fn(d3.pop, lambda d: None)])
+# print([d.type for d in rt.run_fn(d3.pop, lambda d: None)])
 
 # %% [markdown]
-# **2.** Close a FIFO while a goroutine waits in `Pop`, and see the error it gets:
+# **2.** Close a FIFO while a goroutine waits in `Pop`. What does the waiting `Pop` get — and
+# what does the helper `cache.Pop(queue)` return?
 
 # %%
 f2 = new_fifo(meta_namespace_key_func)
 rt.go(lambda: (gosim.sleep(1), f2.close()), name="closer")
-try:
-    rt.run_fn(f2.pop, lambda obj: None)
-except Exception as err:
-    print(type(err).__name__, "—", err)
-# the helper cache.Pop(queue) ignores that error, like Go's, and returns None:
-print(rt.run_fn(pop, f2))
+# rt.run_fn(f2.pop, lambda obj: None)      # ← and then: print(rt.run_fn(pop, f2))
 
 # %% [markdown]
-# **3.** Follow podQueue in `three-nodes` by stepping only through `fifo.*` events:
+# **3.** Follow podQueue in `three-nodes` through its `fifo.*` events only. How many will
+# there be before t = 5 s?
 
 # %%
 t = Simulation.from_scenario("three-nodes", seed=1)
-e = t.run_until(lambda ev: ev.stage.startswith("fifo."))
-while e is not None and e.time < 5:
-    print(f"#{e.seq:<4d} {e.stage:13s} {e.message}")
-    e = t.run_until(lambda ev: ev.stage.startswith("fifo."))
+# e = t.run_until(lambda ev: ev.stage.startswith("fifo.")); print(e.seq, e.stage, e.message)   # ← repeat
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - **FIFO** (podQueue): one item per key; Add/Update keep the key's place and replace the object;
+#   Delete leaves a *ghost* key that Pop skips; `AddIfNotPresent` is how the error handler requeues.
+# - `Replace` (a relist) resets the line to the listed keys; Go's order is a map iteration
+#   (unspecified), kschedlearn keeps the list's order.
+# - **DeltaFIFO** (the informers): every change per key since the last Pop, oldest first; two
+#   Deleted in a row are deduplicated; Replace queues Sync deltas and tombstones
+#   (`DeletedFinalStateUnknown`) for known objects missing from the list.
+# - Pop blocks until there is an item; a process function raising `ErrRequeue` puts it back.

@@ -145,20 +145,41 @@ sim.show("cache")
 
 # %% [markdown]
 # `node-1` is gone from the scheduler cache although no watch ever delivered its deletion.
+
+# %% [markdown]
+# ## Predict, then check
 #
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=1)
+
+# %% [markdown]
 # ## Try this
 #
-# **1.** Stall the pod watches for 10 s right before `web-1` is created. When is it scheduled?
+# **1.** Stall the pod watches for 10 s right before `web-1` is created. When will it be
+# scheduled? Predict the time, then check:
 
 # %%
 t = Simulation.from_scenario("three-nodes", seed=1)
 t.run_until(lambda e: e.time >= 1)
 t.inject.stall_watch(10)
-e = t.run_until("selectHost")
-print(f"t={e.time}s {e.message}")
+# e = t.run_until("selectHost"); print(f"t={e.time}s {e.message}")
 
 # %% [markdown]
-# **2.** Drop only the node watches and check that the pod reflectors are unaffected:
+# **2.** Drop only the node watches. Which reflectors will re-watch — are the pod reflectors
+# affected?
 
 # %%
 t = Simulation.from_scenario("three-nodes", seed=1)
@@ -166,14 +187,25 @@ t.run_until("kubelet.start")
 mark = t.cursor
 t.inject.drop_watch("nodes")
 t.run_until(lambda e: e.time >= 4)
-print(sorted({e.data.get("name", "") for e in t.trace[mark:] if e.stage == "reflector.watch_start"}))
+# print(sorted({e.data.get("name", "") for e in t.trace[mark:] if e.stage == "reflector.watch_start"}))
 
 # %% [markdown]
-# **3.** Count the handler calls of each kind over the whole `three-nodes` run:
+# **3.** Over the whole `three-nodes` run, how many `handler.OnAdd`, `OnUpdate` and `OnDelete`
+# calls will there be? Guess, then count:
 
 # %%
 from collections import Counter
 
 t = Simulation.from_scenario("three-nodes", seed=1)
 t.run_until(lambda e: e.time >= 19)
-print(Counter(e.stage for e in t.trace if e.stage.startswith("handler.")))
+# Counter(e.stage for e in t.trace if e.stage.startswith("handler."))
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - A **Reflector** lists (at resourceVersion "0"), hands the list to its store's `Replace`, then
+#   watches from the list's resourceVersion.
+# - A closed watch is simply re-watched; "too old resource version" forces a **relist**.
+# - An informer's **Controller** pops its DeltaFIFO in `processLoop`, updates its indexer and calls
+#   the handlers (`OnAdd`, `OnUpdate`, `OnDelete`) — the scheduler's are the cache's `addPodToCache` & co.
+# - Objects deleted while no one watched come back from a relist as **tombstones**.

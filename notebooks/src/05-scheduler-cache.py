@@ -73,6 +73,18 @@ sim.show("pod_states")
 sim = Simulation.from_scenario("assume-expiry", seed=1)
 print(sim.scenario.description)
 
+# %% [markdown]
+# **Predict first:** at one moment of this story (the seed picks it), what does the cache hold
+# for `web-1`? The cells after it show the whole sequence.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=3)
+
 # %%
 ev = sim.run_until("bind")
 sim.run_until("finishBinding")
@@ -170,11 +182,30 @@ print("generation", ni.generation)
 Simulation.from_scenario("assume-expiry", seed=1).explorer()
 
 # %% [markdown]
+# ## Predict, then check
+#
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.cache_state_question, scenario="bind-failure"), seed=1)
+
+# %% [markdown]
 # ## Try this
 #
 # **1.** Build the expiry by hand from `three-nodes`: stall the pod watches for 45 s just before
-# the pod is bound. When does `web-1` expire, and when is it added back? (`three-nodes` stops
-# after 20 s, so lengthen it first.)
+# the pod is bound. When will `web-1` expire, and when will it be added back? (`three-nodes`
+# stops after 20 s, so it is lengthened first.) Predict both times, then run the loop:
 
 # %%
 import attrs
@@ -183,25 +214,35 @@ base = Simulation.from_scenario("three-nodes", seed=1).scenario
 t = Simulation(scenario=attrs.evolve(base, duration=60), seed=1)
 t.run_until("assume")
 t.inject.stall_watch(45)
-for stage in ("finishBinding", "expirePod", "cache.addPod"):
-    e = t.run_until(stage)
-    print(f"t={e.time:5.1f}s {e.stage}: {e.message}")
+# for stage in ("finishBinding", "expirePod", "cache.addPod"):
+#     e = t.run_until(stage); print(f"t={e.time:5.1f}s {e.stage}: {e.message}")
 
 # %% [markdown]
-# **2.** Make the *next two* bindings fail in `three-nodes` and count the attempts:
+# **2.** Make the *next two* bindings fail in `three-nodes`. How many times, and on which
+# nodes, will `web-1` be assumed?
 
 # %%
 t = Simulation.from_scenario("three-nodes", seed=1)
 t.run_until("Scheduler.Run")
 t.inject.fail_next_bind(2)
 t.run_until(lambda e: e.time >= 15)
-print([(e.time, e.data.get("node")) for e in t.trace if e.stage == "assume"])
+# [(e.time, e.data.get("node")) for e in t.trace if e.stage == "assume"]
 
 # %% [markdown]
-# **3.** Ask the cache for the assumed pods and their deadlines at any moment:
+# **3.** At t = 10 s in `assume-expiry`, what is `web-1`'s deadline? Ask the cache:
 
 # %%
 t = Simulation.from_scenario("assume-expiry", seed=1)
 t.run_until(lambda e: e.time >= 10)
-for ps in t.snapshot.cache.pod_states:
-    print(f"{ps.key} on {ps.node_name}: assumed={ps.assumed} binding_finished={ps.binding_finished} deadline={ps.deadline}s")
+# [(ps.key, ps.assumed, ps.binding_finished, ps.deadline) for ps in t.snapshot.cache.pod_states]
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - **AssumePod** counts the pod on its node before the binding is sent; **FinishBinding** starts
+#   the 30 s TTL when the bind call returns; until then the pod cannot expire.
+# - The assigned-pod informer's **AddPod** confirms an assumed pod (or adds back one that expired).
+# - **cleanupAssumedPods** runs every second and **expires** assumed pods past their deadline,
+#   freeing their resources — even if the pod really is bound.
+# - A failed binding **forgets** the pod: its resources are given back and it is retried.
+# - NodeInfo keeps requested and non-zero-requested resources per node.

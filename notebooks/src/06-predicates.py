@@ -55,8 +55,9 @@ print("policy-only:    ", sorted(set(reg.fit_predicate_map) - set(default_keys))
 # | `CheckNodeMemoryPressure` | a **BestEffort** pod may not go to a node with MemoryPressure | `NodeUnderMemoryPressure` |
 # | `CheckNodeDiskPressure` | **no** pod may go to a node with DiskPressure | `NodeUnderDiskPressure` |
 #
-# Spec sections §7.3–§7.13 of the project's fact sheet give the exact rules, each with its
-# source link.
+# Each predicate's exact rules are in its Go source, linked from the docstring of its Python
+# mirror (`help(P.pod_fits_resources)` shows the link), in
+# [predicates.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go).
 
 # %% [markdown]
 # ## Running predicates by hand
@@ -203,18 +204,49 @@ failed = {
 print(FitError(greedy, failed))
 
 # %% [markdown]
-# ## Try this
+# ## Predict, then check
 #
-# 1. Make `greedy` fit on `n1`: drop one thing at a time and watch the reasons shrink.
-# 2. Give the `crowd` pods a `cpu: 50m` request each: when does `nr-31` stop fitting?
-# 3. Add a second container with `hostPort: 80` and protocol UDP: does 1.6 care about the protocol?
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
 
 # %%
-fits, reasons = P.general_predicates(pod("less-greedy", cpu="500m", nodeSelector={"disk": "hdd"}), None, n1)
-print(fits, [r.get_reason() for r in reasons])
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.failing_predicate_question, scenario="spread-and-affinity"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.failing_predicate_question, scenario="unschedulable-then-fits"), seed=1)
+
+# %% [markdown]
+# ## Try this
+#
+# 1. Make `greedy` fit on `n1`: drop one thing at a time. Which reason will disappear first?
+# 2. Give the `crowd` pods a `cpu: 50m` request each: when does the next pod stop fitting?
+# 3. Add a second container with `hostPort: 80` and protocol UDP: does 1.6 care about the protocol?
+#
+# Predict each answer, then finish the cells:
+
+# %%
+less_greedy = pod("less-greedy", cpu="500m", nodeSelector={"disk": "hdd"})
+# fits, reasons = P.general_predicates(less_greedy, None, n1); print(fits, [r.get_reason() for r in reasons])
 
 # %%
 crowd50 = new_node_info(*[pod(f"c-{i}", cpu="50m", nodeName="small") for i in range(19)])
 crowd50.set_node(node("small", cpu="1", mem="1Gi"))
-print([P.pod_fits_resources(pod("next", cpu="50m"), None, crowd50)[0],
-       P.pod_fits_resources(pod("next", cpu="51m"), None, crowd50)[0]])
+# [P.pod_fits_resources(pod("next", cpu=c), None, crowd50)[0] for c in ("50m", "51m")]
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - A predicate answers "can this node run the pod?" with `fits` and failure **reasons**.
+# - 1.6 runs **every** predicate on **every** node (no short-circuit), so a node collects all its reasons.
+# - `GeneralPredicates` bundles resources, host name, host ports and node selector; the pressure
+#   predicates, taints, volumes and inter-pod affinity are separate.
+# - The non-zero request defaults (100m CPU, 200Mi) are for the priorities only; predicates use the
+#   real requests.
+# - When no node fits, the FitError message lists the reasons per node (with its 1.6 double colon).

@@ -241,14 +241,40 @@ scores = [HostPriority(host="alpha", score=7), HostPriority(host="beta", score=9
 print([g._select_host(scores) for _ in range(4)])
 
 # %% [markdown]
+# ## Predict, then check
+#
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.winner_question, scenario="ha-failover"), seed=1)
+
+# %% [markdown]
 # ## Try this
 #
 # 1. In the round-robin scenario give `n-a` 128 CPUs: does the counter still matter?
 # 2. Put a `PreferNoSchedule` taint the pod tolerates on `hdd` above and rerun the map/reduce cell.
-# 3. Call `g._select_host([])` — what does 1.6 say about an empty list?
+# 3. What will 1.6 say when `selectHost` gets an empty list? Predict, then run:
 
 # %%
-try:
-    g._select_host([])
-except Exception as err:
-    print(type(err).__name__, err)
+# g._select_host([])
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - Each priority scores each node 0–10; the score is multiplied by its weight and summed.
+# - LeastRequested and BalancedResourceAllocation use the non-zero requests; NodeAffinity and
+#   TaintToleration are map/reduce; SelectorSpread and InterPodAffinity look at the whole list.
+# - `NodePreferAvoidPodsPriority` has weight 10000: it dominates whenever it differs.
+# - `selectHost` sorts by score (then name) descending and breaks ties **round-robin** with a
+#   counter that moves on every call — the same pod can land elsewhere on a retry.

@@ -105,7 +105,9 @@ print([(ev.type, ev.reason, ev.message) for ev in un.world.api.storage.items("ev
 # %% [markdown]
 # ## A failed binding: ForgetPod
 #
-# `bind-failure`: the API server refuses the first `pods/binding` call with a 500. The binding
+# `bind-failure`: the API server refuses the first binding call — 1.6's binder POSTs the
+# `Binding` to `namespaces/{ns}/bindings`
+# ([factory.go#L583-L589](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L583-L589)) — with a 500. The binding
 # goroutine calls `FinishBinding` anyway, then `ForgetPod` (the cache drops the assumed pod and
 # gives its resources back), then the error function, a **Normal** (sic) `FailedScheduling`
 # event `Binding rejected: …` and the condition reason `BindingRejected`.
@@ -148,7 +150,10 @@ print("attempts after the timestamp:", [e.time for e in sk.trace if e.stage == "
 #
 # Every request of the scheduler — each binding, each event — goes through the client's token
 # bucket: `--kube-api-qps=50`, `--kube-api-burst=100` (1.6 defaults). `burst-100-pods` creates 100
-# pods at once: 100 tokens ride on the burst, then 50 requests per second.
+# pods at once. The burst holds 100 tokens, but **bindings and events share the bucket**: each
+# scheduled pod costs a binding POST *and* a `Scheduled` event POST, so the burst pays for
+# only 50 pods at t = 1 s. After that the bucket refills at 50 requests per second. The cell
+# counts both kinds of request:
 
 # %%
 burst = Simulation.from_scenario("burst-100-pods", seed=1)
@@ -156,6 +161,11 @@ burst.run()
 binds = [e.time for e in burst.trace if e.stage == "apiserver.bind"]
 print(len(binds), "binds; first 50 at t =", sorted(set(binds[:50])), "; then t =", binds[50], "…", binds[-1])
 print("gap between later binds:", round(binds[51] - binds[50], 3), "s")
+first = binds[0]
+events_posted = [e.time for e in burst.trace if e.stage == "apiserver.create" and e.process != "workload"
+                 and e.data.get("resource") == "events"]
+print(f"requests at t={first:g}s: {binds.count(first)} bindings + {events_posted.count(first)} events "
+      f"= {binds.count(first) + events_posted.count(first)} tokens; the last event POST at t={events_posted[-1]:g}s")
 
 # %% [markdown]
 # ## Explore
@@ -169,16 +179,49 @@ explore.start()
 explore.explorer()
 
 # %% [markdown]
+# ## Predict, then check
+#
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.backoff_question, scenario="unschedulable-then-fits"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.pod_location_question, scenario="bind-failure"), seed=2)
+
+# %% [markdown]
 # ## Try this
 #
-# 1. Make two bindings fail in a row (`inject.fail_next_bind(2)`) and count the retries.
-# 2. Make the binding fail with a 409 Conflict (`conflict=True`): what does the event say?
+# 1. Make two bindings fail in a row (`inject.fail_next_bind(2)`). How many bind attempts will
+#    there be?
+# 2. Make the binding fail with a 409 Conflict (`conflict=True`): what will the event say?
 # 3. In `unschedulable-then-fits`, when would the pod bind if the big node came at t = 17?
+#
+# Predict, then uncomment:
 
 # %%
 t2 = Simulation.from_scenario("three-nodes", seed=1)
 t2.run_until("workload")
 t2.inject.fail_next_bind(2, conflict=True)
 t2.run()
-print([(ev.reason, ev.count, ev.message) for ev in t2.world.api.storage.items("events")])
-print("bind attempts:", sum(e.stage == "bind" for e in t2.trace))
+# print([(ev.reason, ev.count, ev.message) for ev in t2.world.api.storage.items("events")])
+# print("bind attempts:", sum(e.stage == "bind" for e in t2.trace))
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - scheduleOne: pop → `Schedule` (predicates, priorities, selectHost) → assume → bind in a
+#   separate goroutine, so the next pod is scheduled while the binding is in flight.
+# - The binder POSTs a `Binding` to `namespaces/{ns}/bindings`; a failure forgets the assumed pod.
+# - On any error the error function records `FailedScheduling`, sets the `PodScheduled` condition
+#   and requeues the pod after a **backoff** (1 s doubling to 60 s) with `AddIfNotPresent`.
+# - A pod with a `deletionTimestamp` is skipped.
+# - Every request shares the client's token bucket (QPS 50, burst 100): bindings *and* events.

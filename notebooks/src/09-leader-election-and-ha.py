@@ -51,7 +51,10 @@ sim.show("leader_election")
 # ## Renewing, and retrying with jitter
 #
 # The leader renews every 2 s (`renewTime` moves on). The follower's attempts are spaced
-# by 2 s plus a random jitter of up to 40 %:
+# by 2 s plus a random jitter: `wait.JitterUntil` with `JitterFactor = 1.2` waits
+# `RetryPeriod + rand·1.2·RetryPeriod`, i.e. **up to +120 %** — 2 to 4.4 s
+# ([leaderelection.go#L68](https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L68),
+# [wait.go#L121-L127](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L121-L127)):
 
 # %%
 sim.run_until(lambda e: e.time >= 19.5)
@@ -77,7 +80,19 @@ for e in sim.trace[: sim.cursor + 1]:
 # ## Killing the leader
 #
 # At t = 20 the scenario kills `scheduler-a` (like `kill -9`: it releases nothing). New pods
-# wait. Let us find when `scheduler-b` takes over and why then.
+# wait. **Predict first:** a few seconds (or tens of seconds) after the kill, whom does the
+# lock record name as the leader?
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=3)
+
+# %% [markdown]
+# Now let us find when `scheduler-b` takes over and why then.
 
 # %%
 sim.run_until(lambda e: e.stage == "leaderelection.acquire" and "successfully" in e.message and e.process == "scheduler-b")
@@ -128,13 +143,46 @@ print(lost.world.runtime.crashes)
 # %% [markdown]
 # The last success was at t = 4; the poll tried at 6, 8, 10, 12, 14 and gave up at 4 + 10 = 14.
 # The crash kills the simulated process only; the notebook goes on.
+
+# %% [markdown]
+# ## Predict, then check
 #
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.binder_question, scenario="ha-failover"), seed=1)
+
+# %% [markdown]
 # ## Try this
 #
-# 1. Kill `scheduler-b` instead (`sim.inject.kill_scheduler("scheduler-b")`): does anything change for the pods?
-# 2. Run `ha-failover` with `seed=2`: the jitter moves b's tries, and with them the take-over time.
+# 1. Kill `scheduler-b` instead (`sim.inject.kill_scheduler("scheduler-b")`): will anything
+#    change for the pods?
+# 2. Run `ha-failover` with `seed=2`: the jitter moves b's tries. Will the take-over come earlier
+#    or later than with seed 1?
 
 # %%
 other = Simulation.from_scenario("ha-failover", seed=2)
 other.run()
-print([round(e.time, 3) for e in other.trace if e.stage == "leaderelection.acquire" and "successfully" in e.message])
+# [round(e.time, 3) for e in other.trace if e.stage == "leaderelection.acquire" and "successfully" in e.message]
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - Replicas compete for an Endpoints lock (`kube-system/kube-scheduler`) whose annotation records
+#   the holder, acquire and renew times.
+# - The leader renews every 2 s; the others retry every 2 s plus up to +120 % jitter
+#   (`JitterFactor` 1.2); only the leader runs `scheduleOne`, the others keep their informers warm.
+# - A killed leader releases nothing: the lock is taken over only after the 15 s lease ran out,
+#   at the next retry; pods created meanwhile wait.
+# - A leader that cannot renew within the 10 s deadline exits (`lost master`).

@@ -23,8 +23,9 @@ _ = plugins.reset_registry()  # start from what 1.6 registers at start-up
 # %% [markdown]
 # ## What a policy looks like
 #
-# Upstream's compatibility test keeps one policy per release (1.0 … 1.4); the fact sheet has
-# them in `kschedlearn/scheduler/api/policy_examples.json` (a copy of the project spec's `policy-examples.json`). The 1.4 one:
+# Upstream's compatibility test keeps one policy per release (1.0 … 1.4)
+# ([compatibility_test.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithmprovider/defaults/compatibility_test.go));
+# kschedlearn ships them in `kschedlearn/scheduler/api/policy_examples.json`. The 1.4 one:
 
 # %%
 import importlib.resources
@@ -159,14 +160,48 @@ _ = plugins.reset_registry()
 print("EvenNode" in plugins.default_registry().fit_predicate_map)
 
 # %% [markdown]
+# ## Predict, then check
+#
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.registered_question, scenario="policy-file"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.winner_question, scenario="policy-file"), seed=1)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.failing_predicate_question, scenario="policy-file"), seed=1)
+
+# %% [markdown]
 # ## Try this
 #
-# 1. Register `even_node` again but make it return `False, []`: do the pods still land on odd nodes?
-# 2. A policy with **no** priorities: every node scores 1 (`EqualPriority`), and selectHost's round robin decides.
+# 1. Register `even_node` again but make it return `False, []`: will the pods still land on odd nodes?
+# 2. A policy with **no** priorities: every node scores 1 (`EqualPriority`), and selectHost's
+#    round robin decides. Which hosts, in which order, will the pods get?
 
 # %%
 plugins.register_fit_predicate("EvenNode", even_node)
 eq = with_policy({"kind": "Policy", "apiVersion": "v1", "predicates": [{"name": "PodFitsResources"}], "priorities": []})
 eq.run()
-print([(e.data["host"], e.data["ranked"][0][1]) for e in eq.trace if e.stage == "selectHost"])
+# [(e.data["host"], e.data["ranked"][0][1]) for e in eq.trace if e.stage == "selectHost"]
+
+# %%
 _ = plugins.reset_registry()
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - A policy file names predicates and priorities (with weights) and can define new ones from
+#   arguments (label presence, service affinity, label preference).
+# - `CreateFromConfig` replaces the provider's lists entirely: what the policy omits does not run.
+# - Your own predicate or priority is a function registered under a name, then named in a policy.
+# - Unknown names and bad arguments are fatal at start-up.

@@ -3,8 +3,7 @@
 #
 # kschedlearn mirrors v1.6.1 *including its bugs*: they are real behaviour you would have met
 # running that release, and each one teaches something about how the pieces fit. This notebook
-# shows them one by one (the project's fact sheet lists them in §12–§13) and says what later
-# releases did.
+# shows them one by one and says what later releases did.
 
 # %%
 from kschedlearn import Simulation, sim as rt_mod
@@ -18,9 +17,14 @@ def pod(name, node=""):
 # ## 1. FIFO `Replace` reshuffles the queue
 #
 # When the unassigned-pod reflector relists (after a watch error), it calls `podQueue.Replace`
-# with the full list. client-go's FIFO rebuilds its order from that list, so pods that waited
-# long lose their place — 1.6 has no priority or fairness in the queue
-# ([fifo.go Replace](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go)).
+# with the full list. client-go's FIFO throws its old order away and rebuilds the line by
+# iterating a Go **map** of the listed items — and Go's map iteration order is unspecified
+# (randomised on purpose), so the new order is arbitrary: pods that waited long lose their
+# place, and 1.6 has no priority or fairness in the queue
+# ([fifo.go#L299-L326](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L299-L326)).
+# kschedlearn cannot reproduce "random" and stay deterministic, so its `replace` keeps the
+# **list's** order — a documented deviation (see the `Differs from Go:` line below). What is
+# faithful is that the old order is gone:
 
 # %%
 from kschedlearn.client_go.tools.cache.fifo import new_fifo
@@ -30,7 +34,8 @@ for name in ("old-1", "old-2", "new-3"):
     q.add(pod(name))
 print("before:", q.list_keys())
 q.replace([pod("new-3"), pod("old-2"), pod("old-1")], "42")   # the order the API server listed
-print("after: ", q.list_keys())
+print("after: ", q.list_keys(), " (Go: these three keys in an unspecified order)")
+print([line for line in q.replace.__doc__.splitlines() if "Differs from Go" in line])
 
 # %% [markdown]
 # *Later:* 1.8–1.9 introduced a scheduling queue, 1.11+ a priority queue (with preemption).
@@ -114,9 +119,27 @@ print(inspect.getsource(P._loop_variable_quirk))
 # %% [markdown]
 # ## 6. The E2E latency metric's `defer`
 #
-# scheduleOne's bind goroutine observes `E2eSchedulingLatency` in a `defer`, so it covers
-# algorithm + binding, **and** failed bindings too; `SchedulingAlgorithmLatency` is *not*
-# observed when the algorithm fails ([scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225)).
+# scheduleOne's bind goroutine starts with `defer metrics.E2eSchedulingLatency.Observe(metrics.SinceInMicroseconds(start))`.
+# Go evaluates a deferred call's **arguments** when the `defer` statement executes — at the
+# start of the goroutine — and only the `Observe` call itself waits for the return. So the
+# "end-to-end" latency is fixed before `Bind` is even called: it covers the algorithm and the
+# assume, and **excludes the binding** (which `BindingLatency` measures separately). It is
+# still observed for failed bindings, and `SchedulingAlgorithmLatency` is *not* observed when
+# the algorithm fails ([scheduler.go#L157-L191](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L157-L191)).
+# The mirror computes the value at the same point. In `assume-expiry` the API server takes 2 s
+# of virtual time to answer the binding; the scheduler's own `/metrics` after it returned:
+
+# %%
+slow = Simulation.from_scenario("assume-expiry", seed=1)
+done = slow.run_until("finishBinding")
+slow.run_until(lambda e: e.time > done.time)   # the metrics are observed as the goroutine returns
+_, _, metrics_text = slow.world.replicas["scheduler-0"].handles.http.get("/metrics")
+print("\n".join(line for line in metrics_text.splitlines()
+                if line.startswith(("scheduler_e2e", "scheduler_binding")) and line.split()[0].endswith(("_sum", "_count"))))
+
+# %% [markdown]
+# One binding took 2 000 000 µs; the single "end-to-end" observation is 0 µs — the binding is
+# not in it.
 #
 # ## 7. No `WaitForCacheSync`
 #
@@ -162,13 +185,43 @@ print([e.message for e in u.trace if e.stage == "log" and "Error scheduling" in 
 # * 1.8+: pod priority and **preemption**; host ports aggregated in NodeInfo.
 # * Later: the scheduling queue (active / backoff / unschedulable), the equivalence cache wired
 #   in, and eventually the scheduling framework with plugins replacing predicates/priorities.
+
+# %% [markdown]
+# ## Predict, then check
 #
-# ## Try this
-#
-# 1. In `spread-and-affinity`, follow `web-2`: is SelectorSpread normal again once one replica exists?
-# 2. Call `forget_pod` on a pod that *was* assumed, from a goroutine: no crash.
+# Answer first, then press **Check**: the simulator runs the scenario and reveals what really
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
+# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
+# simulated answer* under each question.
 
 # %%
-spread.run_until("selectHost", pod="default/web-2")
-d2 = spread.decision("default/web-2")[-1]
-print(dict(zip(d2.scored_nodes, d2.scores[d2.names.index("SelectorSpreadPriority")])))
+from functools import partial
+from kschedlearn.simulation import questions as Q, questions_client_go as C
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=3)
+
+# %% tags=["predict"]
+PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=2)
+
+# %% [markdown]
+# ## Try this
+#
+# 1. In `spread-and-affinity`, follow `web-2`: will SelectorSpread be normal again once one
+#    replica exists? Predict the scores, then look:
+# 2. Call `forget_pod` on a pod that *was* assumed, from a goroutine: will it crash?
+
+# %%
+# spread.run_until("selectHost", pod="default/web-2")
+# d2 = spread.decision("default/web-2")[-1]
+# dict(zip(d2.scored_nodes, d2.scores[d2.names.index("SelectorSpreadPriority")]))
+
+# %% [markdown] tags=["recap"]
+# ## Recap
+#
+# - podQueue's `Replace` throws the old order away (Go: map order, unspecified).
+# - `ForgetPod` on an unknown pod dereferences nil; a stale assumed copy corrupts the cache.
+# - SelectorSpread can produce NaN with zones; the anti-affinity check uses the last term's topology key.
+# - The e2e latency metric excludes the binding (its `defer` argument is evaluated at goroutine start).
+# - 1.6 does not wait for the informers' first list before scheduling.
