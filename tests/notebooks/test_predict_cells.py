@@ -242,8 +242,9 @@ def _truth_leaders_at(q: Q.Question) -> str:
         ended = [e.time for e in sim.trace if e.process == name and e.stage in ("leaderelection.lost", "process.crash")]
         if got and got[0] <= t and not [x for x in ended if x <= t]:
             leading.append(name)
-    return {0: "neither", 2: " and ".join(["both " + leading[0], leading[1]]) if len(leading) == 2 else ""}.get(
-        len(leading), f"only {leading[0]}" if leading else "neither")
+    if len(leading) == 2:
+        return f"both {leading[0]} and {leading[1]}"
+    return f"only {leading[0]}" if leading else "neither"
 
 
 def _truth_double_bind(q: Q.Question) -> str:
