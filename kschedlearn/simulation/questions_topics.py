@@ -33,10 +33,6 @@ def _first(sim: Simulation, stage: str, pod: str | None = None, process: str | N
                  and (process is None or e.process == process)), None)
 
 
-def _created(sim: Simulation, pod: str) -> TraceEvent:
-    return next(e for e in sim.trace if e.stage == "workload" and e.message == f"create Pod {pod}")
-
-
 # --- several schedulers ------------------------------------------------------------------------
 
 
