@@ -119,24 +119,29 @@ PredictCell(topics.assume_question, seed=1)
 
 # %%
 on = Simulation.from_scenario("why-assume", seed=1)
+on.run_until(lambda e: False)
+print("assume on ", {p.metadata.name: p.spec.node_name or "(Pending)" for p in on.world.api.storage.items("pods")})
+
+# %% [markdown]
+# Now the same burst with assume switched off:
+
+# %% tags=["predict"]
+PredictCell(topics.assume_question, seed=2)
+
+# %%
 off = Simulation.from_scenario("why-assume", seed=1, assume=False)
-for name, s in (("assume on ", on), ("assume off", off)):
-    s.run_until(lambda e: False)
-    print(name, {p.metadata.name: p.spec.node_name or "(Pending)" for p in s.world.api.storage.items("pods")})
+off.run_until(lambda e: False)
+print("assume off", {p.metadata.name: p.spec.node_name or "(Pending)" for p in off.world.api.storage.items("pods")})
 
 # %% [markdown]
 # With assume off, all four pods are bound — two 600m pods on each 1-CPU node. Look at the
-# cache of the run with assume off right after the fourth pod was chosen: the nodes still look
-# empty, because the cache only learns of a pod when the assigned-pod informer delivers it
-# after its binding.
+# cache of that run right after the fourth pod was chosen: the nodes still look empty, because
+# the cache only learns of a pod when the assigned-pod informer delivers it after its binding.
 
 # %%
 off = Simulation.from_scenario("why-assume", seed=1, assume=False)
 off.run_until("assume.skipped", pod="default/burst-4")
 off.show("cache")
-
-# %% tags=["predict"]
-PredictCell(topics.assume_question, seed=2)
 
 # %% [markdown]
 # ## 4. A pod deleted while its binding is in flight
@@ -157,13 +162,13 @@ sim.show("pipeline")
 # %% tags=["predict"]
 PredictCell(topics.deleted_in_flight_question, seed=1)
 
+# %% tags=["predict"]
+PredictCell(topics.deleted_in_flight_question, seed=2)
+
 # %%
 sim.run_until(lambda e: False)
 timeline(sim, {"bind", "apiserver.delete", "fifo.delete", "forgetPod", "error.backoff"})
 print([e.message for e in sim.trace if e.stage == "log" and "no longer exists" in e.message])
-
-# %% tags=["predict"]
-PredictCell(topics.deleted_in_flight_question, seed=2)
 
 # %% [markdown]
 # Nothing is left behind: no pod, no assumed pod in the cache, nothing in podQueue. (Had the
@@ -196,14 +201,29 @@ for node in sim.scenario.objects:
 # %% [markdown]
 # `{extender}` in a scenario's files is replaced by that extender's URL
 # (`http://127.0.0.1:<port>/scheduler`, the port chosen by the OS) when the policy file is
-# written. Run to the decision for `web-1`:
+# written. Before looking at the decision for `web-1`, predict a total:
+
+# %% tags=["predict"]
+PredictCell(topics.extender_total_question, seed=2)
+
+# %% [markdown]
+# Now run to the decision:
 
 # %%
 sim.run_until("selectHost", pod="default/web-1")
 sim.show("decision")
 
-# %% tags=["predict"]
-PredictCell(topics.extender_total_question, seed=2)
+# %% [markdown]
+# The decision view's total column already includes the extender's points; the
+# `Decision` record keeps them apart (`extenders`: node → score × weight):
+
+# %%
+d = sim.decision("default/web-1")[-1]
+builtin = {n: sum(s[j] * w for s, w in zip(d.scores, d.weights)) for j, n in enumerate(d.scored_nodes)}
+for node, total in d.totals:
+    print(f"{node}: built-in {builtin[node]} + extender {dict(d.extenders)[node]} = {total}")
+print("passed the predicates but filtered by the extender:",
+      [v.node for v in d.verdicts if v.fits and v.node not in d.scored_nodes])
 
 # %% [markdown]
 # `node-2` passed every built-in predicate but never reaches the priorities: the extender's
