@@ -88,9 +88,10 @@ def node_condition_question(seed: int, scenario: str = "node-conditions", pod: s
     prompt = (f"{scenario}, seed {seed}: node `{name}` has {_condition_text(node)}. When scheduleOne schedules "
               f"`{key}` ({_ev(start)}), do the predicates run on `{name}`?")
     kept = get_node_condition_predicate()(node)
-    explanation = (f"The scheduler's node lister is wrapped by getNodeConditionPredicate (factory.go): a node is "
-                   f"listed only if it is schedulable, Ready=True, OutOfDisk not True and NetworkUnavailable not "
-                   f"True. {name} {'passes' if kept else 'fails'} that filter. The predicates ran on: "
+    explanation = (f"The scheduler's node lister is wrapped by getNodeConditionPredicate (factory.go): it drops a "
+                   f"node whose Ready condition is not True, whose OutOfDisk or NetworkUnavailable condition is not "
+                   f"False, or that is unschedulable. {name} {'passes' if kept else 'fails'} that filter. "
+                   f"The predicates ran on: "
                    f"{', '.join(listed) or 'no node'}.")
     return Question(prompt, (REACHES, DROPPED), truth, explanation, seen[0].seq if seen else start.seq, scenario, seed)
 

@@ -73,9 +73,11 @@ print({p.metadata.name: p.spec.node_name or "(Pending)" for p in sim.world.api.s
 # Before any predicate runs, the scheduler's node lister has already dropped the nodes that
 # cannot take pods at all: `getNodeConditionPredicate`
 # ([factory.go#L471-L497](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L471-L497))
-# keeps a node only if `spec.unschedulable` is false, `Ready` is `True`, and `OutOfDisk` and
-# `NetworkUnavailable` are not `True`. Those nodes never appear in a predicate table, and a
-# FailedScheduling message never mentions them. (Memory and disk *pressure* are different:
+# drops a node whose `Ready` condition is anything but `True`, whose `OutOfDisk` or
+# `NetworkUnavailable` condition is anything but `False` (`Unknown` counts), or that is
+# `spec.unschedulable` (cordoned). A condition that is not reported at all is not checked.
+# Dropped nodes never appear in a predicate table, and a FailedScheduling message never
+# mentions them — only a V(4) log line does. (Memory and disk *pressure* are different:
 # they are predicates, `CheckNodeMemoryPressure` / `CheckNodeDiskPressure`.)
 
 # %%
@@ -89,6 +91,7 @@ PredictCell(topics.node_condition_question, seed=4)
 
 # %%
 sim.run_until("selectHost", pod="default/web-1")
+print(sorted({e.message for e in sim.trace if e.stage == "log" and e.message.startswith("Ignoring node")}))
 sim.show("decision")
 
 # %% [markdown]

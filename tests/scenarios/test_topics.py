@@ -79,6 +79,10 @@ def test_condition_filtered_nodes_never_reach_the_predicates():
     assert listed == {"ready-1"}  # the scenario's four unhealthy nodes are filtered
     evaluated = {e.data["node"] for e in sim.trace if e.stage == "schedule.predicate_node"}
     assert evaluated == {"ready-1"}
+    first = next(e for e in sim.trace if e.stage == "schedule.start")
+    ignored = {e.message.split()[2] for e in sim.trace[: first.seq] if e.stage == "log"
+               and e.message.startswith("Ignoring node ")}  # factory.go's V(4) line
+    assert ignored == set(nodes) - listed
     (decision,) = sim.decision("default/web-1")
     assert [v.node for v in decision.verdicts] == ["ready-1"] and decision.host == "ready-1"
 
@@ -102,9 +106,13 @@ def test_no_listed_node_is_not_a_predicate_failure():
     ([("Ready", "True"), ("OutOfDisk", "True")], False, False),
     ([("Ready", "True"), ("OutOfDisk", "Unknown")], False, False),
     ([("Ready", "True"), ("NetworkUnavailable", "True")], False, False),
+    ([("Ready", "True"), ("NetworkUnavailable", "Unknown")], False, False),
     ([("Ready", "True")], True, False),
+    ([], False, True),
+    ([("OutOfDisk", "False"), ("NetworkUnavailable", "False")], False, True),
 ], ids=["ready", "not-ready", "ready-unknown", "out-of-disk", "out-of-disk-unknown",
-        "network-unavailable", "unschedulable"])
+        "network-unavailable", "network-unavailable-unknown", "unschedulable",
+        "no-conditions-reported", "no-ready-condition"])
 def test_node_condition_predicate_table(conditions, unschedulable, listed):
     text = ("name: x\nobjects:\n  - kind: Node\n    metadata: {name: n}\n"
             f"    spec: {{unschedulable: {str(unschedulable).lower()}}}\n"
