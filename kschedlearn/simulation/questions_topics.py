@@ -118,8 +118,12 @@ def assume_question(seed: int, scenario: str = "why-assume") -> Question:
     over = sorted(n for n in alloc if used.get(n, 0) > alloc[n])
     truth = str(len(bound))
     mode = "on (as in 1.6)" if assume else "switched off (kschedlearn-only)"
-    prompt = (f"{scenario}, seed {seed}, assume {mode}: {len(pods)} pods of 600m CPU arrive together on "
-              f"{len(alloc)} nodes of {', '.join(f'{alloc[n]}m' for n in sorted(alloc))} CPU. How many of them get bound?")
+    sizes = sorted({alloc[n] for n in alloc})
+    each = f"{sizes[0]}m CPU each" if len(sizes) == 1 else ", ".join(f"{alloc[n]}m" for n in sorted(alloc)) + " CPU"
+    requests = sorted({sum(c.resources.requests["cpu"].milli_value() for c in p.spec.containers) for p in pods})
+    asks = f"{requests[0]}m CPU" if len(requests) == 1 else "CPU"
+    prompt = (f"{scenario}, seed {seed}, assume {mode}: {len(pods)} pods of {asks} arrive together on "
+              f"{len(alloc)} nodes of {each}. How many of them get bound?")
     booking = "; ".join(f"{n}: {used.get(n, 0)}m of {alloc[n]}m" for n in sorted(alloc))
     if assume:
         why = ("AssumePod counts each pod on its node the moment it is chosen, before the binding is sent, so "
@@ -131,8 +135,12 @@ def assume_question(seed: int, scenario: str = "why-assume") -> Question:
                "that did not yet count the earlier ones.")
     explanation = f"{why} Booked CPU: {booking}." + (f" Over capacity: {', '.join(over)}." if over else " No node is over capacity.")
     last = max((e for e in sim.trace if e.stage == "apiserver.bind"), key=lambda e: e.seq, default=None)
+    if not assume:
+        # the widget's "see step N" link rebuilds the scenario with assume on: say it here instead
+        explanation += (f" (To look: sim = Simulation.from_scenario({scenario!r}, seed={seed}, assume=False)"
+                        + (f"; sim.goto({last.seq})" if last else "") + ".)")
     return Question(prompt, tuple(str(i) for i in range(len(pods) + 1)), truth, explanation,
-                    last.seq if last else None, scenario, seed)
+                    last.seq if last and assume else None, scenario, seed)
 
 
 # --- deleted while binding ---------------------------------------------------------------------
@@ -252,7 +260,7 @@ def leaders_at_question(seed: int, scenario: str = "unfenced-leader") -> Questio
     explanation = (f"{a} led from t={a0:g}s until its renewal returned and it gave up at t={a1:g}s (\"failed to renew "
                    f"lease\", then glog.Fatalf(\"lost master\")): wait.Poll checks the 10 s renew deadline only "
                    f"between attempts, and one attempt was blocked. {b} saw the record unchanged for the 15 s lease "
-                   f"and took over at t={b0:g}s. Between t={b0:g}s and t={a1:g}s both lead: nothing fences the old one.")
+                   f"and took over at t={b0:.1f}s. Between t={b0:.1f}s and t={a1:g}s both lead: nothing fences the old one.")
     at = next((e for e in sim.trace if e.time >= t), sim.trace[-1])
     return Question(prompt, _LEADS, truth, explanation, at.seq, scenario, seed)
 
