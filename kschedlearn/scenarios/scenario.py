@@ -8,13 +8,15 @@ Go: none — kschedlearn-only. A scenario is YAML, one mapping per file::
     follow: default/web-1   # the pod the views highlight
     snapshot_every: 1       # optional: snapshot every N events (big scenarios run faster)
     feature_gates: AffinityInAnnotations=true   # optional: --feature-gates for every replica
+    assume: true            # optional, kschedlearn-only: false = scheduleOne skips AssumePod
     schedulers:             # replicas of kube-scheduler, each a process of its own
       - name: scheduler-0
         flags: ["--leader-elect=false"]
     objects:                # Kubernetes manifests created before anything starts
       - {kind: Node, metadata: {name: node-1}, status: {allocatable: {cpu: "2", ...}}}
     files:                  # optional: name → content, written to a directory whose path
-      policy.json: |        # replaces "{files}" in the schedulers' flags
+      policy.json: |        # replaces "{files}" in the schedulers' flags ("{extender}" in a file:
+                            # the URL of kschedlearn's example extender, scenarios/example_extender.py)
         {"kind": "Policy", "apiVersion": "v1", "predicates": [...], "priorities": [...]}
     timeline:               # actions at virtual times (seconds)
       - at: 2
@@ -84,18 +86,27 @@ class Scenario:
     files: tuple[tuple[str, str], ...] = ()
     snapshot_every: int = 1
     feature_gates: str = ""
+    #: kschedlearn-only switch (no such option in Kubernetes): False makes every replica skip
+    #: AssumePod (see :mod:`kschedlearn.simulation.no_assume`)
+    assume: bool = True
 
     def files_dir(self) -> Path:
         """Write the scenario's ``files:`` to disk; returns their directory.
 
         The directory is named after a hash of the contents (under the system temp dir), so the
         same scenario always gets the same path: flags, and with them the trace, stay
-        byte-identical from run to run.
+        byte-identical from run to run. ``{extender}`` in a file is replaced by the URL of the
+        process's example extender (:mod:`kschedlearn.scenarios.example_extender`), started on
+        first use; its port is the OS's choice, so such a scenario's path is the same within one
+        Python process only.
         """
-        digest = hashlib.sha256(repr(self.files).encode("utf-8")).hexdigest()[:16]
+        from kschedlearn.scenarios.example_extender import substitute
+
+        files = tuple((name, substitute(content)) for name, content in self.files)
+        digest = hashlib.sha256(repr(files).encode("utf-8")).hexdigest()[:16]
         folder = Path(tempfile.gettempdir()) / f"kschedlearn-files-{digest}"
         folder.mkdir(parents=True, exist_ok=True)
-        for name, content in self.files:
+        for name, content in files:
             target = folder / name
             if not target.is_file() or target.read_text(encoding="utf-8") != content:
                 target.write_text(content, encoding="utf-8")
@@ -143,7 +154,7 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     if not isinstance(doc, dict):
         raise ScenarioError(f"{source}: a scenario must be a mapping, got {type(doc).__name__}")
     known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed", "files",
-             "snapshot_every", "feature_gates"}
+             "snapshot_every", "feature_gates", "assume"}
     for key in doc:
         if key not in known:
             raise ScenarioError(f"{source}: {key}: unknown field (expected one of {', '.join(sorted(known))})")
@@ -159,12 +170,19 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
         files=_files(doc.get("files"), source),
         snapshot_every=_positive_int(doc.get("snapshot_every", 1), f"{source}: snapshot_every"),
         feature_gates=_str(doc, "feature_gates", source, default=""),
+        assume=_bool(doc.get("assume", True), f"{source}: assume"),
     )
 
 
 def _positive_int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ScenarioError(f"{where}: expected a whole number >= 1, got {value!r}")
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ScenarioError(f"{where}: expected true or false, got {value!r}")
     return value
 
 

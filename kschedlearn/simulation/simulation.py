@@ -46,6 +46,7 @@ TEACHING_STAGES = frozenset({
     "schedule.predicates", "schedule.priorities", "selectHost", "assume", "bind", "apiserver.bind",
     "finishBinding", "forgetPod", "delta_fifo.add", "delta_fifo.pop", "handler.OnAdd", "handler.OnUpdate",
     "handler.OnDelete", "cache.addPod", "cache.removePod", "expirePod", "error.backoff", "error.requeue",
+    "assume.skipped",  # kschedlearn-only: the "assume off" switch (simulation/no_assume.py)
     "kubelet.start", "kubelet.complete", "reflector.relist", "process.crash",
 })
 GRANULARITIES = ("event", "stage", "pod")
@@ -72,6 +73,9 @@ class Simulation:
     log_verbosity: int = 4
     follow: str = ""
     granularity: str = "stage"
+    #: kschedlearn-only: False switches AssumePod off in every replica (overrides the
+    #: scenario's ``assume:``; see :mod:`kschedlearn.simulation.no_assume`); None keeps it
+    assume: bool | None = None
     breakpoints: list[Breakpoint] = attrs.field(factory=list)
     cursor: int = -1
     _world: World | None = attrs.field(default=None, repr=False)
@@ -93,6 +97,8 @@ class Simulation:
             self.scenario = attrs.evolve(self.scenario, feature_gates=joined)
         if not self.follow:
             self.follow = self.scenario.follow
+        if self.assume is not None and self.assume != self.scenario.assume:
+            self.scenario = attrs.evolve(self.scenario, assume=self.assume)
         self.inject = Injector(self)
 
     # -- construction --------------------------------------------------------------------

@@ -25,6 +25,7 @@ from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
 from kschedlearn.scenarios.scenario import Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
 from kschedlearn.scheduler.instrument import instrument_scheduler
+from kschedlearn.simulation.no_assume import switch_off_assume
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
 from kschedlearn.trace.snapshot import SnapshotBuilder
 
@@ -263,6 +264,8 @@ def build_world(
 
         def created(h: RunningScheduler, replica: Replica = replica) -> None:
             instrument_scheduler(h)
+            if not scenario.assume:
+                switch_off_assume(h)
             _attach_to_builder(world, replica)
             if on_replica_created is not None:
                 on_replica_created(h)

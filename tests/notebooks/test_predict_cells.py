@@ -21,11 +21,12 @@ from kschedlearn import Simulation
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
 from kschedlearn.simulation import questions_replay as R
+from kschedlearn.simulation import questions_topics as topics
 from kschedlearn.widgets.predict import PredictCell
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "PredictCell": PredictCell}
+PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "PredictCell": PredictCell}
 
 
 def _tags(cell: Any) -> list[str]:
@@ -207,7 +208,81 @@ def _truth_replay(q: Q.Question) -> str:
     return next(p.node_name for p in sim.snapshot.apiserver.pods if p.key == key).split(".")[0]
 
 
+# --- notebook 12's topic questions (kschedlearn/simulation/questions_topics.py) ---------------
+
+
+def _finished(q: Q.Question, **kwargs: Any) -> Simulation:
+    sim = Simulation.from_scenario(q.scenario, seed=q.seed, **kwargs)
+    sim.run_until(lambda e: False)
+    return sim
+
+
+def _truth_scheduler_name(q: Q.Question) -> str:
+    ev = Simulation.from_scenario(q.scenario, seed=q.seed).run_until("apiserver.bind", pod=_ticks(q.prompt)[0])
+    return ev.process if ev is not None else q.choices[-1]
+
+
+def _truth_node_condition(q: Q.Question) -> str:
+    node, pod = _ticks(q.prompt)[:2]
+    seen = {e.data["node"] for e in _finished(q).trace if e.stage == "schedule.predicate_node" and e.data["pod"] == pod}
+    return q.choices[0] if node in seen else q.choices[1]
+
+
+def _truth_assume(q: Q.Question) -> str:
+    sim = _finished(q, assume="assume on" in q.prompt)
+    return str(sum(1 for p in sim.world.api.storage.items("pods") if p.spec.node_name))
+
+
+def _truth_deleted_in_flight(q: Q.Question) -> str:
+    sim = _finished(q)
+    pod = _ticks(q.prompt)[-1]
+    if "What does the bind call get back" in q.prompt:
+        if any(e.stage == "apiserver.bind" and e.data["pod"] == pod for e in sim.trace):
+            return q.choices[0]
+        return next(c for c in q.choices if c.startswith("404")) if any(
+            "not found" in e.message for e in sim.trace if e.stage == "log") else q.choices[2]
+    if any(e.stage == "error.requeue" and e.data["pod"] == pod for e in sim.trace):
+        return q.choices[0]
+    assert not sim.world.runtime.crashes and all(p.key != pod for p in sim.snapshot.cache.pod_states)
+    return next(c for c in q.choices if "dropped" in c)
+
+
+def _truth_extender_total(q: Q.Question) -> str:
+    pod, node = _ticks(q.prompt)[:2]
+    decision = next(d for d in _finished(q).decision(pod) if d.scored_nodes)
+    return str(dict(decision.totals)[node])
+
+
+def _truth_leaders_at(q: Q.Question) -> str:
+    t = float(q.prompt.split("At t=")[1].split("s,")[0])
+    sim = _finished(q)
+    leading = []
+    for name in sim.world.replicas:
+        got = [e.time for e in sim.trace if e.process == name and e.stage == "leaderelection.acquire"
+               and e.data.get("result") == "acquired"]
+        ended = [e.time for e in sim.trace if e.process == name and e.stage in ("leaderelection.lost", "process.crash")]
+        if got and got[0] <= t and not [x for x in ended if x <= t]:
+            leading.append(name)
+    if len(leading) == 2:
+        return f"both {leading[0]} and {leading[1]}"
+    return f"only {leading[0]}" if leading else "neither"
+
+
+def _truth_double_bind(q: Q.Question) -> str:
+    pod = _ticks(q.prompt)[0]
+    n = sum(1 for e in _finished(q).trace if e.stage == "apiserver.bind" and e.data["pod"] == pod)
+    return f"{n} time" + ("" if n == 1 else "s")
+
+
+TRUTHS_TOPICS = {
+    "scheduler_name_question": _truth_scheduler_name, "node_condition_question": _truth_node_condition,
+    "assume_question": _truth_assume, "deleted_in_flight_question": _truth_deleted_in_flight,
+    "extender_total_question": _truth_extender_total, "leaders_at_question": _truth_leaders_at,
+    "double_bind_question": _truth_double_bind,
+}
+
 TRUTHS = {
+    **TRUTHS_TOPICS,
     "kubectl_apply_question": _truth_kubectl_apply, "replay_placement_question": _truth_replay,
     "pod_location_question": _truth_pod_location, "cache_state_question": _truth_cache_state,
     "winner_question": _truth_winner, "next_stage_question": _truth_next_stage,

@@ -10,7 +10,8 @@ from kschedlearn import Simulation
 from kschedlearn.scenarios.scenario import ScenarioError, bundled_names, load_scenario, parse_scenario
 
 EXPECTED = {"three-nodes", "unschedulable-then-fits", "bind-failure", "assume-expiry", "ha-failover",
-            "policy-file", "spread-and-affinity", "burst-100-pods"}
+            "policy-file", "spread-and-affinity", "burst-100-pods", "several-schedulers", "node-conditions",
+            "why-assume", "deleted-while-binding", "extender", "unfenced-leader"}
 
 
 def test_bundled_scenarios_load_with_descriptions():
