@@ -108,7 +108,7 @@ print([e.message for e in sim.world.api.storage.items("events") if e.involved_ob
 #
 # `scheduleOne` does not wait for the binding: it *assumes* the pod into the scheduler cache
 # (the cache counts its resources on the chosen node at once) and binds in a goroutine
-# ([scheduler.go#L177-L190](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L177-L190)).
+# ([scheduler.go#L177-L188](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L177-L188)).
 # What if it did not assume? Kubernetes has no switch for that; kschedlearn has one for this
 # experiment only — `Simulation.from_scenario(..., assume=False)` (or `assume: false` in a
 # scenario file). It is bolted on from outside (`kschedlearn/simulation/no_assume.py` replaces
