@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test setup clean
+.PHONY: lab test test-fast setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ setup: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The inner loop: everything except the few slow end-to-end tests (marked `slow`).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 # Local only (127.0.0.1) and behind a fresh random token; opens notebook 00 in notebooks/.
 LAB_PORT ?= 8888

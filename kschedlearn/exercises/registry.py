@@ -47,6 +47,9 @@ class Task:
     - ``plug_in(fn, simulation)``: the experiment behind ``plug_in(task_id, fn)``.
     - ``solution``: ``"module:function"`` under ``kschedlearn.exercises.solutions``.
     - ``quiz``: the quiz kind of ``kschedlearn.exercises.quiz`` shown in the notebook, if any.
+    - ``time_limit``: seconds of wall time one ``check`` (all cases) may take.
+    - ``protected``: parameters (names as in the solution) the learner's function must only
+      read; changing them fails the case.
     """
 
     id: str
@@ -64,6 +67,7 @@ class Task:
     solution: str
     quiz: str | None = None
     time_limit: float = fw.DEFAULT_TIME_LIMIT
+    protected: tuple[str, ...] = ()
 
     @property
     def marker(self) -> str:

@@ -154,6 +154,7 @@ for name in sys.argv[1:]:
 """
 
 
+@pytest.mark.slow
 def test_traces_identical_across_processes_with_different_hash_seeds():
     names = ["spread-and-affinity", "ha-failover"]
     outputs = []
