@@ -149,6 +149,8 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's C loader wh
 class YAMLProblem(ValueError):
     """YAML text that cannot be read: a syntax error, too large, or nested too deeply.
 
+    Go: none (kschedlearn-only; Go's yaml.v2 decoder has its own limits).
+
     ``document`` is the 1-based index of the document it happened in.
     """
 
@@ -158,7 +160,11 @@ class YAMLProblem(ValueError):
 
 
 def yaml_documents(text: str) -> list[Any]:
-    """Every document of ``text`` (safe loading), within ``MAX_YAML_CHARS`` and ``MAX_YAML_DEPTH``."""
+    """Every document of ``text`` (safe loading), within ``MAX_YAML_CHARS`` and ``MAX_YAML_DEPTH``.
+
+    Go: none (kschedlearn-only). libyaml's C loader is used where present (fast, and it refuses
+    flow nesting deeper than 1000 itself); a RecursionError never escapes.
+    """
     if len(text) > MAX_YAML_CHARS:
         raise YAMLProblem(f"the YAML text is {len(text):,} characters long; the limit is {MAX_YAML_CHARS:,}", 1)
     docs: list[Any] = []
