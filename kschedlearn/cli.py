@@ -120,7 +120,11 @@ def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
             return 0
         ev = sim.step(args.granularity)
     if args.until is not None:
-        raise CLIError(f"stage {args.until!r} never happened in {scenario.name} (seed {args.seed})")
+        from kschedlearn.trace.stages import CATALOGUE
+
+        seen = {e.stage for e in sim.trace} | set(CATALOGUE)
+        raise CLIError(f"stage {args.until!r} never happened in {scenario.name} (seed {args.seed})"
+                       + (suggest(args.until, seen) if args.until not in seen else ""))
     return 0
 
 

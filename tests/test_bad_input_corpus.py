@@ -236,6 +236,7 @@ CLI = [
     (["render", "nope", "--view", "cache", "--step", "1", "-o", "-"], 1, ("unknown scenario 'nope'",)),
     (["trace", "no-such.yaml"], 1, ("no-such.yaml", "no such scenario file")),
     (["trace", "three-nodes", "--until", "neverStage"], 1, ("'neverStage'", "never happened")),
+    (["trace", "three-nodes", "--until", "asume"], 1, ("'asume'", "never happened", "did you mean 'assume'")),
 ]
 
 
