@@ -200,3 +200,33 @@ def test_the_in_process_limit_keeps_an_earlier_alarm():
             signal.setitimer(signal.ITIMER_REAL, max(outer_deadline - time.monotonic(), 0.01))
         else:
             signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_a_jupyter_kernel_survives_every_escape(tmp_path):
+    """In a real ipykernel: the functions live in ``__main__``; after a loop that swallows
+    BaseException, os._exit, sys.exit and 10 MB of output the kernel still answers."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    cells = [
+        "import os, sys\nfrom kschedlearn.exercises import check\nfrom kschedlearn.exercises.framework import TIMEOUT, ERROR",
+        "def get_backoff(entry, max_duration):\n    while True:\n        try:\n            pass\n"
+        "        except BaseException:\n            pass\n"
+        "r = check('8.1', get_backoff, time_limit=1)\nassert r.results[0].status == TIMEOUT, str(r)",
+        "def get_backoff(entry, max_duration):\n    os._exit(3)\n"
+        "r = check('8.1', get_backoff, time_limit=5)\nassert 'os._exit(3)' in r.results[0].message, str(r)",
+        "def get_backoff(entry, max_duration):\n    sys.exit(4)\n"
+        "r = check('8.1', get_backoff, time_limit=5)\nassert 'SystemExit: 4' in r.results[0].message, str(r)",
+        "def get_backoff(entry, max_duration):\n    print('x' * 10_000_000)\n    return 1.0\n"
+        "r = check('8.1', get_backoff, time_limit=20)\nassert r.results",
+        "print('kernel alive', os.getpid())",
+    ]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    client = nbclient.NotebookClient(nb, timeout=60, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    last = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert "kernel alive" in last
+    printed = "".join(o.get("text", "") for o in nb.cells[4].outputs)
+    assert "more characters of output were dropped" in printed and len(printed) < 100_000
