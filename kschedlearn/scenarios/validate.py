@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,6 +28,9 @@ FAULT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
     "expire_watch_window": {"n": ("window", False), "resource": ("resource", False)},
 }
 ERRORS = ("internal", "conflict")
+_GLOG_FLAGS = {"v", "vmodule", "logtostderr", "alsologtostderr", "log-dir", "stderrthreshold",
+               "log-backtrace-at", "log-flush-frequency"}
+_DNS = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
 
 
 class _Problem(ValueError):
@@ -93,6 +97,20 @@ def check_references(scenario: Any, source: str) -> str | None:
             return f"{source}: schedulers[{i}].name: expected a plain process name, got {name!r}"
         if name in names[:i]:
             return f"{source}: schedulers[{i}].name: duplicate replica name {name!r} (names must be unique)"
+    for i, spec in enumerate(scenario.schedulers):
+        problem = _check_flags(spec.flags, f"{source}: schedulers[{i}].flags")
+        if problem:
+            return problem
+    seen: set[tuple[str, str]] = set()
+    for i, obj in enumerate(scenario.objects):
+        name = obj.metadata.name
+        if not _DNS.match(name or ""):
+            return (f"{source}: objects[{i}]: {type(obj).kind} {name!r}: metadata.name: expected a lower-case "
+                    "DNS-1123 name (letters, digits, '-', '.')")
+        ident = (type(obj).kind, _key(obj) if type(obj).kind != "Node" else name)
+        if ident in seen:
+            return f"{source}: objects[{i}]: {ident[0]} {ident[1]!r} is already created by an earlier entry"
+        seen.add(ident)
     nodes, pods = _created(scenario)
     for obj_where, obj in _objects(scenario, source):
         if type(obj).kind == "Pod" and obj.spec.node_name and obj.spec.node_name not in nodes:
@@ -143,3 +161,17 @@ def _created(scenario: Any) -> tuple[set[str], set[str]]:
 
 def _key(pod: Any) -> str:
     return f"{pod.metadata.namespace or 'default'}/{pod.metadata.name}"
+
+
+def _check_flags(flags: tuple[str, ...], where: str) -> str | None:
+    """The kube-scheduler binary's own flag check (pflag), before the replica would die of it."""
+    from kschedlearn.cmd.kube_scheduler.app.options import options
+
+    # glog's flags (--v, --logtostderr, ...) are on Go's command line too but not in this flag
+    # set (the simulation reads verbosity elsewhere); they are left to the binary itself
+    own = [f for f in flags if not f.lstrip("-").split("=")[0].replace("_", "-") in _GLOG_FLAGS]
+    try:
+        options.parse_args(own)
+    except options.FlagError as err:
+        return f"{where}: {err.message}"
+    return None
