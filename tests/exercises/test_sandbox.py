@@ -230,3 +230,19 @@ def test_a_jupyter_kernel_survives_every_escape(tmp_path):
     assert "kernel alive" in last
     printed = "".join(o.get("text", "") for o in nb.cells[4].outputs)
     assert "more characters of output were dropped" in printed and len(printed) < 100_000
+
+
+def test_without_fork_the_checks_run_in_process_under_the_alarm(monkeypatch):
+    """Where os.fork is missing (Windows): in-process, SIGALRM per case; the report is the same."""
+    from kschedlearn.exercises import sandbox
+
+    monkeypatch.setattr(sandbox, "fork_available", lambda: False)
+
+    def get_backoff(entry, max_duration):
+        while True:
+            pass
+
+    report = check("8.1", get_backoff, time_limit=0.2)
+    assert {r.status for r in report.results} == {TIMEOUT}
+    assert "time limit of 0.2 s reached" in report.results[0].message
+    assert check("8.1", get_task("8.1").load_solution()).passed
