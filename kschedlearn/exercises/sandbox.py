@@ -14,7 +14,7 @@ Why fork and not a fresh interpreter: the learner's functions live in the notebo
 on the way in. Only results travel back, so they must be picklable plain data.
 
 Where fork is missing (Windows) ``fork_available()`` is False and callers run in-process with the
-SIGALRM time limit instead (``framework.time_limit``).
+SIGALRM time limit instead (``limits.time_limit``).
 """
 
 from __future__ import annotations
