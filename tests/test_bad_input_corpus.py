@@ -338,6 +338,12 @@ NOTEBOOK = [
     ("add-node-cpu", lambda s: s.inject.add_node("node-9", cpu="lots"), SimulationError, ("add_node", "cpu", '"lots"')),
     ("add-node-type", lambda s: s.inject.add_node(3), TypeError, ("add_node", "int")),
     ("add-pod-type", lambda s: s.inject.add_pod("web"), TypeError, ("add_pod", "str")),
+    ("add-pod-bad-name", lambda s: s.inject.add_pod({"metadata": {"name": "a b"}}), SimulationError,
+     ("add_pod", "Pod 'a b'", "metadata.name", "DNS-1123")),
+    ("add-pod-empty-name", lambda s: s.inject.add_pod({"metadata": {"name": ""}}), SimulationError,
+     ("add_pod", "Pod ''", "metadata.name")),
+    ("add-node-bad-name", lambda s: s.inject.add_node({"metadata": {"name": "Node_1"}}), SimulationError,
+     ("add_node", "Node 'Node_1'", "metadata.name")),
     ("add-pod-bad-manifest", lambda s: s.inject.add_pod({"metadata": {"name": "x"}, "spec": {"containers": 5}}),
      ManifestError, ("spec.containers", "5")),
 ]

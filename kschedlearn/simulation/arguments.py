@@ -21,6 +21,7 @@ class SimulationError(Exception):
 
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")  # DNS-1123 subdomain (Go's validation)
+DNS_NAME = _NAME
 
 
 def whole_number(call: str, param: str, value: Any, *, low: int = 0, high: int | None = None) -> int:

@@ -57,13 +57,32 @@ class Injector:
         elif not isinstance(node, Node):
             # checked before anything is forked, so a bad argument never costs the history
             raise TypeError(f"inject.add_node: expected a Node, a manifest dict or a name, got {type(node).__name__}")
+        self._check_new("add_node", "Node", node.metadata.name, node.metadata.name, self.sim.known_nodes())
         return self._do("create", node)
 
     def add_pod(self, pod: Pod | dict[str, Any]) -> TraceEvent | None:
         """Create a pod (a Pod or a manifest dict)."""
         if not isinstance(pod, (Pod, dict)):
             raise TypeError(f"inject.add_pod: expected a Pod or a manifest dict, got {type(pod).__name__}")
-        return self._do("create", pod if isinstance(pod, Pod) else Pod.from_dict(pod))
+        obj = pod if isinstance(pod, Pod) else Pod.from_dict(pod)
+        self._check_new("add_pod", "Pod", obj.metadata.name, f"{obj.metadata.namespace or 'default'}/{obj.metadata.name}",
+                        self.sim.known_pods())
+        return self._do("create", obj)
+
+    def _check_new(self, call: str, kind: str, name: str, key: str, known: set[str]) -> None:
+        """Checked before anything forks: the API server would refuse these (Go's validation)."""
+        if not args.DNS_NAME.match(name or ""):
+            raise args.SimulationError(
+                f"inject.{call}: {kind} {name!r}: metadata.name: a DNS-1123 subdomain must consist of lower "
+                "case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character")
+        if self.sim.cursor >= len(self.sim.trace) - 1 and key in known and self._stored(kind, key):
+            raise args.SimulationError(f"inject.{call}: {kind} {key!r} already exists")
+
+    def _stored(self, kind: str, key: str) -> bool:
+        if kind == "Node":
+            return self.sim.world.api.storage.get("nodes", ("", key)) is not None
+        ns, _, name = key.partition("/")
+        return self.sim.world.api.storage.get("pods", (ns, name)) is not None
 
     def remove_node(self, name: str) -> TraceEvent | None:
         return self._do("delete", f"node {args.node_name('inject.remove_node', name, self.sim.known_nodes())}")
