@@ -42,3 +42,13 @@ def test_one_seed_is_deterministic_and_clean():
     assert first.violations == ()
     assert first == campaign.run_seed(3)
     assert campaign.scenario_text(3) == campaign.scenario_text(3)
+
+
+def test_the_unfenced_window_is_expected_1_6_behaviour():
+    """Seed 827: scheduler-a's lock update is delayed past the lease, scheduler-b takes over
+    while scheduler-a still schedules (two leaders). No pod is bound twice (409 Conflict), a
+    then dies of "lost master", and b - whose cache assumed p9 on another node than a bound it
+    to - exits with 1.6's "Schedulercache is corrupted" fatal. Both deaths are Go's own."""
+    result = campaign.run_seed(827, check_export=False)
+    assert result.violations == ()
+    assert result.two_leaders and result.expected_deaths == 2
