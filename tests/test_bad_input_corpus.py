@@ -173,6 +173,13 @@ SCENARIOS = [
     ("name: x\nobjects:\n  - {kind: Node, metadata: {name: ''}}\n", ("objects[0]", "Node ''", "metadata.name")),
     ("name: x\nobjects:\n  - {kind: Node, metadata: {name: Node-1}}\n", ("objects[0]", "'Node-1'", "lower-case")),
     ("name: x\nschedulers: [{name: a, flags: ['--bogus']}]\n", ("schedulers[0].flags", "unknown flag: --bogus")),
+    ("name: x\nschedulers: [{name: a, flags: ['--policy-config-file={files}/p.json']}]\nfiles: {q.json: '{}'}\n",
+     ("schedulers[0].flags", "--policy-config-file", "'p.json'", "did you mean 'q.json'")),
+    ("name: x\nschedulers: [{name: a, flags: ['--policy-config-file={files}/p.json']}]\nfiles: {p.json: '{\"priorities\": 3}'}\n",
+     ("files.p.json", "Policy: priorities", "expected a list")),
+    ("name: x\nschedulers: [{name: a, flags: ['--policy-config-file={files}/p.json']}]\n"
+     "files: {p.json: '{\"priorities\": [{\"name\": \"EqualPriority\", \"weight\": 0}]}'}\n",
+     ("files.p.json", "EqualPriority", "positive weight")),
     ("name: x\nschedulers: [{name: a, flags: ['--port=abc']}]\n", ("schedulers[0].flags", "port", "abc")),
     ("name: x\nschedulers: [{name: a}, {name: a}]\n", ("schedulers[1].name", "duplicate", "'a'")),
     ("name: x\nschedulers: [{name: 'a b'}]\n", ("schedulers[0].name", "'a b'")),

@@ -98,7 +98,8 @@ def check_references(scenario: Any, source: str) -> str | None:
         if name in names[:i]:
             return f"{source}: schedulers[{i}].name: duplicate replica name {name!r} (names must be unique)"
     for i, spec in enumerate(scenario.schedulers):
-        problem = _check_flags(spec.flags, f"{source}: schedulers[{i}].flags")
+        problem = (_check_flags(spec.flags, f"{source}: schedulers[{i}].flags")
+                   or _check_policy_file(spec.flags, dict(scenario.files), f"{source}: schedulers[{i}].flags"))
         if problem:
             return problem
     seen: set[tuple[str, str]] = set()
@@ -174,4 +175,24 @@ def _check_flags(flags: tuple[str, ...], where: str) -> str | None:
         options.parse_args(own)
     except options.FlagError as err:
         return f"{where}: {err.message}"
+    return None
+
+
+def _check_policy_file(flags: tuple[str, ...], files: dict[str, str], where: str) -> str | None:
+    """A ``--policy-config-file={files}/NAME`` must name one of ``files:`` and be a valid policy
+    (decoded and validated as the binary will, so its error names the file before the run)."""
+    from kschedlearn.scheduler.api.latest import load_policy
+    from kschedlearn.scheduler.api.validation.validation import validate_policy
+
+    for flag in flags:
+        name, _, value = flag.lstrip("-").partition("=")
+        if name != "policy-config-file" or not value.startswith("{files}/"):
+            continue
+        file = value[len("{files}/"):]
+        if file not in files:
+            return f"{where}: --policy-config-file: {file!r} is not in the scenario's files:" + suggest(file, files)
+        try:
+            validate_policy(load_policy(files[file]))
+        except Exception as err:  # noqa: BLE001 - PolicyError or validation's Aggregate, both reported
+            return f"{where}: --policy-config-file: files.{file}: {err}"
     return None
