@@ -28,8 +28,6 @@ FAULT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
     "expire_watch_window": {"n": ("window", False), "resource": ("resource", False)},
 }
 ERRORS = ("internal", "conflict")
-_GLOG_FLAGS = {"v", "vmodule", "logtostderr", "alsologtostderr", "log-dir", "stderrthreshold",
-               "log-backtrace-at", "log-flush-frequency"}
 _DNS = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
 
 
@@ -97,11 +95,8 @@ def check_references(scenario: Any, source: str) -> str | None:
             return f"{source}: schedulers[{i}].name: expected a plain process name, got {name!r}"
         if name in names[:i]:
             return f"{source}: schedulers[{i}].name: duplicate replica name {name!r} (names must be unique)"
-    for i, spec in enumerate(scenario.schedulers):
-        problem = (_check_flags(spec.flags, f"{source}: schedulers[{i}].flags")
-                   or _check_policy_file(spec.flags, dict(scenario.files), f"{source}: schedulers[{i}].flags"))
-        if problem:
-            return problem
+    # The replicas' flags and policy files are deliberately not checked here: a bad one makes the
+    # simulated binary die exactly as Go's does (tests/cmd/kube_scheduler/test_flags_errors.py).
     seen: set[tuple[str, str]] = set()
     for i, obj in enumerate(scenario.objects):
         name = obj.metadata.name
@@ -163,36 +158,3 @@ def _created(scenario: Any) -> tuple[set[str], set[str]]:
 def _key(pod: Any) -> str:
     return f"{pod.metadata.namespace or 'default'}/{pod.metadata.name}"
 
-
-def _check_flags(flags: tuple[str, ...], where: str) -> str | None:
-    """The kube-scheduler binary's own flag check (pflag), before the replica would die of it."""
-    from kschedlearn.cmd.kube_scheduler.app.options import options
-
-    # glog's flags (--v, --logtostderr, ...) are on Go's command line too but not in this flag
-    # set (the simulation reads verbosity elsewhere); they are left to the binary itself
-    own = [f for f in flags if not f.lstrip("-").split("=")[0].replace("_", "-") in _GLOG_FLAGS]
-    try:
-        options.parse_args(own)
-    except options.FlagError as err:
-        return f"{where}: {err.message}"
-    return None
-
-
-def _check_policy_file(flags: tuple[str, ...], files: dict[str, str], where: str) -> str | None:
-    """A ``--policy-config-file={files}/NAME`` must name one of ``files:`` and be a valid policy
-    (decoded and validated as the binary will, so its error names the file before the run)."""
-    from kschedlearn.scheduler.api.latest import load_policy
-    from kschedlearn.scheduler.api.validation.validation import validate_policy
-
-    for flag in flags:
-        name, _, value = flag.lstrip("-").partition("=")
-        if name != "policy-config-file" or not value.startswith("{files}/"):
-            continue
-        file = value[len("{files}/"):]
-        if file not in files:
-            return f"{where}: --policy-config-file: {file!r} is not in the scenario's files:" + suggest(file, files)
-        try:
-            validate_policy(load_policy(files[file]))
-        except Exception as err:  # noqa: BLE001 - PolicyError or validation's Aggregate, both reported
-            return f"{where}: --policy-config-file: files.{file}: {err}"
-    return None
