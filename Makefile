@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test setup clean
+.PHONY: lab test test-fast setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ setup: $(STAMP) $(LAB_OVERRIDES)
 
 test: $(STAMP) $(LAB_OVERRIDES)
 	$(BIN)/python -m pytest
+
+# The inner loop: everything except the few slow end-to-end tests (marked `slow`).
+test-fast: $(STAMP) $(LAB_OVERRIDES)
+	$(BIN)/python -m pytest -m "not slow"
 
 # Local only (127.0.0.1) and behind a fresh random token; serves the repository (notebooks/ and
 # exercises/) and opens notebook 00. tests/browser/conftest.py starts JupyterLab the same way.

@@ -35,6 +35,7 @@ from typing import Any, TextIO
 import attrs
 
 from kschedlearn.scenarios.scenario import Scenario, ScenarioError, SchedulerSpec, bundled_names, load_scenario
+from kschedlearn.scenarios.validate import suggest
 from kschedlearn.trace import TraceEvent
 
 #: simulated time 0.0 is the v1.6.1 release day (docs/contracts.md, "Times")
@@ -44,6 +45,10 @@ GLOG_LEVELS = {"INFO": "I", "WARNING": "W", "ERROR": "E", "FATAL": "F"}
 
 class CLIError(Exception):
     """A user error the command reports in one line (exit status 1)."""
+
+
+class UsageError(CLIError):
+    """A bad command-line flag or argument, found before anything runs (exit status 2)."""
 
 
 # -- output formats --------------------------------------------------------------------------
@@ -148,20 +153,29 @@ def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
                 return 0
             ev = sim.step(args.granularity)
     if args.until is not None:
-        raise CLIError(f"stage {args.until!r} never happened in {scenario.name} (seed {args.seed})")
+        from kschedlearn.trace.stages import CATALOGUE
+
+        seen = {e.stage for e in sim.trace} | set(CATALOGUE)
+        raise CLIError(f"stage {args.until!r} never happened in {scenario.name} (seed {args.seed})"
+                       + (suggest(args.until, seen) if args.until not in seen else ""))
     return 0
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
-    from kschedlearn.simulation.simulation import Simulation
+    from kschedlearn.simulation.simulation import Simulation, SimulationError
     from kschedlearn.viz import VIEWS, RenderUnavailable
 
     if args.view not in VIEWS:
-        raise CLIError(f"--view: unknown view {args.view!r}; choose one of {', '.join(VIEWS)}")
+        raise UsageError(f"--view: unknown view {args.view!r}; choose one of {', '.join(VIEWS)}"
+                         + suggest(args.view, VIEWS))
     if args.step < 0:
-        raise CLIError(f"--step: event numbers start at 0, got {args.step}")
+        raise UsageError(f"--step: event numbers start at 0, got {args.step}")
+    _check_output(args.output)
     sim = Simulation(scenario=_load(args.scenario), seed=args.seed)
-    ev = sim.goto(args.step)
+    try:
+        ev = sim.goto(args.step)
+    except SimulationError:
+        ev = None
     if ev is None or ev.seq != args.step:
         raise CLIError(f"--step {args.step}: {sim.scenario.name} has only {len(sim.trace)} events (0..{len(sim.trace) - 1})")
     view = sim.show(args.view, renderer=args.renderer)
@@ -172,12 +186,43 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     if args.output == "-":
         out.write(text)
     else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise CLIError(f"-o {args.output}: cannot write the file: {e.strerror or e}") from e
     return 0
 
 
+def _check_output(path: str) -> None:
+    """``-o PATH``: "-" or a file in a directory that exists (checked before the run)."""
+    import os
+
+    if path == "-":
+        return
+    if not path or path.endswith(("/", os.sep)):
+        raise UsageError(f"-o: expected a file name, got {path!r}")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"-o {path}: the directory {folder!r} does not exist")
+    if os.path.isdir(path):
+        raise UsageError(f"-o {path}: is a directory; give a file name such as {os.path.join(path, 'view.svg')!r}")
+
+
 # -- kube-scheduler ------------------------------------------------------------------------
+
+def _positive_duration(flag: str, text: str) -> float:
+    """A Go duration flag that must be > 0 (``60s``, ``1m30s``); UsageError otherwise."""
+    from kschedlearn.apis.componentconfig.duration import DurationError, parse_duration
+
+    try:
+        seconds = parse_duration(text)
+    except (DurationError, ValueError, OverflowError) as e:
+        raise UsageError(f"{flag}: {e}") from e
+    if not seconds > 0:
+        raise UsageError(f"{flag}: expected a duration > 0 such as 60s, got {text!r}")
+    return seconds
+
 
 def _take_option(argv: list[str], names: tuple[str, ...]) -> str | None:
     """Remove ``--name VALUE`` / ``--name=VALUE`` (last one wins) from ``argv``; returns VALUE."""
@@ -188,7 +233,7 @@ def _take_option(argv: list[str], names: tuple[str, ...]) -> str | None:
         for name in names:
             if arg == name:
                 if i + 1 >= len(argv):
-                    raise CLIError(f"{name}: needs a value")
+                    raise UsageError(f"{name}: needs a value")
                 value = argv[i + 1]
                 del argv[i:i + 2]
                 break
@@ -203,7 +248,6 @@ def _take_option(argv: list[str], names: tuple[str, ...]) -> str | None:
 
 def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     """Run the kube-scheduler binary against a scenario's cluster, printing glog lines."""
-    from kschedlearn.apis.componentconfig.duration import DurationError, parse_duration
     from kschedlearn.cmd.kube_scheduler.app.options import options
     from kschedlearn.simulation.world import build_world
 
@@ -222,15 +266,16 @@ def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
         err.write(f"{e.message}\n{e.usage or options.usage()}\n")
         return 2
     if name is None:
-        raise CLIError("kube-scheduler: --scenario NAME is required (see `kschedlearn scenarios`)")
-    try:
-        duration = parse_duration(duration_text)
-    except (DurationError, ValueError) as e:
-        raise CLIError(f"--duration: {e}") from e
-    if not verbosity_text.isdigit():
-        raise CLIError(f"--v: expected a log level (0, 1, 2, ...), got {verbosity_text!r}")
-    if not seed_text.lstrip("-").isdigit():
-        raise CLIError(f"--seed: expected a whole number, got {seed_text!r}")
+        raise UsageError("kube-scheduler: --scenario NAME is required (see `kschedlearn scenarios`)")
+    duration = _positive_duration("--duration", duration_text)
+    if serve_for_text is not None:
+        _positive_duration("--serve-for", serve_for_text)
+    if not verbosity_text.isdigit() or len(verbosity_text) > 3:
+        raise UsageError(f"--v: expected a log level (0, 1, 2, ...), got {verbosity_text!r}")
+    if not seed_text.lstrip("-").isdigit() or len(seed_text) > 20:
+        raise UsageError(f"--seed: expected a whole number, got {seed_text!r}")
+    if not 0 <= parsed.port <= 65535:
+        raise UsageError(f"--port: expected a TCP port 0..65535, got {parsed.port}")
     scenario = _load(name)
     replica = scenario.schedulers[0].name if scenario.schedulers else "scheduler-0"
     scenario = attrs.evolve(scenario, duration=duration, schedulers=(SchedulerSpec(replica, tuple(rest)),))
@@ -327,6 +372,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         command: Any = {"scenarios": cmd_scenarios, "trace": cmd_trace, "render": cmd_render,
                         "serve": cmd_serve}[args.command]
         return int(command(args, out))
+    except UsageError as e:
+        err.write(f"kschedlearn: error: {e}\n")
+        return 2
     except CLIError as e:
         err.write(f"kschedlearn: error: {e}\n")
         return 1

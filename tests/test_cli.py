@@ -106,15 +106,16 @@ def test_render_writes_svg_and_dot(tmp_path, capsys):
     assert dot.read_text().startswith("digraph pipeline {")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["render", "nope", "--view", "cache", "--step", "1", "-o", "x.svg"], "unknown scenario 'nope'; bundled ones: "),
-    (["render", "three-nodes", "--view", "nope", "--step", "1", "-o", "x.svg"], "--view: unknown view 'nope'"),
-    (["render", "three-nodes", "--view", "cache", "--step", "99999", "-o", "x.svg"], "--step 99999: three-nodes has only"),
-    (["trace", "missing-file.yaml"], "missing-file.yaml: no such scenario file"),
+@pytest.mark.parametrize("argv, message, status", [
+    (["render", "nope", "--view", "cache", "--step", "1", "-o", "x.svg"], "unknown scenario 'nope'; bundled ones: ", 1),
+    (["render", "three-nodes", "--view", "nope", "--step", "1", "-o", "x.svg"], "--view: unknown view 'nope'", 2),
+    (["render", "three-nodes", "--view", "cache", "--step", "99999", "-o", "x.svg"], "--step 99999: three-nodes has only", 1),
+    (["trace", "missing-file.yaml"], "missing-file.yaml: no such scenario file", 1),
 ], ids=["unknown-scenario", "unknown-view", "step-too-far", "missing-file"])
-def test_bad_input_is_a_one_line_error_exit_1(argv, message, capsys, tmp_path, monkeypatch):
+def test_bad_input_is_a_one_line_error_exit_1(argv, message, status, capsys, tmp_path, monkeypatch):
+    """Bad data exits 1; a bad flag value (a usage error, found before running) exits 2."""
     monkeypatch.chdir(tmp_path)
-    assert main(argv) == 1
+    assert main(argv) == status
     err = capsys.readouterr().err
     assert err.startswith("kschedlearn: error: ") and message in err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -160,7 +161,7 @@ def test_kube_scheduler_help_exits_0(capsys):
 
 
 def test_kube_scheduler_needs_a_scenario(capsys):
-    assert main(["kube-scheduler", "--leader-elect=false"]) == 1
+    assert main(["kube-scheduler", "--leader-elect=false"]) == 2  # a usage error
     assert "--scenario NAME is required" in capsys.readouterr().err
 
 

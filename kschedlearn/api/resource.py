@@ -60,6 +60,9 @@ ERR_NUMERIC = "unable to parse numeric part of quantity"
 ERR_SUFFIX = "unable to parse quantity's suffix"
 
 _DIGITS = frozenset("0123456789")
+MAX_QUANTITY_LENGTH = 200
+"""Longest quantity string accepted (Differs from Go: a bound so that arithmetic stays cheap and
+Python's int-conversion limit is never what a learner sees; no real quantity comes close)."""
 _SUFFIX_CHARS = frozenset("eEinumkKMGTP")
 
 
@@ -647,6 +650,9 @@ def parse_quantity(s: str) -> Quantity:
     if s == "0":
         return Quantity(value=0, scale=0, format=DECIMAL_SI, s=s)
 
+    if len(s) > MAX_QUANTITY_LENGTH:
+        raise QuantityError(s[:40] + "...", f"{len(s)} characters long; kschedlearn accepts at most "
+                            f"{MAX_QUANTITY_LENGTH} (Differs from Go: Go's inf.Dec has no such bound)")
     positive, _value_text, num, denom, suf = _parse_quantity_string(s)
     base, exponent, fmt, ok = _interpret_suffix(suf)
     if not ok:

@@ -7,17 +7,19 @@ Go: none (kschedlearn-only). In a notebook::
     hint("3.1", 1)              # hints in layers: 1 concept, 2 Go source, 3 almost the answer
     plug_in("3.1", fifo_pop)    # run the real code with your function swapped in
 
-The learner's function runs under a time limit (SIGALRM; main thread only - off the main thread
-there is no limit) and its exceptions or wrong return types are reported, never re-raised.
+The learner's function runs in a forked child process with one wall-clock budget per check
+(``sandbox``; in-process under a SIGALRM limit where fork is missing); its exceptions, wrong
+return types, changes to its read-only inputs, exits and crashes are reported, never re-raised.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
 
-from kschedlearn.exercises import framework
+from kschedlearn.exercises import framework, runner
 from kschedlearn.exercises.framework import CheckReport, Hint, PlugInReport
 from kschedlearn.exercises.registry import Task, all_tasks, get_task
 # Loaded eagerly so that the ``quiz`` *function* below stays the package attribute (a first
@@ -31,18 +33,25 @@ __all__ = [
 
 
 def check(task_id: str, fn: Callable[..., Any], *, time_limit: float | None = None) -> CheckReport:
-    """Run task ``task_id``'s checks on ``fn`` in-process and return the pass/fail table.
+    """Run task ``task_id``'s checks on ``fn`` and return the pass/fail table.
 
-    ``time_limit`` (seconds per case) defaults to the task's own limit.
+    The checks run in a forked child process (``kschedlearn.exercises.sandbox``), so an endless
+    loop, ``sys.exit``, ``os._exit`` or a crash in ``fn`` is reported and never reaches the
+    kernel. ``time_limit`` (seconds for the whole check, not per case) defaults to the task's.
     """
     task = get_task(task_id)
     if not callable(fn):
         raise TypeError(f"check({task_id!r}, fn): fn must be your function, got {type(fn).__name__}")
-    limit = task.time_limit if time_limit is None else time_limit
-    results = tuple(
-        framework.run_case(case, fn, task.returns, task.function_name, limit) for case in task.cases()
-    )
-    return CheckReport(task.id, task.title, results)
+    budget = _budget("check", task_id, "time_limit", task.time_limit if time_limit is None else time_limit)
+    return runner.check_task(task, fn, budget)
+
+
+def _budget(where: str, task_id: str, field: str, value: Any) -> float:
+    """A time budget in seconds: a finite number > 0, else a clear ValueError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{where}({task_id!r}, fn, {field}=...): {field} must be a number of seconds "
+                         f"> 0, got {value!r}")
+    return float(value)
 
 
 def hint(task_id: str, level: int = 1) -> Hint:
@@ -58,26 +67,35 @@ def patched(task_id: str, fn: Callable[..., Any]) -> AbstractContextManager[None
     return get_task(task_id).patch(fn)
 
 
-def plug_in(task_id: str, fn: Callable[..., Any], simulation: Any = None) -> PlugInReport:
+def plug_in(task_id: str, fn: Callable[..., Any], simulation: Any = None, *,
+            seconds: float = framework.DEFAULT_TIME_LIMIT) -> PlugInReport:
     """Run the scheduler's code with ``fn`` in place of the real function; show what changed.
 
-    Without ``simulation`` a small deterministic experiment runs in-process. With a
-    simulation object, ``simulation.run()`` is called while ``fn`` is patched in (the full
-    scenario plug-in; the simulation's own views then show the effect).
+    Without ``simulation`` a small deterministic experiment runs in a sandboxed child process
+    (at most ``seconds``). With a simulation object, ``simulation.run()`` is called in-process
+    while ``fn`` is patched in (the full scenario plug-in; the simulation's own views then show
+    the effect).
     """
     task = get_task(task_id)
-    return task.plug_in(fn, simulation)
+    if not callable(fn):
+        raise TypeError(f"plug_in({task_id!r}, fn): fn must be your function, got {type(fn).__name__}")
+    return runner.plug_in_task(task, fn, simulation, _budget("plug_in", task_id, "seconds", seconds))
 
 
 def plug_in_scenario(task_id: str, fn: Callable[..., Any], scenario: str | None = None, *,
-                     seed: int = 1) -> Any:
+                     seed: int = 1, seconds: float = 60.0) -> Any:
     """Run a whole scenario with and without ``fn`` in the real scheduler; show what changed.
 
-    See :mod:`kschedlearn.exercises.scenario_plugin` (the task's scenario is the default).
+    The learner's run is sandboxed and stopped after ``seconds`` of wall time. See
+    :mod:`kschedlearn.exercises.scenario_plugin` (the task's scenario is the default).
     """
     from kschedlearn.exercises.scenario_plugin import plug_in_scenario as run
 
-    return run(task_id, fn, scenario, seed=seed)
+    get_task(task_id)
+    if not callable(fn):
+        raise TypeError(f"plug_in_scenario({task_id!r}, fn): fn must be your function, got {type(fn).__name__}")
+    return run(task_id, fn, scenario, seed=seed,
+               seconds=_budget("plug_in_scenario", task_id, "seconds", seconds))
 
 
 def quiz(kind: str, seed: int = 0) -> Any:

@@ -4,8 +4,9 @@ Go: none (kschedlearn-only, DESIGN §10). A *task* names one real piece of the v
 that the learner re-implements; its *cases* are ported from the Go test tables. ``run_checks``
 calls the learner's function through a guard that
 
-- stops it after a time limit (``signal.setitimer(ITIMER_REAL)`` + ``SIGALRM``; only possible
-  in the main thread - off the main thread the function runs without a limit),
+- (in-process only) stops it after a time limit (``limits.time_limit``); in the sandbox the
+  parent's budget applies instead (``runner``, ``sandbox``),
+- fails the case when the function changed an input it must only read (``protect``),
 - turns any exception it raises into a ``LearnerFailure`` that keeps only the learner's own
   traceback frames (the checker's and the mirror's frames are noise to a learner),
 - rejects a return value of the wrong type with a sentence naming both types,
@@ -16,24 +17,18 @@ so a broken answer can never take the kernel or the simulation down with it.
 from __future__ import annotations
 
 import html
-import signal
-import threading
 import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-DEFAULT_TIME_LIMIT = 2.0
-"""Seconds one case may run before it is stopped (an infinite loop, a blocking wait)."""
+from kschedlearn.exercises.limits import TimeLimitExceeded, time_limit
+from kschedlearn.exercises.protect import first_change, fingerprint
 
-
-class TimeLimitExceeded(BaseException):
-    """Raised inside the learner's code by SIGALRM when a case runs too long.
-
-    A ``BaseException`` so that a learner's ``except Exception`` cannot swallow it.
-    """
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds one check (all of a task's cases, in the sandbox) may run before it is stopped; in
+the in-process fallback, seconds per case."""
 
 
 class WrongTypeError(TypeError):
@@ -61,34 +56,6 @@ class LearnerFailure(BaseException):
         return text + " - " + "; ".join(self.frames)
 
 
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise ``TimeLimitExceeded`` in the running code after ``seconds`` of wall time.
-
-    Uses ``setitimer(ITIMER_REAL)`` and a SIGALRM handler, which Python only allows in the main
-    thread; elsewhere (or with ``seconds`` None / 0) the body runs without a limit.
-    """
-    usable = (
-        seconds
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
-        yield
-        return
-
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise TimeLimitExceeded(f"stopped after {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, float(seconds))
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def learner_frames(exc: BaseException, fn: Callable[..., Any]) -> list[str]:
     """The traceback frames of ``exc`` that are in the learner's own source file."""
     code = getattr(fn, "__code__", None)
@@ -108,16 +75,45 @@ def _type_name(returns: type | tuple[type, ...]) -> str:
     return returns.__name__
 
 
-def guard(fn: Callable[..., Any], returns: type | tuple[type, ...] | None, name: str) -> Callable[..., Any]:
-    """Wrap the learner's ``fn``: exceptions become ``LearnerFailure``, wrong types too."""
+class InputChangedError(Exception):
+    """The learner's function changed an input it must only read (a pod, a NodeInfo...)."""
+
+
+def guard(
+    fn: Callable[..., Any],
+    returns: type | tuple[type, ...] | None,
+    name: str,
+    *,
+    protected: tuple[str, ...] = (),
+    params: tuple[str, ...] = (),
+    interruptible: bool = True,
+) -> Callable[..., Any]:
+    """Wrap the learner's ``fn``: exceptions become ``LearnerFailure``, wrong types too.
+
+    ``protected`` names parameters (by their names in ``params``, the reference signature) that
+    ``fn`` must not change: they are fingerprinted before and after the call. With
+    ``interruptible`` a ``KeyboardInterrupt`` passes through (the learner pressed stop); in a
+    sandbox child it is the learner's own exception and is reported like any other.
+    """
+    passing: tuple[type[BaseException], ...] = (TimeLimitExceeded, LearnerFailure)
+    if interruptible:
+        passing += (KeyboardInterrupt,)
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        watched = _watched(args, kwargs, params, protected)
+        before = {n: fingerprint(v, n) for n, v in watched.items()}
         try:
             got = fn(*args, **kwargs)
-        except (TimeLimitExceeded, KeyboardInterrupt, LearnerFailure):
+        except passing:
             raise
         except BaseException as exc:  # anything the learner raised, SystemExit included
             raise LearnerFailure(exc, learner_frames(exc, fn)) from None
+        for n, value in watched.items():
+            change = first_change(before[n], fingerprint(value, n))
+            if change:
+                raise LearnerFailure(InputChangedError(
+                    f"{name}() changed its input {n!r}: {change}; it must only read it "
+                    "(in the real scheduler that object belongs to the cache)"), [])
         if returns is not None and not isinstance(got, returns):
             shown = _short(got)
             raise LearnerFailure(
@@ -132,6 +128,16 @@ def guard(fn: Callable[..., Any], returns: type | tuple[type, ...] | None, name:
     guarded.__name__ = name
     guarded.__wrapped__ = fn  # type: ignore[attr-defined]
     return guarded
+
+
+def _watched(args: tuple[Any, ...], kwargs: dict[str, Any], params: tuple[str, ...],
+             protected: tuple[str, ...]) -> dict[str, Any]:
+    """The protected arguments of one call, by parameter name."""
+    if not protected:
+        return {}
+    named = dict(zip(params, args))
+    named.update(kwargs)
+    return {n: named[n] for n in protected if n in named}
 
 
 def _short(value: Any, limit: int = 120) -> str:
@@ -164,6 +170,7 @@ ERROR = "error"
 NOT_IMPLEMENTED = "not implemented"
 TIMEOUT = "time limit"
 WRONG_TYPE = "wrong type"
+CHANGED_INPUT = "changed input"
 
 
 @attrs.frozen
@@ -179,22 +186,28 @@ class CaseResult:
         return self.status == PASS
 
 
-def run_case(case: Case, fn: Callable[..., Any], returns: Any, name: str, limit: float | None) -> CaseResult:
-    """Run one case against the learner's ``fn``; never raises (except KeyboardInterrupt)."""
-    guarded = guard(fn, returns, name)
+def run_case(case: Case, fn: Callable[..., Any], returns: Any, name: str, limit: float | None, *,
+             protected: tuple[str, ...] = (), params: tuple[str, ...] = (),
+             interruptible: bool = True) -> CaseResult:
+    """Run one case against the learner's ``fn``; never raises (except KeyboardInterrupt when
+    ``interruptible``). ``limit`` is the in-process time limit (None in a sandbox child, where
+    the parent's budget applies)."""
+    guarded = guard(fn, returns, name, protected=protected, params=params, interruptible=interruptible)
     try:
         with time_limit(limit):
             got = case.run(guarded)
     except TimeLimitExceeded:
-        return CaseResult(case.name, TIMEOUT, (
-            f"Given {case.given}, your {name}() was still running after {limit:g} s and was "
-            "stopped. Look for a loop that never ends, or a wait that nothing wakes up."))
+        return timed_out(case, name, limit or 0.0)
     except LearnerFailure as failure:
         return _from_failure(case, failure, name)
     except Exception as exc:  # the case's own code failed: usually a wrong answer upstream
         return CaseResult(case.name, ERROR, (
             f"Given {case.given}, checking the result failed with {type(exc).__name__}: {exc}. "
             f"This usually means your function left the data structure in an unexpected state. {case.why}").strip())
+    except BaseException as exc:  # noqa: BLE001 - only reached when not interruptible
+        if interruptible:
+            raise
+        return CaseResult(case.name, ERROR, f"Given {case.given}, checking stopped with {type(exc).__name__}: {exc}")
     if case.expect_raises is not None:
         return CaseResult(case.name, FAIL, (
             f"Given {case.given}, expected your {name}() to raise "
@@ -205,6 +218,19 @@ def run_case(case: Case, fn: Callable[..., Any], returns: Any, name: str, limit:
         f"Given {case.given}, expected {case.show(case.expected)}, got {case.show(got)}. {case.why}").strip())
 
 
+def timed_out(case: Case, name: str, limit: float) -> CaseResult:
+    """The result of the case that was running when the time limit was reached."""
+    return CaseResult(case.name, TIMEOUT, (
+        f"Given {case.given}, your {name}() was still running after {limit:g} s (time limit of "
+        f"{limit:g} s reached) and was stopped. Look for a loop that never ends, or a wait that "
+        "nothing wakes up."))
+
+
+def not_run(case: Case, status: str, reason: str) -> CaseResult:
+    """A case that never ran because an earlier one used up the budget (or ended the process)."""
+    return CaseResult(case.name, status, f"Not run: {reason}.")
+
+
 def _from_failure(case: Case, failure: LearnerFailure, name: str) -> CaseResult:
     original = failure.original
     if isinstance(original, NotImplementedError):
@@ -212,6 +238,8 @@ def _from_failure(case: Case, failure: LearnerFailure, name: str) -> CaseResult:
             f"{name}() raised NotImplementedError: replace the TODO with your code."))
     if isinstance(original, WrongTypeError):
         return CaseResult(case.name, WRONG_TYPE, f"Given {case.given}: {original}.")
+    if isinstance(original, InputChangedError):
+        return CaseResult(case.name, CHANGED_INPUT, f"Given {case.given}: {original}.")
     if case.expect_raises is not None and isinstance(original, case.expect_raises):
         return CaseResult(case.name, PASS, (
             f"Given {case.given}: raised {type(original).__name__} as expected."))
@@ -221,7 +249,8 @@ def _from_failure(case: Case, failure: LearnerFailure, name: str) -> CaseResult:
         f"Given {case.given}, {expected}, but your {name}() raised {failure.describe()}. {case.why}").strip())
 
 
-_STATUS_ICON = {PASS: "✅", FAIL: "❌", ERROR: "💥", NOT_IMPLEMENTED: "🚧", TIMEOUT: "⏱", WRONG_TYPE: "🔠"}
+_STATUS_ICON = {PASS: "✅", FAIL: "❌", ERROR: "💥", NOT_IMPLEMENTED: "🚧", TIMEOUT: "⏱", WRONG_TYPE: "🔠",
+                CHANGED_INPUT: "✏️"}
 
 
 @attrs.frozen

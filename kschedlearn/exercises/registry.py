@@ -59,6 +59,9 @@ class Task:
     - ``scenario_plugin(fn, scenario, seed=, seconds=)``: the task's own whole-scenario check
       behind ``plug_in_scenario`` (None: the generic placement/event comparison).
     - ``changes_outcome``: the solution is a bug fix, meant to change the scenario's outcome.
+    - ``time_limit``: seconds of wall time one ``check`` (all cases) may take.
+    - ``protected``: parameters (names as in the solution) the learner's function must only
+      read; changing them fails the case.
     """
 
     id: str
@@ -78,6 +81,7 @@ class Task:
     time_limit: float = fw.DEFAULT_TIME_LIMIT
     scenario_plugin: Callable[..., Any] | None = None
     changes_outcome: bool = False
+    protected: tuple[str, ...] = ()
 
     @property
     def marker(self) -> str:

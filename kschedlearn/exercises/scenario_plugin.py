@@ -5,9 +5,11 @@ the task's scenario twice with the same seed — once with the reference code, o
 learner's function swapped into the real mirrored code — and compares the outcomes: where each
 pod ended up, which Kubernetes events were recorded, and whether a scheduler process crashed.
 
-Safety: the learner's function runs inside the simulated scheduler. If it raises, that
-scheduler *process* dies (as a Go panic would) and the comparison says so; if it runs too long,
-the wall-clock limit stops it the same way. The notebook and the reference run are unaffected.
+Safety: the learner's run happens in a forked child process (``sandbox``) with a wall-clock
+budget of ``seconds``. If the function raises, that simulated scheduler *process* dies (as a Go
+panic would) and the comparison says so; if it runs too long the child is killed and the report
+says "time limit of N s reached"; ``os._exit`` or a crash ends only the child. The notebook and
+the reference run are unaffected.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.exercises import sandbox
 from kschedlearn.exercises.framework import TimeLimitExceeded, time_limit
 from kschedlearn.exercises.registry import get_task
 
@@ -148,14 +151,39 @@ def plug_in_scenario(
         return task.scenario_plugin(fn, scenario, seed=seed, seconds=seconds)
     name = scenario or DEFAULT_SCENARIOS.get(task.id, "three-nodes")
     reference = _outcome(_run(name, seed))
-    error = ""
+    if sandbox.fork_available():
+        learner, error = _learner_run_in_child(task, fn, name, seed, seconds)
+    else:
+        learner, error = _learner_run_in_process(task, fn, name, seed, seconds)
+    return ScenarioComparison(task.id, name, reference, learner, error)
+
+
+_NOTHING = Outcome((), (), (), 0.0)
+
+
+def _learner_run_in_child(task: Any, fn: Callable[..., Any], name: str, seed: int,
+                          seconds: float) -> tuple[Outcome, str]:
+    def work(send: Callable[[Any], None]) -> None:
+        with task.patch(fn):
+            send(_outcome(_run(name, seed)))
+
+    run = sandbox.run_in_child(work, seconds)
+    run.replay()
+    if run.items:
+        return run.items[0], ""
+    if run.timed_out:
+        return _NOTHING, (f"time limit of {seconds:g} s reached: your function made the scenario run "
+                          f"longer than {seconds:g} s of wall time and the run was stopped")
+    return _NOTHING, f"the run failed: {run.ending}"
+
+
+def _learner_run_in_process(task: Any, fn: Callable[..., Any], name: str, seed: int,
+                            seconds: float) -> tuple[Outcome, str]:
     try:
         with time_limit(seconds), task.patch(fn):
-            learner = _outcome(_run(name, seed))
+            return _outcome(_run(name, seed)), ""
     except TimeLimitExceeded:
-        error = f"your function made the scenario run longer than {seconds:g} s of wall time"
-        learner = Outcome((), (), (), 0.0)
+        return _NOTHING, (f"time limit of {seconds:g} s reached: your function made the scenario run "
+                          f"longer than {seconds:g} s of wall time and the run was stopped")
     except Exception as err:  # noqa: BLE001 - reported, never re-raised into the notebook
-        error = f"the run failed: {type(err).__name__}: {err}"
-        learner = Outcome((), (), (), 0.0)
-    return ScenarioComparison(task.id, name, reference, learner, error)
+        return _NOTHING, f"the run failed: {type(err).__name__}: {err}"

@@ -17,10 +17,15 @@ import attrs
 
 from kschedlearn import sim
 from kschedlearn.api.v1 import POD_RUNNING, POD_SUCCEEDED, Pod
-from kschedlearn.apimachinery.watch import ADDED, ERROR, MODIFIED
+from kschedlearn.apimachinery.api.errors import StatusError, is_conflict, is_not_found
+from kschedlearn.apimachinery.watch import ADDED, DELETED, ERROR, MODIFIED
 from kschedlearn.trace import emit, register_stage
 
 RUN_SECONDS_ANNOTATION = "kschedlearn.io/run-seconds"
+RELIST_PERIOD = 1.0
+"""Seconds between a failed list/watch and the relist (a reflector's ``period``: time.Second)."""
+STATUS_ATTEMPTS = 30
+"""Status writes tried before the kubelet gives up on one phase change."""
 
 register_stage("kubelet.start", "", "The (simulated) kubelet started the pod's containers: phase Running.")
 register_stage("kubelet.complete", "", "The pod's work is done: phase Succeeded. The assigned-pod watch drops it and the cache frees its resources.")
@@ -34,22 +39,40 @@ class KubeletSim:
     startup_delay: float = 1.0
     process: sim.Process | None = None
     started: set[str] = attrs.field(factory=set)
+    errors: list[str] = attrs.field(factory=list)  # API errors it survived (for tests and views)
 
     def run(self) -> None:
-        """Watch bound pods and play them out (runs forever in its goroutine)."""
-        rv = ""
+        """Watch bound pods and play them out (runs forever in its goroutine).
+
+        As a reflector does (``wait.Until(r.ListAndWatch, r.period)`` with ``period`` = 1 s): a
+        failed list or watch, or an ERROR event (e.g. "too old resource version"), ends one
+        ``list_and_watch`` and a relist follows a second later; a watch the server closes is
+        re-opened from the last resource version seen. An API error never ends this process.
+        """
         while True:
-            pods = self.client.core_v1().pods("").list(field_selector="spec.nodeName!=", resource_version=rv)
-            for pod in pods.items:
-                self._observe(pod)
-            w = self.client.core_v1().pods("").watch(
-                field_selector="spec.nodeName!=", resource_version=pods.metadata.resource_version)
+            try:
+                self.list_and_watch()
+            except StatusError as err:
+                self.errors.append(str(err))
+            sim.sleep(RELIST_PERIOD)
+
+    def list_and_watch(self) -> None:
+        """One list, then watches from the listed resource version until one fails."""
+        pods = self.client.core_v1().pods("").list(field_selector="spec.nodeName!=", resource_version="")
+        for pod in pods.items:
+            self._observe(pod)
+        rv = pods.metadata.resource_version
+        while True:
+            w = self.client.core_v1().pods("").watch(field_selector="spec.nodeName!=", resource_version=rv)
             while True:
                 event, ok = w.result_chan().recv()
                 if not ok:
-                    break
+                    break  # closed by the server: watch again from rv
                 if event.type == ERROR:
-                    break
+                    self.errors.append(f"watch error event: {getattr(event.object, 'message', event.object)}")
+                    return  # relist
+                if event.type in (ADDED, MODIFIED, DELETED):
+                    rv = event.object.metadata.resource_version or rv
                 if event.type in (ADDED, MODIFIED):
                     self._observe(event.object)
 
@@ -76,18 +99,27 @@ class KubeletSim:
                  data={"pod": f"{namespace}/{name}"})
 
     def _set_phase(self, namespace: str, name: str, phase: str) -> Pod | None:
+        """Write ``phase`` to the pod's status; None when the pod is gone or being deleted.
+
+        A Conflict (the scheduler's own status writes) is retried at once with a fresh read;
+        any other API error after ``RELIST_PERIOD`` (the kubelet's status manager retries too).
+        """
         pods = self.client.core_v1().pods(namespace)
-        for _ in range(5):  # retry on conflicts with the scheduler's own status writes
+        conflicts = 0
+        for _ in range(STATUS_ATTEMPTS):
             try:
                 pod = pods.get(name)
-            except Exception:  # noqa: BLE001 - the pod is gone
-                return None
-            if pod.metadata.deletion_timestamp is not None:
-                return None
-            try:
+                if pod.metadata.deletion_timestamp is not None:
+                    return None
                 return pods.update_status(attrs.evolve(pod, status=attrs.evolve(pod.status, phase=phase)))
-            except Exception:  # noqa: BLE001 - Conflict: read again
-                continue
+            except StatusError as err:
+                if is_not_found(err):
+                    return None
+                if is_conflict(err) and conflicts < 5:
+                    conflicts += 1
+                    continue
+                self.errors.append(str(err))
+                sim.sleep(RELIST_PERIOD)
         return None
 
 

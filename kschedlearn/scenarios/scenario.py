@@ -34,16 +34,16 @@ Errors name the file, the document and the field, e.g.
 from __future__ import annotations
 
 import hashlib
+import math
 import importlib.resources
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import attrs
-import yaml
-
 from kschedlearn.api.errors import ManifestError
-from kschedlearn.api.v1.yaml_load import decode_manifest
+from kschedlearn.api.v1.yaml_load import YAMLProblem, decode_manifest, yaml_documents
+from kschedlearn.scenarios.validate import check_fault, check_references
 
 FILES_PLACEHOLDER = "{files}"
 ACTIONS = ("create", "delete", "cordon", "uncordon", "fault", "kill")
@@ -148,9 +148,12 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
 def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     """Parse scenario YAML text (the whole file is one YAML document)."""
     try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        raise ScenarioError(f"{source}: invalid YAML: {err}") from err
+        docs = yaml_documents(text)
+    except YAMLProblem as err:
+        raise ScenarioError(f"{source}: {err}") from None
+    if len(docs) > 1:
+        raise ScenarioError(f"{source}: expected one YAML document, got {len(docs)}")
+    doc = docs[0] if docs else None
     if not isinstance(doc, dict):
         raise ScenarioError(f"{source}: a scenario must be a mapping, got {type(doc).__name__}")
     known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed", "files",
@@ -158,7 +161,7 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     for key in doc:
         if key not in known:
             raise ScenarioError(f"{source}: {key}: unknown field (expected one of {', '.join(sorted(known))})")
-    return Scenario(
+    scenario = Scenario(
         name=_str(doc, "name", source, default=Path(source).stem),
         description=_str(doc, "description", source, default=""),
         duration=_number(doc.get("duration", 60.0), f"{source}: duration"),
@@ -172,6 +175,12 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
         feature_gates=_str(doc, "feature_gates", source, default=""),
         assume=_bool(doc.get("assume", True), f"{source}: assume"),
     )
+    if scenario.duration <= 0:
+        raise ScenarioError(f"{source}: duration: expected a number of seconds > 0, got {doc.get('duration')!r}")
+    problem = check_references(scenario, source)
+    if problem:
+        raise ScenarioError(problem)
+    return scenario
 
 
 def _positive_int(value: Any, where: str) -> int:
@@ -209,7 +218,7 @@ def _str(doc: dict[str, Any], key: str, source: str, default: str) -> str:
 
 
 def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ScenarioError(f"{where}: expected a number of seconds, got {value!r}")
     if value < 0:
         raise ScenarioError(f"{where}: must not be negative, got {value!r}")
@@ -271,4 +280,7 @@ def _action(value: Any, where: str) -> Action:
         params = next(iter(arg.values())) or {}
         if not isinstance(params, dict):
             raise ScenarioError(f"{where}.fault.{next(iter(arg))}: expected a mapping of parameters")
+        problem = check_fault(next(iter(arg)), params, f"{where}.fault")
+        if problem:
+            raise ScenarioError(problem)
     return Action(at, kind, arg)

@@ -30,6 +30,7 @@ from kschedlearn.simulation.checks import (
     check_names, crashes_in, event_pods,
 )
 from kschedlearn.simulation.where import CodeLocation, where
+from kschedlearn.simulation import arguments as args
 from kschedlearn.simulation.world import World, build_world
 from kschedlearn.trace import TraceEvent
 
@@ -268,7 +269,8 @@ class Simulation:
 
     def back(self, steps: int = 1, granularity: str | None = None) -> TraceEvent | None:
         """Move back ``steps`` stops (at ``granularity``) in the recorded history."""
-        g = granularity or self.granularity
+        args.whole_number("back", "steps", steps)
+        g = args.one_of("back", "granularity", granularity or self.granularity, GRANULARITIES)
         for _ in range(steps):
             for i in range(self.cursor - 1, -1, -1):
                 if self._matches(self.trace[i], g):
@@ -280,13 +282,23 @@ class Simulation:
         return self.event
 
     def goto(self, seq: int) -> TraceEvent | None:
-        """Jump to event number ``seq`` (running forward if it has not happened yet)."""
-        if seq < 0:
+        """Jump to event number ``seq`` (running forward if it has not happened yet).
+
+        An event number past the end of the scenario is an error; the cursor stays where it was.
+        """
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq < 0:
             raise SimulationError(f"goto: event numbers start at 0, got {seq}")
+        args.whole_number("goto", "seq", seq)
         if seq < len(self.trace):
             self.cursor = seq
             return self.event
-        self._advance(lambda ev: ev.seq >= seq)
+        before = self.cursor
+        if not self.world.finished:
+            self._advance(lambda ev: ev.seq >= seq)
+        if self.event is None or self.event.seq < seq:
+            self.cursor = before
+            raise SimulationError(f"goto: there is no event {seq}; the scenario ends with event "
+                                  f"{len(self.trace) - 1} (use 0..{len(self.trace) - 1})")
         return self.event
 
     # -- breakpoints ---------------------------------------------------------------------
@@ -412,7 +424,26 @@ class Simulation:
         key = pod or self.follow
         if not key:
             raise SimulationError("decision() needs a pod: decision('default/web-1')")
+        key = args.pod_key("decision", key, self.known_pods())
         return decisions_from_events(self.trace[: self.cursor + 1], key)
+
+    def known_pods(self) -> set[str]:
+        """Keys of every pod the API server stores or the trace mentions (for argument checks)."""
+        keys = {f"{p.metadata.namespace}/{p.metadata.name}" for p in self.world.api.storage.items("pods")}
+        for obj in (*self.scenario.objects, *(a.arg for a in self.scenario.timeline if a.kind == "create")):
+            if type(obj).kind == "Pod":
+                keys.add(f"{obj.metadata.namespace or 'default'}/{obj.metadata.name}")
+        for ev in self.trace:
+            pod = ev.data.get("pod")
+            if isinstance(pod, str) and "/" in pod:
+                keys.add(pod)
+        return keys
+
+    def known_nodes(self) -> set[str]:
+        """Names of every node the API server stores or the trace mentions."""
+        names = {n.metadata.name for n in self.world.api.storage.items("nodes")}
+        names |= {ev.data["node"] for ev in self.trace if isinstance(ev.data.get("node"), str) and ev.data["node"]}
+        return names
 
     def show(self, view: str = "pipeline", **kwargs: Any) -> Any:
         """A Graphviz view of the snapshot at the cursor (pipeline, startup, cache, decision,

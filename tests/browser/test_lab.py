@@ -16,7 +16,7 @@ from typing import Any
 import nbformat
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
 
 SMOKE_SOURCE = 'from kschedlearn import Simulation\nSimulation.from_scenario("three-nodes", seed=1).explorer()'
 # JupyterLab runs with --LabApp.expose_app_in_browser, so the page can ask it about the kernel.

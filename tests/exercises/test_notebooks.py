@@ -29,6 +29,7 @@ def _inject(nb: nbformat.NotebookNode, task) -> None:
 
 
 @pytest.mark.notebooks
+@pytest.mark.slow
 @pytest.mark.parametrize("task", [pytest.param(t, id=t.id, marks=getattr(pytest.mark, t.marker)) for t in TASKS])
 def test_notebook_runs_with_solution(task, tmp_path):
     nb = nbformat.read(ROOT / "exercises" / task.notebook, as_version=4)

@@ -21,7 +21,7 @@ import pytest
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
-pytestmark = pytest.mark.notebooks
+pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"

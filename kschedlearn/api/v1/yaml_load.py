@@ -42,9 +42,6 @@ from kschedlearn.api.v1.pod import Pod
 
 __all__ = ["KINDS", "decode_manifest", "load_manifests"]
 
-#: libyaml's C loader when PyYAML was built with it (a 50 MB dump loads ~10x faster), else the pure one
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 #: kind -> class of every kind ``load_manifests`` understands (read-only).
 KINDS: Mapping[str, type[TopLevelObject]] = types.MappingProxyType(
     {
@@ -136,17 +133,73 @@ def _decode_list(doc: Mapping[str, Any], source: str) -> list[TopLevelObject]:
 
 def _documents(text: str, name: str) -> list[Any]:
     """Parse all documents first so a syntax error names its document index."""
+    try:
+        return yaml_documents(text)
+    except YAMLProblem as err:
+        raise ManifestError("", "", str(err), source=_prefix(name, err.document)) from None
+
+
+MAX_YAML_CHARS = 10 * 1024 * 1024
+"""Largest YAML text accepted (a scenario or a manifest file; real ones are kilobytes)."""
+MAX_YAML_DEPTH = 64
+"""Deepest nesting of mappings and lists accepted (real manifests stay below 15)."""
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's C loader where present
+
+
+class YAMLProblem(ValueError):
+    """YAML text that cannot be read: a syntax error, too large, or nested too deeply.
+
+    Go: none (kschedlearn-only; Go's yaml.v2 decoder has its own limits).
+
+    ``document`` is the 1-based index of the document it happened in.
+    """
+
+    def __init__(self, message: str, document: int) -> None:
+        super().__init__(message)
+        self.document = document
+
+
+def yaml_documents(text: str) -> list[Any]:
+    """Every document of ``text`` (safe loading), within ``MAX_YAML_CHARS`` and ``MAX_YAML_DEPTH``.
+
+    Go: none (kschedlearn-only). libyaml's C loader is used where present (fast, and it refuses
+    flow nesting deeper than 1000 itself); a RecursionError never escapes.
+    """
+    if len(text) > MAX_YAML_CHARS:
+        raise YAMLProblem(f"the YAML text is {len(text):,} characters long; the limit is {MAX_YAML_CHARS:,}", 1)
     docs: list[Any] = []
     try:
-        for doc in yaml.load_all(text, Loader=_SAFE_LOADER):
+        for doc in yaml.load_all(text, Loader=_LOADER):  # noqa: S506 - a safe loader
             docs.append(doc)
+            depth = _depth(doc)
+            if depth > MAX_YAML_DEPTH:
+                raise YAMLProblem(f"nested {depth} levels deep; the limit is {MAX_YAML_DEPTH}", len(docs))
     except yaml.YAMLError as err:
         where = ""
         mark = getattr(err, "problem_mark", None)
         if mark is not None:
             where = f" at line {mark.line + 1}, column {mark.column + 1}"
         problem = getattr(err, "problem", None) or str(err)
-        raise ManifestError(
-            "", "", f"invalid YAML{where}: {problem}", source=_prefix(name, len(docs) + 1)
-        ) from None
+        raise YAMLProblem(f"invalid YAML{where}: {problem}", len(docs) + 1) from None
+    except RecursionError:
+        raise YAMLProblem(f"invalid YAML: nested too deeply (the limit is {MAX_YAML_DEPTH} levels)",
+                          len(docs) + 1) from None
     return docs
+
+
+def _depth(doc: Any) -> int:
+    """How deeply mappings and lists nest in ``doc`` (iteratively: no recursion limit)."""
+    deepest, stack = 0, [(doc, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict):
+            children = list(value.values())
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_YAML_DEPTH:
+            return deepest
+        stack.extend((c, level + 1) for c in children)
+    return deepest

@@ -129,4 +129,5 @@ TASK = Task(
            "opaque prefix → `res.add_opaque(name, q.value())`; then `c, m = get_nonzero_requests(requests)`, "
            "add to the two non-zero sums; `return res, non0_cpu, non0_mem`."),
     returns=tuple, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb05:calculate_resource",
+    protected=("pod",),
 )

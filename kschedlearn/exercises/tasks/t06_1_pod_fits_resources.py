@@ -170,4 +170,5 @@ TASK = Task(
            "used, capacity)` for 'pods', 'cpu', 'memory', 'alpha.kubernetes.io/nvidia-gpu' and each opaque "
            "name; `return len(fails) == 0, fails`."),
     returns=tuple, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb06:pod_fits_resources",
+    protected=("pod", "meta", "node_info"),
 )

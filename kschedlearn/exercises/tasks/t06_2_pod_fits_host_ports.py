@@ -103,4 +103,5 @@ TASK = Task(
            "`taken = get_used_ports(*node_info.pods())`; `for port in want: if port != 0 and "
            "taken.get(port): return False, [ERR_POD_NOT_FITS_HOST_PORTS]`; `return True, []`."),
     returns=tuple, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb06:pod_fits_host_ports",
+    protected=("pod", "meta", "node_info"),
 )

@@ -82,6 +82,7 @@ TASK = Task(
            "`req = get_non_zero_requests(pod)`; `cpu = req.milli_cpu + node_info.nonzero_request().milli_cpu` "
            "(same for memory); capacity from `node_info.allocatable_resource()`; `score = (s(cpu, "
            "cap_cpu) + s(mem, cap_mem)) // 2`; `return HostPriority(host=node_info.node().metadata.name, score=score)`."),
+    protected=("pod", "meta", "node_info"),
     returns=HostPriority, cases=_cases, patch=lambda fn: map_priority_patch("LeastRequestedPriority", fn),
     plug_in=_plug_in, solution="nb07:least_requested_priority_map",
 )

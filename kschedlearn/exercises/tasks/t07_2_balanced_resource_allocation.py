@@ -58,6 +58,7 @@ TASK = Task(
            "Totals as in LeastRequested (`get_non_zero_requests(pod)` + `node_info.nonzero_request()`); "
            "`f = total / capacity if capacity else 1.0`; `score = 0 if cpu_f >= 1 or mem_f >= 1 else "
            "int(10 - abs(cpu_f - mem_f) * 10)`; return a `HostPriority`."),
+    protected=("pod", "meta", "node_info"),
     returns=HostPriority, cases=_cases, patch=lambda fn: map_priority_patch(_PRIO, fn),
     plug_in=_plug_in, solution="nb07:balanced_resource_allocation_map",
 )

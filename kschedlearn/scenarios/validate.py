@@ -1,0 +1,160 @@
+"""Scenario checks made before anything runs: fault parameters and every cross reference.
+
+Go: none — kschedlearn-only. A scenario that names a replica, node or pod it never creates, or a
+fault whose parameters have the wrong type, used to fail half-way through a run (a ``KeyError``
+inside the workload process, the rest of the timeline silently skipped). ``check_fault`` runs
+while the timeline is parsed and ``check_references`` once the whole file is read, so every
+error names the file, the entry and the field, and nothing has run yet.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from kschedlearn.apiserver.faults import ANY, VERBS
+
+#: fault name -> {parameter: (kind, required)}; kinds: verb, resource, count, seconds, error
+FAULT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
+    "fail_next": {"verb": ("verb", False), "resource": ("resource", False), "n": ("count", False),
+                  "error": ("error", False), "name": ("name", False)},
+    "delay_next": {"verb": ("verb", True), "seconds": ("seconds", True), "resource": ("resource", False),
+                   "n": ("count", False)},
+    "close_watches": {"resource": ("resource", False)},
+    "stall_watches": {"duration": ("seconds", True), "resource": ("resource", False)},
+    "expire_watch_window": {"n": ("window", False), "resource": ("resource", False)},
+}
+ERRORS = ("internal", "conflict")
+_DNS = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+
+
+class _Problem(ValueError):
+    """One bad value; the caller adds the file and entry."""
+
+
+def suggest(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest known names, or the list of known names."""
+    choices = sorted(set(known))
+    close = difflib.get_close_matches(str(name), choices, n=3, cutoff=0.5)
+    if close:
+        return "; did you mean " + " or ".join(repr(c) for c in close) + "?"
+    if not choices:
+        return "; there are none"
+    shown = ", ".join(repr(c) for c in choices[:10])
+    return f"; known: {shown}" + (", ..." if len(choices) > 10 else "")
+
+
+def check_fault(name: str, params: dict[str, Any], where: str) -> str | None:
+    """The error text for a fault's parameters (``where`` = ``file: timeline[i].fault``), or None."""
+    spec = FAULT_PARAMS[name]
+    for key in params:
+        if key not in spec:
+            return (f"{where}.{name}.{key}: unknown parameter (expected {', '.join(spec)})"
+                    + suggest(str(key), spec))
+    for key, (kind, required) in spec.items():
+        if key not in params:
+            if required:
+                return f"{where}.{name}: missing {key!r} (the fault needs {', '.join(k for k, (_, r) in spec.items() if r)})"
+            continue
+        try:
+            _check_value(kind, params[key])
+        except _Problem as err:
+            return f"{where}.{name}.{key}: {err}"
+    return None
+
+
+def _check_value(kind: str, value: Any) -> None:
+    if kind == "verb":
+        if value not in VERBS and value != ANY:
+            raise _Problem(f"unknown verb {value!r} (one of {', '.join(VERBS)} or '*')" + suggest(str(value), VERBS))
+    elif kind in ("resource", "name"):
+        if value is not None and (not isinstance(value, str) or not value or " " in value):
+            raise _Problem(f"expected a resource name such as 'pods', got {value!r}")
+    elif kind in ("count", "window"):
+        low = 1 if kind == "count" else 0
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise _Problem(f"expected a whole number >= {low}, got {value!r}")
+    elif kind == "seconds":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+            raise _Problem(f"expected a finite number of seconds >= 0, got {value!r}")
+    elif kind == "error":
+        if value not in ERRORS:
+            raise _Problem(f"expected one of {', '.join(ERRORS)}, got {value!r}" + suggest(str(value), ERRORS))
+
+
+def check_references(scenario: Any, source: str) -> str | None:
+    """The first dangling reference of ``scenario`` (file ``source``) as an error text, or None."""
+    names = [s.name for s in scenario.schedulers]
+    if not names:
+        return f"{source}: schedulers: expected at least one kube-scheduler replica, got []"
+    for i, name in enumerate(names):
+        if not name or " " in name or "/" in name:
+            return f"{source}: schedulers[{i}].name: expected a plain process name, got {name!r}"
+        if name in names[:i]:
+            return f"{source}: schedulers[{i}].name: duplicate replica name {name!r} (names must be unique)"
+    # The replicas' flags and policy files are deliberately not checked here: a bad one makes the
+    # simulated binary die exactly as Go's does (tests/cmd/kube_scheduler/test_flags_errors.py).
+    seen: set[tuple[str, str]] = set()
+    for i, obj in enumerate(scenario.objects):
+        name = obj.metadata.name
+        if not _DNS.match(name or ""):
+            return (f"{source}: objects[{i}]: {type(obj).kind} {name!r}: metadata.name: expected a lower-case "
+                    "DNS-1123 name (letters, digits, '-', '.')")
+        ident = (type(obj).kind, _key(obj) if type(obj).kind != "Node" else name)
+        if ident in seen:
+            return f"{source}: objects[{i}]: {ident[0]} {ident[1]!r} is already created by an earlier entry"
+        seen.add(ident)
+    nodes, pods = _created(scenario)
+    for obj_where, obj in _objects(scenario, source):
+        if type(obj).kind == "Pod" and obj.spec.node_name and obj.spec.node_name not in nodes:
+            return (f"{obj_where}: Pod {_key(obj)}: spec.nodeName: node {obj.spec.node_name!r} is never created "
+                    "by this scenario" + suggest(obj.spec.node_name, nodes))
+    for i, action in enumerate(scenario.timeline):
+        where = f"{source}: timeline[{i}].{action.kind}"
+        problem = _check_action(action, where, names, nodes, pods)
+        if problem:
+            return problem
+    if scenario.follow and scenario.follow not in pods:
+        return (f"{source}: follow: pod {scenario.follow!r} is never created by this scenario"
+                + suggest(scenario.follow, pods))
+    return None
+
+
+def _check_action(action: Any, where: str, replicas: list[str], nodes: set[str], pods: set[str]) -> str | None:
+    if action.kind == "kill" and action.arg not in replicas:
+        return f"{where}: no scheduler replica {action.arg!r}" + suggest(action.arg, replicas)
+    if action.kind in ("cordon", "uncordon") and action.arg not in nodes:
+        return f"{where}: node {action.arg!r} is never created by this scenario" + suggest(action.arg, nodes)
+    if action.kind == "delete":
+        what, name = action.arg.split(" ")
+        if what == "pod":
+            key = name if "/" in name else f"default/{name}"
+            if key not in pods:
+                return f"{where}: pod {name!r} is never created by this scenario" + suggest(key, pods)
+        elif name not in nodes:
+            return f"{where}: node {name!r} is never created by this scenario" + suggest(name, nodes)
+    return None
+
+
+def _objects(scenario: Any, source: str) -> list[tuple[str, Any]]:
+    out = [(f"{source}: objects[{i}]", o) for i, o in enumerate(scenario.objects)]
+    out += [(f"{source}: timeline[{i}].create", a.arg) for i, a in enumerate(scenario.timeline) if a.kind == "create"]
+    return out
+
+
+def _created(scenario: Any) -> tuple[set[str], set[str]]:
+    nodes, pods = set(), set()
+    for _, obj in _objects(scenario, ""):
+        if type(obj).kind == "Node":
+            nodes.add(obj.metadata.name)
+        elif type(obj).kind == "Pod":
+            pods.add(_key(obj))
+    return nodes, pods
+
+
+def _key(pod: Any) -> str:
+    return f"{pod.metadata.namespace or 'default'}/{pod.metadata.name}"
+
