@@ -25,46 +25,19 @@ import warnings
 import attrs
 
 from kschedlearn.scenarios.scenario import Action, Scenario, load_scenario
+from kschedlearn.simulation import arguments as args
+from kschedlearn.simulation.asking import Questions
 from kschedlearn.simulation.checks import (
     Breakpoint, ProcessCrash, ScenarioEnded, SimulatedProcessCrashed, SimulationError, UnknownNameError,
     check_names, crashes_in, event_pods,
 )
-from kschedlearn.simulation.where import CodeLocation, where
-from kschedlearn.simulation import arguments as args
+from kschedlearn.simulation.history import GRANULARITIES, TEACHING_STAGES, Injection, replay
+from kschedlearn.simulation.where import CodeLocation
 from kschedlearn.simulation.world import World, build_world
 from kschedlearn.trace import TraceEvent
 
-#: stages that ``step(granularity="stage")`` stops at
-TEACHING_STAGES = frozenset({
-    # start-up chain
-    "main", "NewSchedulerServer", "Run", "createClient", "createRecorder", "NewSharedInformerFactory",
-    "createScheduler", "NewConfigFactory", "schedulercache.New", "NewIndexerInformer", "CreateFromProvider",
-    "CreateFromConfig", "CreateFromKeys", "ConfigFactory.Run", "startHTTP", "informerFactory.Start",
-    "leaderelection.start", "leaderelection.acquire", "leaderelection.renew", "leaderelection.lost",
-    "Scheduler.Run",
-    # a pod's journey
-    "workload", "inject", "fifo.add", "fifo.update", "fifo.pop", "scheduleOne.pop", "schedule.start",
-    "schedule.predicates", "schedule.priorities", "selectHost", "assume", "bind", "apiserver.bind",
-    "finishBinding", "forgetPod", "delta_fifo.add", "delta_fifo.pop", "handler.OnAdd", "handler.OnUpdate",
-    "handler.OnDelete", "cache.addPod", "cache.removePod", "expirePod", "error.backoff", "error.requeue",
-    "assume.skipped",  # kschedlearn-only: the "assume off" switch (simulation/no_assume.py)
-    "kubelet.start", "kubelet.complete", "reflector.relist", "process.crash",
-})
-GRANULARITIES = ("event", "stage", "pod")
-
-
-@attrs.frozen
-class _Injection:
-    """A change made by hand: after event ``seq`` (the world paused there, or finished at ``time``)."""
-
-    seq: int
-    paused: bool
-    time: float
-    action: Action
-
-
 @attrs.define(eq=False)
-class Simulation:
+class Simulation(Questions):
     """The notebook's handle on one scenario run (see the module docstring)."""
 
     scenario: Scenario
@@ -80,7 +53,7 @@ class Simulation:
     breakpoints: list[Breakpoint] = attrs.field(factory=list)
     cursor: int = -1
     _world: World | None = attrs.field(default=None, repr=False)
-    _injections: list[_Injection] = attrs.field(factory=list, repr=False)
+    _injections: list[Injection] = attrs.field(factory=list, repr=False)
     _registry: Any = attrs.field(default=None, repr=False)
     inject: Any = attrs.field(default=None, repr=False)
     serving: Any = attrs.field(default=None, repr=False)
@@ -332,21 +305,7 @@ class Simulation:
         return self._world
 
     def _replay(self, target: int) -> World:
-        world = self._new_world()
-        # an injection made after event `seq` belongs to a past that still contains `target`
-        # only if it happened strictly before the target event
-        pending = [inj for inj in self._injections if inj.seq < target]
-        self._injections = list(pending)
-        for inj in pending:
-            if inj.paused:
-                world.run(lambda ev, s=inj.seq: ev.seq >= s)
-            else:
-                world.run(lambda ev, s=inj.seq: ev.seq > s)  # to the end, as it was
-                if world.runtime.now < inj.time:
-                    world.runtime.run(until=inj.time)
-            world.apply(inj.action, stage="inject")
-        if target >= 0 and (not world.tracer.events or world.tracer.events[-1].seq < target):
-            world.run(lambda ev: ev.seq >= target)
+        world, self._injections = replay(self._new_world(), self._injections, target)
         return world
 
     def _inject(self, action: Action) -> TraceEvent | None:
@@ -361,7 +320,7 @@ class Simulation:
         world = self._fork_here()
         paused = world.runtime.paused is not None
         last = self.trace[-1].seq if self.trace else -1
-        self._injections.append(_Injection(last, paused, world.runtime.now, action))
+        self._injections.append(Injection(last, paused, world.runtime.now, action))
         result = world.apply(action, stage="inject")
         self.cursor = len(self.trace) - 1
         return result
@@ -396,67 +355,6 @@ class Simulation:
     def serve_pending(self) -> int:
         """Answer the HTTP requests waiting for this simulation (when serving); returns how many."""
         return self.serving.pump() if self.serving is not None else 0
-
-    # -- questions -----------------------------------------------------------------------
-    def where(self) -> CodeLocation | None:
-        """The mirrored Python function executing at the cursor and its Go twin: file, qualified
-        name, line, Go symbol and the link to that Go function's lines (``simulation/where.py``).
-        None when no mirrored code runs at the cursor (an API server event, a hand injection)."""
-        return where(self.event)
-
-    @property
-    def crashes(self) -> tuple[ProcessCrash, ...]:
-        """Simulated processes that crashed, at or before the cursor (process, event, time, error,
-        stage, where it raised)."""
-        return crashes_in(self.trace, 0, self.cursor)
-
-    def end_message(self) -> str:
-        """``"the scenario has ended at event N (t=...s)"`` once it has, else ``""``."""
-        if not self.finished:
-            return ""
-        last = self.trace[-1] if self.trace else None
-        return f"the scenario has ended at event {last.seq if last else -1} (t={last.time if last else 0.0:g}s)"
-
-    def decision(self, pod: str | None = None) -> list[Any]:
-        """Every scheduling attempt for ``pod`` so far: predicates per node, scores, choice."""
-        from kschedlearn.viz.decision import decisions_from_events
-
-        key = pod or self.follow
-        if not key:
-            raise SimulationError("decision() needs a pod: decision('default/web-1')")
-        key = args.pod_key("decision", key, self.known_pods())
-        return decisions_from_events(self.trace[: self.cursor + 1], key)
-
-    def known_pods(self) -> set[str]:
-        """Keys of every pod the API server stores or the trace mentions (for argument checks)."""
-        keys = {f"{p.metadata.namespace}/{p.metadata.name}" for p in self.world.api.storage.items("pods")}
-        for obj in (*self.scenario.objects, *(a.arg for a in self.scenario.timeline if a.kind == "create")):
-            if type(obj).kind == "Pod":
-                keys.add(f"{obj.metadata.namespace or 'default'}/{obj.metadata.name}")
-        for ev in self.trace:
-            pod = ev.data.get("pod")
-            if isinstance(pod, str) and "/" in pod:
-                keys.add(pod)
-        return keys
-
-    def known_nodes(self) -> set[str]:
-        """Names of every node the API server stores or the trace mentions."""
-        names = {n.metadata.name for n in self.world.api.storage.items("nodes")}
-        names |= {ev.data["node"] for ev in self.trace if isinstance(ev.data.get("node"), str) and ev.data["node"]}
-        return names
-
-    def show(self, view: str = "pipeline", **kwargs: Any) -> Any:
-        """A Graphviz view of the snapshot at the cursor (pipeline, startup, cache, decision,
-        pod_states, leader_election)."""
-        from kschedlearn.simulation.views import show_view
-
-        return show_view(self, view, **kwargs)
-
-    def explorer(self) -> Any:
-        """The interactive explorer widget (ipywidgets)."""
-        from kschedlearn.widgets.explorer import Explorer
-
-        return Explorer(self).display()
 
     # -- export / import -----------------------------------------------------------------
     def export_json(self, path: str | Path | None = None, *, with_snapshots: bool = True) -> str:

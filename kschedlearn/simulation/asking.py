@@ -1,0 +1,96 @@
+"""What a learner asks the simulation at the cursor: where the code is, what crashed, why a pod
+went where it went, and the views.
+
+Go: none — kschedlearn-only. :class:`Questions` is mixed into :class:`~kschedlearn.Simulation`;
+it only reads the recorded history (``trace``, ``cursor``, ``event``, ``world``, ``follow``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kschedlearn.simulation import arguments as args
+from kschedlearn.simulation.checks import ProcessCrash, SimulationError, crashes_in
+from kschedlearn.simulation.where import CodeLocation, where
+
+if TYPE_CHECKING:
+    from kschedlearn.scenarios.scenario import Scenario
+    from kschedlearn.simulation.world import World
+    from kschedlearn.trace import TraceEvent
+
+
+class Questions:
+    """The read-only questions of the notebook API (see the module docstring)."""
+
+    if TYPE_CHECKING:
+        scenario: Scenario
+        cursor: int
+        follow: str
+        trace: list[TraceEvent]
+        event: TraceEvent | None
+        finished: bool
+        world: World
+
+    def where(self) -> CodeLocation | None:
+        """The mirrored Python function executing at the cursor and its Go twin: file, qualified
+        name, line, Go symbol and the link to that Go function's lines (``simulation/where.py``).
+        None when no mirrored code runs at the cursor (an API server event, a hand injection)."""
+        return where(self.event)
+
+    @property
+    def crashes(self) -> tuple[ProcessCrash, ...]:
+        """Simulated processes that crashed, at or before the cursor (process, event, time, error,
+        stage, where it raised)."""
+        return crashes_in(self.trace, 0, self.cursor)
+
+    def end_message(self) -> str:
+        """``"the scenario has ended at event N (t=...s)"`` once it has, else ``""``."""
+        if not self.finished:
+            return ""
+        last = self.trace[-1] if self.trace else None
+        return f"the scenario has ended at event {last.seq if last else -1} (t={last.time if last else 0.0:g}s)"
+
+    def decision(self, pod: str | None = None) -> list[Any]:
+        """Every scheduling attempt for ``pod`` so far: predicates per node, scores, choice."""
+        from kschedlearn.viz.decision import decisions_from_events
+
+        key = pod or self.follow
+        if not key:
+            raise SimulationError("decision() needs a pod: decision('default/web-1')")
+        key = args.pod_key("decision", key, self.known_pods())
+        return decisions_from_events(self.trace[: self.cursor + 1], key)
+
+    def known_pods(self) -> set[str]:
+        """Keys of every pod the API server stores or the trace mentions (for argument checks)."""
+        keys = {f"{p.metadata.namespace}/{p.metadata.name}" for p in self.world.api.storage.items("pods")}
+        for obj in (*self.scenario.objects, *(a.arg for a in self.scenario.timeline if a.kind == "create")):
+            if type(obj).kind == "Pod":
+                keys.add(f"{obj.metadata.namespace or 'default'}/{obj.metadata.name}")
+        for ev in self.trace:
+            pod = ev.data.get("pod")
+            if isinstance(pod, str) and "/" in pod:
+                keys.add(pod)
+        return keys
+
+    def known_nodes(self) -> set[str]:
+        """Names of every node the API server stores or the trace mentions."""
+        names = {n.metadata.name for n in self.world.api.storage.items("nodes")}
+        names |= {ev.data["node"] for ev in self.trace if isinstance(ev.data.get("node"), str) and ev.data["node"]}
+        return names
+
+    def show(self, view: str = "pipeline", **kwargs: Any) -> Any:
+        """A Graphviz view of the snapshot at the cursor (pipeline, startup, cache, decision,
+        pod_states, leader_election)."""
+        from kschedlearn.simulation.views import show_view
+
+        return show_view(self, view, **kwargs)
+
+    def explorer(self) -> Any:
+        """The interactive explorer widget (ipywidgets)."""
+        from kschedlearn.widgets.explorer import Explorer
+
+        return Explorer(self).display()
+
+
+
+__all__ = ["Questions"]

@@ -1,0 +1,66 @@
+"""The history's machinery: which stages are worth a stop, changes made by hand, replays.
+
+Go: none — kschedlearn-only (DESIGN §7). A :class:`~kschedlearn.Simulation` records every event;
+changing the past rebuilds a world from the scenario and seed and replays it, with the hand-made
+changes (``inject.*``, an HTTP client's writes) re-applied exactly where they were made.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from kschedlearn.scenarios.scenario import Action
+from kschedlearn.simulation.world import World
+
+#: stages that ``step(granularity="stage")`` stops at
+TEACHING_STAGES = frozenset({
+    # start-up chain
+    "main", "NewSchedulerServer", "Run", "createClient", "createRecorder", "NewSharedInformerFactory",
+    "createScheduler", "NewConfigFactory", "schedulercache.New", "NewIndexerInformer", "CreateFromProvider",
+    "CreateFromConfig", "CreateFromKeys", "ConfigFactory.Run", "startHTTP", "informerFactory.Start",
+    "leaderelection.start", "leaderelection.acquire", "leaderelection.renew", "leaderelection.lost",
+    "Scheduler.Run",
+    # a pod's journey
+    "workload", "inject", "fifo.add", "fifo.update", "fifo.pop", "scheduleOne.pop", "schedule.start",
+    "schedule.predicates", "schedule.priorities", "selectHost", "assume", "bind", "apiserver.bind",
+    "finishBinding", "forgetPod", "delta_fifo.add", "delta_fifo.pop", "handler.OnAdd", "handler.OnUpdate",
+    "handler.OnDelete", "cache.addPod", "cache.removePod", "expirePod", "error.backoff", "error.requeue",
+    "assume.skipped",  # kschedlearn-only: the "assume off" switch (simulation/no_assume.py)
+    "kubelet.start", "kubelet.complete", "reflector.relist", "process.crash",
+})
+GRANULARITIES = ("event", "stage", "pod")
+
+
+@attrs.frozen
+class Injection:
+    """A change made by hand: after event ``seq`` (the world paused there, or finished at ``time``)."""
+
+    seq: int
+    paused: bool
+    time: float
+    action: Action
+
+
+def replay(world: World, injections: list[Injection], target: int) -> tuple[World, list[Injection]]:
+    """Run a fresh ``world`` up to event ``target``, re-applying the injections made before it.
+
+    Returns the world and the injections that still belong to this past (the later ones are the
+    discarded future).
+    """
+    # an injection made after event `seq` belongs to a past that still contains `target`
+    # only if it happened strictly before the target event
+    pending = [inj for inj in injections if inj.seq < target]
+    for inj in pending:
+        if inj.paused:
+            world.run(lambda ev, s=inj.seq: ev.seq >= s)
+        else:
+            world.run(lambda ev, s=inj.seq: ev.seq > s)  # to the end, as it was
+            if world.runtime.now < inj.time:
+                world.runtime.run(until=inj.time)
+        world.apply(inj.action, stage="inject")
+    if target >= 0 and (not world.tracer.events or world.tracer.events[-1].seq < target):
+        world.run(lambda ev: ev.seq >= target)
+    return world, list(pending)
+
+
+__all__ = ["TEACHING_STAGES", "GRANULARITIES", "Injection", "replay"]
