@@ -228,7 +228,8 @@ def build_workload_scheduler(workload: dict, engine: str = "mirrored", traced: b
            and len(factory.service_lister.list(_everything())) >= len(workload.get("services", []))
            and len(factory.controller_lister.list(_everything())) >= len(workload.get("replicationControllers", [])))
     if traced:
-        instrument_scheduler(types.SimpleNamespace(scheduler=types.SimpleNamespace(config=cfg), config_factory=factory))
+        instrument_scheduler(types.SimpleNamespace(scheduler=types.SimpleNamespace(config=cfg), config_factory=factory,
+                                                   s=types.SimpleNamespace(scheduler_name="default-scheduler")))
     pods = [_decode(Pod, d) for d in workload["pods"]]
     return rt, cfg, pods
 
@@ -254,7 +255,7 @@ def run_workload(path: str, engine: str = "mirrored", traced: bool = False) -> d
     def loop() -> tuple[list[str], list[float], float]:
         hosts, lat = [], []
         algo, cache, nodes = cfg.algorithm, cfg.scheduler_cache, cfg.node_lister
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         for pod in pods:
             t = time.perf_counter()
             host = algo.schedule(pod, nodes)
@@ -264,13 +265,14 @@ def run_workload(path: str, engine: str = "mirrored", traced: bool = False) -> d
             cache.add_pod(assumed)
             lat.append(time.perf_counter() - t)
             hosts.append(host)
-        return hosts, lat, time.perf_counter() - start
+        return hosts, lat, time.perf_counter() - start, time.process_time() - cpu_start
 
-    hosts, lat, wall = rt.run_fn(loop)
+    hosts, lat, wall, cpu = rt.run_fn(loop)
     lat.sort()
     return {"workload": os.path.basename(path), "engine": engine, "traced": traced,
             "nodes": n_nodes, "bound": n_bound, "pods": len(pods),
             "wallS": round(wall, 4), "podsPerS": round(len(pods) / wall, 2),
+            "cpuS": round(cpu, 4), "podsPerCpuS": round(len(pods) / cpu, 2) if cpu else None,
             "p50Ms": round(lat[len(lat) // 2] * 1e3, 3),
             "p99Ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1e3, 3),
             "hosts": hosts, "hostsSha256": hashlib.sha256("\n".join(hosts).encode()).hexdigest()}
@@ -303,9 +305,9 @@ def run_shapes(args: argparse.Namespace) -> None:
                 r = json.loads(out.strip().splitlines()[-1])
                 runs.setdefault((shape, engine), []).append(r)
                 print(f"# {shape} {engine} rep {rep + 1}: {r['podsPerS']} pods/s", file=sys.stderr, flush=True)
-    print("| shape (nodes / bound / new) | engine | pods/s median (min – max) | p50 ms | p99 ms "
-          "| Go 1.6 pods/s | hosts sha256 = Go's |")
-    print("|---|---|---|---|---|---|---|")
+    print("| shape (nodes / bound / new) | engine | pods/s median (min – max) | pods per CPU-s median "
+          "| p50 ms | p99 ms | Go 1.6 pods/s | hosts sha256 = Go's |")
+    print("|---|---|---|---|---|---|---|---|")
     for shape in shapes:
         n, m, k, go, sha = SHAPES[shape]
         for engine in engines:
@@ -313,7 +315,8 @@ def run_shapes(args: argparse.Namespace) -> None:
             pps = [r["podsPerS"] for r in rs]
             same = all(r["hostsSha256"] == sha for r in rs)
             print(f"| {shape} {n:,} / {m:,} / {k:,} | {engine} | {statistics.median(pps):,.1f} "
-                  f"({min(pps):,.1f} – {max(pps):,.1f}) | {statistics.median(r['p50Ms'] for r in rs):.2f} "
+                  f"({min(pps):,.1f} – {max(pps):,.1f}) | {statistics.median(r['podsPerCpuS'] for r in rs):,.1f} "
+                  f"| {statistics.median(r['p50Ms'] for r in rs):.2f} "
                   f"| {statistics.median(r['p99Ms'] for r in rs):.2f} | {go} | {'yes' if same else 'NO'} |")
     print(f"\n{args.reps} fresh process(es) per shape and engine, interleaved; load average "
           f"{os.getloadavg()[0]:.2f} at the end.")

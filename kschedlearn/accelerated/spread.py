@@ -25,10 +25,15 @@ class SpreadCounts:
 
     counts: dict[tuple[Any, ...], dict[str, tuple[Any, int, float]]] = attrs.field(factory=dict)
     recounted_nodes: int = 0
+    #: the float32 formula is a pure function of its six inputs: memoised (exact, no rounding change)
+    scores: dict[tuple[Any, ...], int] = attrs.field(factory=dict)
 
-    def count(self, key: tuple[Any, ...], node_name: str, info: Any, namespace: str, selectors: list[Any]) -> float:
-        """The float32 count of ``info``'s pods matching the selectors (the mirror's inner loop)."""
-        per_node = self.counts.setdefault(key, {})
+    def count(self, per_node: dict[str, tuple[Any, int, float]], node_name: str, info: Any, namespace: str,
+              selectors: list[Any]) -> float:
+        """The float32 count of ``info``'s pods matching the selectors (the mirror's inner loop).
+
+        ``per_node`` is ``counts[(namespace, selectors)]``.
+        """
         entry = per_node.get(node_name)
         if entry is not None and entry[0] is info and info is not None and entry[1] == info.generation:
             return entry[2]
@@ -52,6 +57,21 @@ class SpreadCounts:
         return count
 
 
+def _score(max_count_by_node_name: float, count: float, have_zones: bool, node_has_zone: bool,
+           max_count_by_zone: float, zone_count: float) -> int:
+    """The mirror's per-node float32 formula (CalculateSpreadPriority's last loop), verbatim."""
+    f32 = mirror._f32
+    f_score = mirror.MAX_PRIORITY
+    if max_count_by_node_name > 0:
+        share = f32((max_count_by_node_name - count) / max_count_by_node_name)
+        f_score = f32(mirror.MAX_PRIORITY * share)
+    if have_zones:
+        if node_has_zone:
+            zone_score = f32(mirror.MAX_PRIORITY * mirror._zone_share(max_count_by_zone, zone_count))
+            f_score = f32(f32(f_score * mirror._ONE_MINUS_ZONE_WEIGHTING) + f32(mirror.ZONE_WEIGHTING * zone_score))
+    return mirror._go_int(f_score)
+
+
 def accelerated_spread_priority(spread: mirror.SelectorSpread, state: SpreadCounts) -> Any:
     """An old-style priority function giving ``spread.calculate_spread_priority``'s result."""
 
@@ -62,10 +82,10 @@ def accelerated_spread_priority(spread: mirror.SelectorSpread, state: SpreadCoun
         max_count_by_node_name = mirror._f32(0.0)
         if len(selectors) > 0:
             namespace = pod.metadata.namespace
-            key = (namespace, tuple(selectors))
+            per_node = state.counts.setdefault((namespace, tuple(selectors)), {})
             for node in nodes:
                 node_name = node.metadata.name
-                count = state.count(key, node_name, node_name_to_info.get(node_name), namespace, selectors)
+                count = state.count(per_node, node_name, node_name_to_info.get(node_name), namespace, selectors)
                 zone_id = mirror.get_zone_key(node)
                 counts_by_node_name[node_name] = count
                 if count > max_count_by_node_name:
@@ -78,19 +98,16 @@ def accelerated_spread_priority(spread: mirror.SelectorSpread, state: SpreadCoun
             if count > max_count_by_zone:
                 max_count_by_zone = count
         result: list[HostPriority] = []
-        f32 = mirror._f32
+        memo = state.scores
         for node in nodes:
             node_name = node.metadata.name
-            f_score = mirror.MAX_PRIORITY
-            if max_count_by_node_name > 0:
-                share = f32((max_count_by_node_name - counts_by_node_name.get(node_name, 0.0)) / max_count_by_node_name)
-                f_score = f32(mirror.MAX_PRIORITY * share)
-            if have_zones:
-                zone_id = mirror.get_zone_key(node)
-                if zone_id != "":
-                    zone_score = f32(mirror.MAX_PRIORITY * mirror._zone_share(max_count_by_zone, counts_by_zone[zone_id]))
-                    f_score = f32(f32(f_score * mirror._ONE_MINUS_ZONE_WEIGHTING) + f32(mirror.ZONE_WEIGHTING * zone_score))
-            result.append(HostPriority(host=node_name, score=mirror._go_int(f_score)))
+            zone_id = mirror.get_zone_key(node) if have_zones else ""
+            inputs = (max_count_by_node_name, counts_by_node_name.get(node_name, 0.0), have_zones, zone_id != "",
+                      max_count_by_zone, counts_by_zone.get(zone_id, 0.0))
+            score = memo.get(inputs)
+            if score is None:
+                score = memo[inputs] = _score(*inputs)
+            result.append(HostPriority(host=node_name, score=score))
         return result
 
     return calculate
