@@ -97,6 +97,8 @@ class Simulation:
     log_verbosity: int = 4
     follow: str = ""
     granularity: str = "stage"
+    #: "mirrored" (default) or "accelerated" (kschedlearn.accelerated: identical outcomes)
+    engine: str = "mirrored"
     breakpoints: list[Breakpoint] = attrs.field(factory=list)
     cursor: int = -1
     _world: World | None = attrs.field(default=None, repr=False)
@@ -131,7 +133,7 @@ class Simulation:
             self._registry = copy_registry()
         return build_world(self.scenario, self.seed, snapshots=self.snapshots,
                            snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
-                           registry=self._registry)
+                           registry=self._registry, engine=self.engine)
 
     @property
     def world(self) -> World:

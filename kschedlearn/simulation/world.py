@@ -210,12 +210,19 @@ def build_world(
     capture_stacks: bool = True,
     on_replica_created: Callable[[RunningScheduler], None] | None = None,
     registry: Any = None,
+    engine: str = "mirrored",
 ) -> World:
     """Set up a fresh world for ``scenario`` (nothing has run yet).
 
     ``registry``: the plugin registry its schedulers use; each replica gets its own copy of it
-    (default: a copy of the default registry as it is now).
+    (default: a copy of the default registry as it is now). ``engine``: ``"mirrored"`` (the
+    statement-by-statement mirror) or ``"accelerated"`` (same outcomes and trace, less work per
+    pod; ``kschedlearn.accelerated``), swapped in as each replica's scheduler is created.
     """
+    from kschedlearn.accelerated import ENGINES, accelerate_config
+
+    if engine not in ENGINES:
+        raise ValueError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
     rt = sim.Runtime(seed=seed)
     tracer = Tracer(capture_stacks=capture_stacks, log_verbosity=log_verbosity,
                     snapshot_every=snapshot_every if snapshots else 0)
@@ -243,6 +250,8 @@ def build_world(
         world.replicas[spec.name] = replica
 
         def created(h: RunningScheduler, replica: Replica = replica) -> None:
+            if engine == "accelerated":
+                accelerate_config(h.scheduler.config)
             instrument_scheduler(h)
             _attach_to_builder(world, replica)
             if on_replica_created is not None:
