@@ -59,6 +59,10 @@ NODE_LOCAL_MAPS = frozenset({
     mirror.equal_priority_map,
 })
 
+#: Reduce functions that read nothing but the list of map scores (normalise to 0..10).
+PURE_REDUCES = frozenset({node_affinity.calculate_node_affinity_priority_reduce,
+                          taint_toleration.compute_taint_toleration_priority_reduce})
+
 
 class _Fallback(Exception):
     """Something raised: redo this phase with the mirror's functions (errors word for word)."""
@@ -103,9 +107,10 @@ def _is_spread(fn: Any) -> bool:
 class AcceleratedScheduler(mirror.GenericScheduler):
     """``GenericScheduler`` with an equivalence cache, cached map scores and incremental spread."""
 
-    predicate_cache: dict[tuple[Any, ...], tuple[Any, ...]] = attrs.field(factory=dict)
-    map_cache: dict[tuple[Any, ...], tuple[Any, ...]] = attrs.field(factory=dict)
+    predicate_cache: dict[tuple[Any, ...], dict[str, tuple[Any, ...]]] = attrs.field(factory=dict)
+    map_cache: dict[tuple[Any, ...], dict[str, tuple[Any, ...]]] = attrs.field(factory=dict)
     spread_counts: SpreadCounts = attrs.field(factory=SpreadCounts)
+    reduce_cache: dict[tuple[str, int], tuple[list[tuple[str, int]], list[Any]]] = attrs.field(factory=dict)
     _spread_fns: dict[int, Any] = attrs.field(factory=dict)
 
     def schedule(self, pod: Any, node_lister: Any) -> str:
@@ -157,12 +162,11 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         tracing = _tracing()
         filtered: list[Any] = []
         emits: list[tuple[str, bool, dict[str, list[str]]]] = []
-        cache = self.predicate_cache
+        per_node = self.predicate_cache.setdefault((key, local), {})
         for node in nodes:
             node_name = node.metadata.name
             info = info_map.get(node_name)
-            ck = (key, local, node_name)
-            entry = cache.get(ck)
+            entry = per_node.get(node_name)
             if entry is None or entry[0] is not info or info is None or entry[1] != info.generation:
                 results = {}
                 for n in local:
@@ -172,7 +176,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                         raise _Fallback() from err
                 entry = (info, -1 if info is None else info.generation, results, self._outcome(names, results))
                 if info is not None:
-                    cache[ck] = entry
+                    per_node[node_name] = entry
             if live:
                 results = dict(entry[2])
                 for n in live:
@@ -208,6 +212,20 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                 failed.extend(reasons)
         return len(failed) == 0, tuple(failed), verdicts
 
+    def _reduce(self, key: str, i: int, config: Any, pod: Any, meta: Any, info_map: dict[str, Any],
+                scores: list[Any]) -> list[Any]:
+        """Run a reduce function; a known pure one on equal (host, score) inputs gives the same list."""
+        if config.reduce not in PURE_REDUCES:
+            config.reduce(pod, meta, info_map, scores)
+            return scores
+        values = [(hp.host, hp.score) for hp in scores]
+        previous = self.reduce_cache.get((key, i))
+        if previous is not None and previous[0] == values:
+            return list(previous[1])
+        config.reduce(pod, meta, info_map, scores)
+        self.reduce_cache[(key, i)] = (values, list(scores))
+        return scores
+
     def _spread_fn(self, fn: Any) -> Any:
         fast = self._spread_fns.get(id(fn))
         if fast is None:
@@ -230,41 +248,40 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     results[i] = list(fn(pod, info_map, nodes))
                 else:
                     results[i] = [None] * len(nodes)
-            local_key = tuple(map_local)
-            cache = self.map_cache
+            per_node = self.map_cache.setdefault((key, tuple(map_local)), {})
+            rows = []
             for index, node in enumerate(nodes):
                 node_name = node.metadata.name
                 info = info_map.get(node_name)
-                ck = (key, local_key, node_name)
-                entry = cache.get(ck)
+                entry = per_node.get(node_name)
                 if entry is None or entry[0] is not info or info is None or entry[1] != info.generation:
                     entry = (info, -1 if info is None else info.generation,
                              tuple(configs[i].map_fn(pod, meta, info) for i in map_local))
                     if info is not None:
-                        cache[ck] = entry
-                for j, i in enumerate(map_local):
-                    results[i][index] = entry[2][j]
+                        per_node[node_name] = entry
+                rows.append(entry[2])
                 for i in map_live:
                     results[i][index] = configs[i].map_fn(pod, meta, info)
+            if map_local:
+                for i, column in zip(map_local, zip(*rows)):
+                    results[i] = list(column)
             for i, config in enumerate(configs):
                 if config.reduce is not None:
-                    config.reduce(pod, meta, info_map, results[i])
+                    results[i] = self._reduce(key, i, config, pod, meta, info_map, results[i])
         except Exception as err:  # noqa: BLE001 - the mirror reports it
             raise _Fallback() from err
         weights = [c.weight for c in configs]
-        result: list[HostPriority] = []
-        for i, node in enumerate(nodes):
-            score = 0
-            for j in range(len(configs)):
-                score += results[j][i].score * weights[j]
-            result.append(HostPriority(host=node.metadata.name, score=score))
+        score_columns = [[hp.score for hp in results[j]] for j in range(len(configs))]
+        # Python ints: the same sums as the mirror's score += score_j * weight_j, node by node
+        totals = [sum(t) for t in zip(*([s * w for s in column] for column, w in zip(score_columns, weights)))]
+        result = [HostPriority(host=node.metadata.name, score=total) for node, total in zip(nodes, totals)]
         if glog.v(10):
             for hp in result:
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
         emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
             "pod": mirror._key(pod),
             "nodes": [n.metadata.name for n in nodes],
-            "scores": [[hp.score for hp in results[j]] for j in range(len(configs))],
+            "scores": score_columns,
             "weights": weights,
             "names": [getattr(c, "name", "") for c in configs],
             "extenders": {},

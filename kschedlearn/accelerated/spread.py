@@ -79,14 +79,14 @@ def accelerated_spread_priority(spread: mirror.SelectorSpread, state: SpreadCoun
         selectors = spread._get_selectors(pod)
         counts_by_node_name: dict[str, float] = {}
         counts_by_zone: dict[str, float] = {}
+        zone_ids = [mirror.get_zone_key(node) for node in nodes]
         max_count_by_node_name = mirror._f32(0.0)
         if len(selectors) > 0:
             namespace = pod.metadata.namespace
             per_node = state.counts.setdefault((namespace, tuple(selectors)), {})
-            for node in nodes:
+            for node, zone_id in zip(nodes, zone_ids):
                 node_name = node.metadata.name
                 count = state.count(per_node, node_name, node_name_to_info.get(node_name), namespace, selectors)
-                zone_id = mirror.get_zone_key(node)
                 counts_by_node_name[node_name] = count
                 if count > max_count_by_node_name:
                     max_count_by_node_name = count
@@ -99,9 +99,9 @@ def accelerated_spread_priority(spread: mirror.SelectorSpread, state: SpreadCoun
                 max_count_by_zone = count
         result: list[HostPriority] = []
         memo = state.scores
-        for node in nodes:
+        for node, zone_id in zip(nodes, zone_ids):
             node_name = node.metadata.name
-            zone_id = mirror.get_zone_key(node) if have_zones else ""
+            zone_id = zone_id if have_zones else ""
             inputs = (max_count_by_node_name, counts_by_node_name.get(node_name, 0.0), have_zones, zone_id != "",
                       max_count_by_zone, counts_by_zone.get(zone_id, 0.0))
             score = memo.get(inputs)
