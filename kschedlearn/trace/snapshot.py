@@ -267,23 +267,32 @@ def _time(value: Any) -> float | None:
     return parse_time(value)
 
 
-def api_server_view(objects: Iterable[Any], *, max_events: int = 20) -> ApiServerView:
-    """Reduce API objects (any order) to an :class:`ApiServerView`; keeps the newest events."""
+def api_server_view(objects: Iterable[Any], *, max_events: int = 20,
+                    memo: dict[int, tuple[Any, Any]] | None = None) -> ApiServerView:
+    """Reduce API objects (any order) to an :class:`ApiServerView`; keeps the newest events.
+
+    ``memo`` (id of an object -> (object, its view)) shares structure between snapshots: an API
+    object is immutable and replaced on every change, so the same object gives the same view
+    object. It is refilled with the current objects only (nothing dead is kept alive).
+    """
     pods: list[PodView] = []
     nodes: list[NodeView] = []
     events: list[EventView] = []
     leader: LeaderRecordView | None = None
+    previous = dict(memo) if memo is not None else {}
+    if memo is not None:
+        memo.clear()
     for obj in objects:
         kind = getattr(obj, "kind", "")
-        if kind == "Pod":
-            pods.append(PodView(
-                key=_meta_key(obj), node_name=obj.spec.node_name, phase=obj.status.phase,
-                conditions=_conditions(obj.status),
-                deletion_timestamp=obj.metadata.deletion_timestamp,
-                scheduler_name=obj.spec.scheduler_name,
-            ))
-        elif kind == "Node":
-            nodes.append(NodeView(obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status)))
+        if kind in ("Pod", "Node"):
+            known = previous.get(id(obj))
+            view = known[1] if known is not None and known[0] is obj else None
+            if view is None:
+                view = _pod_view(obj) if kind == "Pod" else NodeView(
+                    obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status))
+            if memo is not None:
+                memo[id(obj)] = (obj, view)
+            (pods if kind == "Pod" else nodes).append(view)
         elif kind == "Event":
             ref = obj.involved_object
             involved = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
@@ -297,6 +306,15 @@ def api_server_view(objects: Iterable[Any], *, max_events: int = 20) -> ApiServe
         nodes=tuple(sorted(nodes, key=lambda n: n.name)),
         events=tuple(events[-max_events:]) if max_events else (),
         leader_record=leader,
+    )
+
+
+def _pod_view(obj: Any) -> PodView:
+    return PodView(
+        key=_meta_key(obj), node_name=obj.spec.node_name, phase=obj.status.phase,
+        conditions=_conditions(obj.status),
+        deletion_timestamp=obj.metadata.deletion_timestamp,
+        scheduler_name=obj.spec.scheduler_name,
     )
 
 
@@ -322,6 +340,7 @@ class SnapshotBuilder:
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
+    _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage."""
@@ -339,7 +358,7 @@ class SnapshotBuilder:
         rt = self.runtime
         tracer = getattr(rt, "tracer", None)
         current = getattr(rt, "current", None)
-        apiserver = api_server_view(self.api_objects()) if self.api_objects is not None else None
+        apiserver = api_server_view(self.api_objects(), memo=self._api_memo) if self.api_objects is not None else None
         return Snapshot(
             seq=len(tracer.events) if tracer is not None else 0,
             time=float(rt.now) if rt is not None else 0.0,

@@ -25,6 +25,7 @@ is random, Python dicts iterate in insertion order (deterministic by design).
 from __future__ import annotations
 
 import builtins
+import weakref
 from typing import TYPE_CHECKING
 
 import attrs
@@ -384,28 +385,9 @@ class SchedulerCache:
         kschedlearn-only, not in Go. It takes no lock on purpose: the notebook calls it while a
         goroutine may be paused inside a locked section, and waiting there would deadlock.
         """
-        nodes = tuple(
-            NodeDebugState(
-                name=name,
-                has_node=info.node() is not None,
-                requested=ResourceSnapshot.of(info.requested_resource()),
-                nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
-                allocatable=ResourceSnapshot.of(info.allocatable_resource()),
-                allowed_pod_number=info.allowed_pod_number(),
-                pods=tuple(get_pod_key(p) for p in info.pods()),
-                generation=info.generation,
-            )
-            for name, info in self._nodes.items()
-        )
+        nodes = tuple(_node_debug_state(name, info) for name, info in self._nodes.items())
         pod_states = tuple(
-            PodDebugState(
-                key=key,
-                node_name=ps.pod.spec.node_name,
-                assumed=self._assumed_pods.get(key, False),
-                deadline=ps.deadline,
-                binding_finished=ps.binding_finished,
-            )
-            for key, ps in self._pod_states.items()
+            _pod_debug_state(key, ps, self._assumed_pods.get(key, False)) for key, ps in self._pod_states.items()
         )
         return CacheDebugState(ttl=self._ttl, nodes=nodes, pod_states=pod_states)
 
@@ -434,6 +416,42 @@ def _new_scheduler_cache(ttl: float, period: float, stop: sim.Chan | None) -> Sc
 
 
 # --- kschedlearn-only read-only views (debug_state) -----------------------------------------------
+
+# Structure sharing between snapshots: a NodeInfo's view is rebuilt only when its generation
+# moved (every change to a NodeInfo bumps it), a pod state's only when one of its fields did,
+# so consecutive snapshots share every unchanged part (the same objects).
+_NODE_VIEWS: weakref.WeakKeyDictionary[NodeInfo, tuple[str, int, NodeDebugState]] = weakref.WeakKeyDictionary()
+_POD_VIEWS: weakref.WeakKeyDictionary[_PodState, tuple[tuple[object, ...], PodDebugState]] = weakref.WeakKeyDictionary()
+
+
+def _node_debug_state(name: str, info: NodeInfo) -> NodeDebugState:
+    known = _NODE_VIEWS.get(info)
+    if known is not None and known[0] == name and known[1] == info.generation:
+        return known[2]
+    view = NodeDebugState(
+        name=name,
+        has_node=info.node() is not None,
+        requested=ResourceSnapshot.of(info.requested_resource()),
+        nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
+        allocatable=ResourceSnapshot.of(info.allocatable_resource()),
+        allowed_pod_number=info.allowed_pod_number(),
+        pods=tuple(get_pod_key(p) for p in info.pods()),
+        generation=info.generation,
+    )
+    _NODE_VIEWS[info] = (name, info.generation, view)
+    return view
+
+
+def _pod_debug_state(key: str, ps: _PodState, assumed: bool) -> PodDebugState:
+    fields = (key, ps.pod, assumed, ps.deadline, ps.binding_finished)
+    known = _POD_VIEWS.get(ps)
+    if known is not None and known[0][0] == key and known[0][1] is ps.pod and known[0][2:] == fields[2:]:
+        return known[1]
+    view = PodDebugState(key=key, node_name=ps.pod.spec.node_name, assumed=assumed, deadline=ps.deadline,
+                         binding_finished=ps.binding_finished)
+    _POD_VIEWS[ps] = (fields, view)
+    return view
+
 
 
 @attrs.frozen
