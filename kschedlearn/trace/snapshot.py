@@ -341,6 +341,7 @@ class SnapshotBuilder:
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
+    _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage."""
@@ -391,10 +392,16 @@ class SnapshotBuilder:
         """The goroutines alive now (finished ones are not shown)."""
         if self.runtime is None:
             return None
-        return tuple(
-            GoroutineView(g.gid, g.name, g.process.name, g.state, g.waiting_on)
-            for g in self.runtime.goroutines if g.alive
-        )
+        previous, memo = self._goroutine_memo, {}
+        views = []
+        for g in self.runtime.goroutines:
+            if g.alive:
+                key = (g.gid, g.name, g.process.name, g.state, g.waiting_on)
+                view = previous.get(key) or GoroutineView(*key)
+                memo[key] = view
+                views.append(view)
+        self._goroutine_memo = memo
+        return tuple(views)
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
         rec = apiserver.leader_record if apiserver is not None else None

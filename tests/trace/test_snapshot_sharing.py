@@ -59,9 +59,9 @@ def test_shared_snapshots_equal_fresh_ones() -> None:
     sim.run()
     builder = sim.world.builder
     shared = builder()
-    cache_module._NODE_VIEWS.clear()
-    cache_module._POD_VIEWS.clear()
+    cache_module._DEBUG_MEMO.clear()
     builder._api_memo.clear()
+    builder._goroutine_memo.clear()
     fresh = builder()
     assert attrs_equal(shared, fresh)
 
