@@ -79,7 +79,8 @@ def throughput(nodes: int, pods: int, mode: str) -> dict[str, object]:
                 f = handles.config_factory
                 rt.tracer.snapshot_fn = SnapshotBuilder(
                     runtime=rt, cache=handles.scheduler.config.scheduler_cache,
-                    queues={"podQueue": f.pod_queue}, api_objects=lambda: list(api.storage.items("pods")))
+                    queues={"podQueue": f.pod_queue}, api_objects=lambda: list(api.storage.items("pods")),
+                    api_version=lambda: api.storage.resource_version)
     rt.go(lambda: app.run(s, api, handles=h, on_created=hook), process=rt.new_process("scheduler"), name="main")
     rt.run(until=1)
     for i in range(pods):

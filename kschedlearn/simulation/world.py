@@ -239,6 +239,7 @@ def build_world(
     world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,
                   kubelet=kubelet, replicas={}, builder=builder)
     builder.api_objects = world.objects
+    builder.api_version = lambda: api.storage.resource_version
     if snapshots:
         tracer.snapshot_fn = builder
         tracer.listeners.append(builder.observe)

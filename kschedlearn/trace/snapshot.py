@@ -335,6 +335,8 @@ class SnapshotBuilder:
     cache: Any = None
     backoff: Any = None
     api_objects: Callable[[], Iterable[Any]] | None = None
+    #: optional: the API server's revision counter; while it stands still the last view is reused
+    api_version: Callable[[], Any] | None = None
     leader_candidates: tuple[str, ...] = ()
     capture_stacks: bool = True
     _stages: list[str] = attrs.field(factory=list, init=False)
@@ -342,6 +344,7 @@ class SnapshotBuilder:
     _last_stage: str = attrs.field(default="", init=False)
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
+    _api_last: tuple[Any, ApiServerView] | None = attrs.field(default=None, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage."""
@@ -359,7 +362,7 @@ class SnapshotBuilder:
         rt = self.runtime
         tracer = getattr(rt, "tracer", None)
         current = getattr(rt, "current", None)
-        apiserver = api_server_view(self.api_objects(), memo=self._api_memo) if self.api_objects is not None else None
+        apiserver = self._apiserver()
         return Snapshot(
             seq=len(tracer.events) if tracer is not None else 0,
             time=float(rt.now) if rt is not None else 0.0,
@@ -387,6 +390,16 @@ class SnapshotBuilder:
                 # a proxy for "the focused replica's queue" names its kind itself
                 out[name] = QueueView.of(state, getattr(q, "kind", type(q).__name__))
         return out
+
+    def _apiserver(self) -> ApiServerView | None:
+        if self.api_objects is None:
+            return None
+        version = self.api_version() if self.api_version is not None else None
+        if version is not None and self._api_last is not None and self._api_last[0] == version:
+            return self._api_last[1]
+        view = api_server_view(self.api_objects(), memo=self._api_memo)
+        self._api_last = (version, view)
+        return view
 
     def _goroutines(self) -> tuple[GoroutineView, ...] | None:
         """The goroutines alive now (finished ones are not shown)."""

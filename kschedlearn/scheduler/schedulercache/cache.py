@@ -388,6 +388,14 @@ class SchedulerCache:
         memo = _DEBUG_MEMO.get(self)
         if memo is None:
             memo = _DEBUG_MEMO[self] = _DebugMemo()
+        # Everything a view shows changes a NodeInfo's generation or a pod state's fields: when
+        # neither moved since the last call, the last picture is still exact.
+        signature = (self._ttl, [(name, info, info.generation) for name, info in self._nodes.items()],
+                     [(key, ps, ps.pod, ps.deadline, ps.binding_finished, self._assumed_pods.get(key, False))
+                      for key, ps in self._pod_states.items()])
+        if memo.last is not None and memo.signature == signature:
+            return memo.last
+        memo.signature = signature
         nodes = tuple(memo.node(name, info) for name, info in self._nodes.items())
         pod_states = tuple(
             memo.pod(key, ps, self._assumed_pods.get(key, False)) for key, ps in self._pod_states.items()
@@ -433,6 +441,7 @@ class _DebugMemo:
     nodes: dict[str, tuple[NodeInfo, int, NodeDebugState]] = attrs.field(factory=dict)
     pods: dict[str, tuple[_PodState, Pod, bool, float | None, bool, PodDebugState]] = attrs.field(factory=dict)
     last: CacheDebugState | None = None
+    signature: object = None
 
     def node(self, name: str, info: NodeInfo) -> NodeDebugState:
         known = self.nodes.get(name)
