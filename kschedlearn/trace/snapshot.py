@@ -345,6 +345,7 @@ class SnapshotBuilder:
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
     _api_last: tuple[Any, ApiServerView] | None = attrs.field(default=None, init=False, repr=False)
+    _goroutines_last: tuple[list[Any], tuple[GoroutineView, ...]] | None = attrs.field(default=None, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage."""
@@ -405,6 +406,9 @@ class SnapshotBuilder:
         """The goroutines alive now (finished ones are not shown)."""
         if self.runtime is None:
             return None
+        signature = [(g, g.state, g.waiting_on) for g in self.runtime.goroutines if g.alive]
+        if self._goroutines_last is not None and self._goroutines_last[0] == signature:
+            return self._goroutines_last[1]
         previous, memo = self._goroutine_memo, {}
         views = []
         for g in self.runtime.goroutines:
@@ -414,7 +418,8 @@ class SnapshotBuilder:
                 memo[key] = view
                 views.append(view)
         self._goroutine_memo = memo
-        return tuple(views)
+        self._goroutines_last = (signature, tuple(views))
+        return self._goroutines_last[1]
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
         rec = apiserver.leader_record if apiserver is not None else None
