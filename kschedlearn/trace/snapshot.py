@@ -279,9 +279,9 @@ def api_server_view(objects: Iterable[Any], *, max_events: int = 20,
     nodes: list[NodeView] = []
     events: list[EventView] = []
     leader: LeaderRecordView | None = None
-    previous = dict(memo) if memo is not None else {}
-    if memo is not None:
-        memo.clear()
+    memo = {} if memo is None else memo
+    previous = dict(memo)
+    memo.clear()
     for obj in objects:
         kind = getattr(obj, "kind", "")
         if kind in ("Pod", "Node"):
@@ -290,8 +290,7 @@ def api_server_view(objects: Iterable[Any], *, max_events: int = 20,
             if view is None:
                 view = _pod_view(obj) if kind == "Pod" else NodeView(
                     obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status))
-            if memo is not None:
-                memo[id(obj)] = (obj, view)
+            memo[id(obj)] = (obj, view)
             (pods if kind == "Pod" else nodes).append(view)
         elif kind == "Event":
             ref = obj.involved_object
@@ -323,7 +322,8 @@ class SnapshotBuilder:
     """Holds references to live components; ``builder()`` returns a fresh :class:`Snapshot`.
 
     ``queues``: name -> FIFO/DeltaFIFO; ``stores``: name -> anything with ``list_keys()``;
-    ``api_objects``: returns the API server's objects; ``leader_candidates``: identities of the
+    ``api_objects``: returns the API server's objects (``api_version``, optional: its revision
+    counter — while it stands still the last API view is reused); ``leader_candidates``: identities of the
     scheduler replicas. Register ``observe`` as a tracer listener so ``stages_seen`` grows.
     Differs from the ideal: ``Tracer.record`` calls ``snapshot_fn()`` before the event exists, so
     ``stage`` is the previous event's unless the caller passes ``stage=``.
@@ -335,7 +335,6 @@ class SnapshotBuilder:
     cache: Any = None
     backoff: Any = None
     api_objects: Callable[[], Iterable[Any]] | None = None
-    #: optional: the API server's revision counter; while it stands still the last view is reused
     api_version: Callable[[], Any] | None = None
     leader_candidates: tuple[str, ...] = ()
     capture_stacks: bool = True
@@ -395,7 +394,7 @@ class SnapshotBuilder:
     def _apiserver(self) -> ApiServerView | None:
         if self.api_objects is None:
             return None
-        version = self.api_version() if self.api_version is not None else None
+        version = self.api_version() if self.api_version is not None else None  # reuse while unchanged
         if version is not None and self._api_last is not None and self._api_last[0] == version:
             return self._api_last[1]
         view = api_server_view(self.api_objects(), memo=self._api_memo)
