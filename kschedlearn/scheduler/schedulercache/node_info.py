@@ -140,7 +140,7 @@ class Resource:
         )
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class ResourceView:
     """A read-only copy of a :class:`Resource`, what a reader of Go's by-value ``Resource`` gets.
 
@@ -181,6 +181,10 @@ class ResourceView:
             other.milli_cpu, other.memory, other.nvidia_gpu, dict(other.opaque_int_resources))
 
     __hash__ = None  # type: ignore[assignment] - equal to a mutable Resource, so unhashable
+
+    def __repr__(self) -> str:
+        # prints as the Resource it is a view of (what learners saw before views existed)
+        return repr(self.clone())
 
 
 @attrs.define(eq=False)
