@@ -274,7 +274,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         score_columns = [[hp.score for hp in results[j]] for j in range(len(configs))]
         # Python ints: the same sums as the mirror's score += score_j * weight_j, node by node
         totals = [sum(t) for t in zip(*([s * w for s in column] for column, w in zip(score_columns, weights)))]
-        result = [HostPriority(host=node.metadata.name, score=total) for node, total in zip(nodes, totals)]
+        shared = self.spread_counts.host_priority
+        result = [shared(node.metadata.name, total) for node, total in zip(nodes, totals)]
         if glog.v(10):
             for hp in result:
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)

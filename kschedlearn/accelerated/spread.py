@@ -27,6 +27,15 @@ class SpreadCounts:
     recounted_nodes: int = 0
     #: the float32 formula is a pure function of its six inputs: memoised (exact, no rounding change)
     scores: dict[tuple[Any, ...], int] = attrs.field(factory=dict)
+    #: HostPriority values are frozen, so one object per (host, score) serves every pod
+    host_priorities: dict[tuple[str, int], HostPriority] = attrs.field(factory=dict)
+
+    def host_priority(self, host: str, score: int) -> HostPriority:
+        """The shared ``HostPriority(host=host, score=score)``."""
+        hp = self.host_priorities.get((host, score))
+        if hp is None:
+            hp = self.host_priorities[(host, score)] = HostPriority(host=host, score=score)
+        return hp
 
     def count(self, per_node: dict[str, tuple[Any, int, float]], node_name: str, info: Any, namespace: str,
               selectors: list[Any]) -> float:
@@ -107,7 +116,7 @@ def accelerated_spread_priority(spread: mirror.SelectorSpread, state: SpreadCoun
             score = memo.get(inputs)
             if score is None:
                 score = memo[inputs] = _score(*inputs)
-            result.append(HostPriority(host=node_name, score=score))
+            result.append(state.host_priority(node_name, score))
         return result
 
     return calculate
