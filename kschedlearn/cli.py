@@ -15,7 +15,7 @@ Commands::
     kschedlearn trace SCENARIO [--seed N] [--until STAGE] [--granularity stage|event|pod] [--links] [--json]
     kschedlearn render SCENARIO --view VIEW --step N -o out.svg [--renderer auto|wasm|dot|text]
     kschedlearn serve SCENARIO [--port N] [--kubeconfig PATH] [--speed X] [--from DUMP.yaml]
-    kschedlearn kube-scheduler [1.6 flags] --scenario NAME [--duration 60s] [--v N]
+    kschedlearn kube-scheduler [1.6 flags] --scenario NAME [--duration 60s] [--v N] [--engine accelerated]
                                [--port N [--serve-for 30s]]
 
 With an explicit ``--port`` the finished run's /healthz, /metrics and /configz are then served
@@ -260,6 +260,9 @@ def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     verbosity_text = _take_option(rest, ("--v", "-v")) or "0"
     seed_text = _take_option(rest, ("--seed",)) or "0"
     serve_for_text = _take_option(rest, ("--serve-for",))
+    engine = _take_option(rest, ("--engine",)) or "mirrored"
+    if engine not in ("mirrored", "accelerated"):
+        raise CLIError(f"--engine: expected mirrored or accelerated, got {engine!r}")
     try:
         parsed = options.parse_args(list(rest))  # the binary's own check of its flags, before anything runs
     except options.FlagError as e:
@@ -279,7 +282,7 @@ def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     scenario = _load(name)
     replica = scenario.schedulers[0].name if scenario.schedulers else "scheduler-0"
     scenario = attrs.evolve(scenario, duration=duration, schedulers=(SchedulerSpec(replica, tuple(rest)),))
-    world = build_world(scenario, int(seed_text), snapshots=False, log_verbosity=int(verbosity_text))
+    world = build_world(scenario, int(seed_text), snapshots=False, log_verbosity=int(verbosity_text), engine=engine)
 
     def printer(ev: TraceEvent) -> None:
         if ev.stage == "log" and ev.process == replica:

@@ -50,6 +50,8 @@ class Simulation(Questions):
     #: kschedlearn-only: False switches AssumePod off in every replica (overrides the
     #: scenario's ``assume:``; see :mod:`kschedlearn.simulation.no_assume`); None keeps it
     assume: bool | None = None
+    #: "mirrored" (default) or "accelerated" (kschedlearn.accelerated: identical outcomes)
+    engine: str = "mirrored"
     breakpoints: list[Breakpoint] = attrs.field(factory=list)
     cursor: int = -1
     _world: World | None = attrs.field(default=None, repr=False)
@@ -108,7 +110,7 @@ class Simulation(Questions):
             self._registry = copy_registry()
         return build_world(self.scenario, self.seed, snapshots=self.snapshots,
                            snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
-                           registry=self._registry)
+                           registry=self._registry, engine=self.engine)
 
     @property
     def world(self) -> World:

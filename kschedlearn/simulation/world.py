@@ -230,12 +230,19 @@ def build_world(
     capture_stacks: bool = True,
     on_replica_created: Callable[[RunningScheduler], None] | None = None,
     registry: Any = None,
+    engine: str = "mirrored",
 ) -> World:
     """Set up a fresh world for ``scenario`` (nothing has run yet).
 
     ``registry``: the plugin registry its schedulers use; each replica gets its own copy of it
-    (default: a copy of the default registry as it is now).
+    (default: a copy of the default registry as it is now). ``engine``: ``"mirrored"`` (the
+    statement-by-statement mirror) or ``"accelerated"`` (same outcomes and trace, less work per
+    pod; ``kschedlearn.accelerated``), swapped in as each replica's scheduler is created.
     """
+    from kschedlearn.accelerated import ENGINES, accelerate_config
+
+    if engine not in ENGINES:
+        raise ValueError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
     rt = sim.Runtime(seed=seed)
     tracer = Tracer(capture_stacks=capture_stacks, log_verbosity=log_verbosity,
                     snapshot_every=snapshot_every if snapshots else 0)
@@ -252,6 +259,7 @@ def build_world(
     world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,
                   kubelet=kubelet, replicas={}, builder=builder)
     builder.api_objects = world.objects
+    builder.api_version = lambda: api.storage.resource_version
     if snapshots:
         tracer.snapshot_fn = builder
         tracer.listeners.append(builder.observe)
@@ -263,6 +271,8 @@ def build_world(
         world.replicas[spec.name] = replica
 
         def created(h: RunningScheduler, replica: Replica = replica) -> None:
+            if engine == "accelerated":
+                accelerate_config(h.scheduler.config)
             instrument_scheduler(h)
             if not scenario.assume:
                 switch_off_assume(h)

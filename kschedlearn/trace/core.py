@@ -83,6 +83,10 @@ class TraceEvent:
         }
 
 
+#: (code object, line) -> its Frame: code locations are few, so frames are shared, not rebuilt
+_FRAMES: dict[tuple[Any, int], Frame] = {}
+
+
 def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     """The mirrored-code frames of the running goroutine, outermost first."""
     frames: list[Frame] = []
@@ -90,7 +94,13 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     while f is not None and len(frames) < limit:
         mod = f.f_globals.get("__name__", "")
         if _is_mirrored_frame_module(mod):
-            frames.append(Frame(f.f_code.co_qualname if hasattr(f.f_code, "co_qualname") else f.f_code.co_name, mod, f.f_lineno))
+            where = (f.f_code, f.f_lineno)
+            frame = _FRAMES.get(where)
+            if frame is None:
+                code = f.f_code
+                frame = _FRAMES[where] = Frame(code.co_qualname if hasattr(code, "co_qualname") else code.co_name,
+                                               mod, f.f_lineno)
+            frames.append(frame)
         f = f.f_back
     frames.reverse()
     return tuple(frames)

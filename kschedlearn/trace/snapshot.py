@@ -272,23 +272,31 @@ def _time(value: Any) -> float | None:
     return parse_time(value)
 
 
-def api_server_view(objects: Iterable[Any], *, max_events: int = 20) -> ApiServerView:
-    """Reduce API objects (any order) to an :class:`ApiServerView`; keeps the newest events."""
+def api_server_view(objects: Iterable[Any], *, max_events: int = 20,
+                    memo: dict[int, tuple[Any, Any]] | None = None) -> ApiServerView:
+    """Reduce API objects (any order) to an :class:`ApiServerView`; keeps the newest events.
+
+    ``memo`` (id of an object -> (object, its view)) shares structure between snapshots: an API
+    object is immutable and replaced on every change, so the same object gives the same view
+    object. It is refilled with the current objects only (nothing dead is kept alive).
+    """
     pods: list[PodView] = []
     nodes: list[NodeView] = []
     events: list[EventView] = []
     leader: LeaderRecordView | None = None
+    memo = {} if memo is None else memo
+    previous = dict(memo)
+    memo.clear()
     for obj in objects:
         kind = getattr(obj, "kind", "")
-        if kind == "Pod":
-            pods.append(PodView(
-                key=_meta_key(obj), node_name=obj.spec.node_name, phase=obj.status.phase,
-                conditions=_conditions(obj.status),
-                deletion_timestamp=obj.metadata.deletion_timestamp,
-                scheduler_name=obj.spec.scheduler_name,
-            ))
-        elif kind == "Node":
-            nodes.append(NodeView(obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status)))
+        if kind in ("Pod", "Node"):
+            known = previous.get(id(obj))
+            view = known[1] if known is not None and known[0] is obj else None
+            if view is None:
+                view = _pod_view(obj) if kind == "Pod" else NodeView(
+                    obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status))
+            memo[id(obj)] = (obj, view)
+            (pods if kind == "Pod" else nodes).append(view)
         elif kind == "Event":
             ref = obj.involved_object
             involved = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
@@ -305,12 +313,22 @@ def api_server_view(objects: Iterable[Any], *, max_events: int = 20) -> ApiServe
     )
 
 
+def _pod_view(obj: Any) -> PodView:
+    return PodView(
+        key=_meta_key(obj), node_name=obj.spec.node_name, phase=obj.status.phase,
+        conditions=_conditions(obj.status),
+        deletion_timestamp=obj.metadata.deletion_timestamp,
+        scheduler_name=obj.spec.scheduler_name,
+    )
+
+
 @attrs.define(eq=False)
 class SnapshotBuilder:
     """Holds references to live components; ``builder()`` returns a fresh :class:`Snapshot`.
 
     ``queues``: name -> FIFO/DeltaFIFO; ``stores``: name -> anything with ``list_keys()``;
-    ``api_objects``: returns the API server's objects; ``leader_candidates``: identities of the
+    ``api_objects``: returns the API server's objects (``api_version``, optional: its revision
+    counter — while it stands still the last API view is reused); ``leader_candidates``: identities of the
     scheduler replicas. Register ``observe`` as a tracer listener so ``stages_seen`` grows.
     Differs from the ideal: ``Tracer.record`` calls ``snapshot_fn()`` before the event exists, so
     ``stage`` is the previous event's unless the caller passes ``stage=`` (and ``holders`` miss
@@ -323,12 +341,17 @@ class SnapshotBuilder:
     cache: Any = None
     backoff: Any = None
     api_objects: Callable[[], Iterable[Any]] | None = None
+    api_version: Callable[[], Any] | None = None
     leader_candidates: tuple[str, ...] = ()
     capture_stacks: bool = True
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
     _holders: dict[int, PodHolderView] = attrs.field(factory=dict, init=False)
+    _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
+    _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
+    _api_last: tuple[Any, ApiServerView] | None = attrs.field(default=None, init=False, repr=False)
+    _goroutines_last: tuple[list[Any], tuple[GoroutineView, ...]] | None = attrs.field(default=None, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage and who holds which pod after it."""
@@ -362,7 +385,7 @@ class SnapshotBuilder:
         rt = self.runtime
         tracer = getattr(rt, "tracer", None)
         current = getattr(rt, "current", None)
-        apiserver = api_server_view(self.api_objects()) if self.api_objects is not None else None
+        apiserver = self._apiserver()
         return Snapshot(
             seq=len(tracer.events) if tracer is not None else 0,
             time=float(rt.now) if rt is not None else 0.0,
@@ -392,14 +415,34 @@ class SnapshotBuilder:
                 out[name] = QueueView.of(state, getattr(q, "kind", type(q).__name__))
         return out
 
+    def _apiserver(self) -> ApiServerView | None:
+        if self.api_objects is None:
+            return None
+        version = self.api_version() if self.api_version is not None else None  # reuse while unchanged
+        if version is not None and self._api_last is not None and self._api_last[0] == version:
+            return self._api_last[1]
+        view = api_server_view(self.api_objects(), memo=self._api_memo)
+        self._api_last = (version, view)
+        return view
+
     def _goroutines(self) -> tuple[GoroutineView, ...] | None:
         """The goroutines alive now (finished ones are not shown)."""
         if self.runtime is None:
             return None
-        return tuple(
-            GoroutineView(g.gid, g.name, g.process.name, g.state, g.waiting_on)
-            for g in self.runtime.goroutines if g.alive
-        )
+        signature = [(g, g.state, g.waiting_on) for g in self.runtime.goroutines if g.alive]
+        if self._goroutines_last is not None and self._goroutines_last[0] == signature:
+            return self._goroutines_last[1]
+        previous, memo = self._goroutine_memo, {}
+        views = []
+        for g in self.runtime.goroutines:
+            if g.alive:
+                key = (g.gid, g.name, g.process.name, g.state, g.waiting_on)
+                view = previous.get(key) or GoroutineView(*key)
+                memo[key] = view
+                views.append(view)
+        self._goroutine_memo = memo
+        self._goroutines_last = (signature, tuple(views))
+        return self._goroutines_last[1]
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
         rec = apiserver.leader_record if apiserver is not None else None

@@ -25,6 +25,7 @@ is random, Python dicts iterate in insertion order (deterministic by design).
 from __future__ import annotations
 
 import builtins
+import weakref
 from typing import TYPE_CHECKING
 
 import attrs
@@ -384,30 +385,27 @@ class SchedulerCache:
         kschedlearn-only, not in Go. It takes no lock on purpose: the notebook calls it while a
         goroutine may be paused inside a locked section, and waiting there would deadlock.
         """
-        nodes = tuple(
-            NodeDebugState(
-                name=name,
-                has_node=info.node() is not None,
-                requested=ResourceSnapshot.of(info.requested_resource()),
-                nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
-                allocatable=ResourceSnapshot.of(info.allocatable_resource()),
-                allowed_pod_number=info.allowed_pod_number(),
-                pods=tuple(get_pod_key(p) for p in info.pods()),
-                generation=info.generation,
-            )
-            for name, info in self._nodes.items()
-        )
+        memo = _DEBUG_MEMO.get(self)
+        if memo is None:
+            memo = _DEBUG_MEMO[self] = _DebugMemo()
+        # Everything a view shows changes a NodeInfo's generation or a pod state's fields: when
+        # neither moved since the last call, the last picture is still exact.
+        signature = (self._ttl, [(name, info, info.generation) for name, info in self._nodes.items()],
+                     [(key, ps, ps.pod, ps.deadline, ps.binding_finished, self._assumed_pods.get(key, False))
+                      for key, ps in self._pod_states.items()])
+        if memo.last is not None and memo.signature == signature:
+            return memo.last
+        memo.signature = signature
+        nodes = tuple(memo.node(name, info) for name, info in self._nodes.items())
         pod_states = tuple(
-            PodDebugState(
-                key=key,
-                node_name=ps.pod.spec.node_name,
-                assumed=self._assumed_pods.get(key, False),
-                deadline=ps.deadline,
-                binding_finished=ps.binding_finished,
-            )
-            for key, ps in self._pod_states.items()
+            memo.pod(key, ps, self._assumed_pods.get(key, False)) for key, ps in self._pod_states.items()
         )
-        return CacheDebugState(ttl=self._ttl, nodes=nodes, pod_states=pod_states)
+        last = memo.last
+        if last is not None and last.ttl == self._ttl and len(last.nodes) == len(nodes) \
+                and len(last.pod_states) == len(pod_states) and all(a is b for a, b in zip(last.nodes, nodes)) and all(a is b for a, b in zip(last.pod_states, pod_states)):
+            return last  # nothing changed: the previous snapshot's part itself
+        memo.last = CacheDebugState(ttl=self._ttl, nodes=nodes, pod_states=pod_states)
+        return memo.last
 
     def list(self, selector: Selector) -> builtins.list[Pod]:  # noqa: A003 - Go's method name
         """Every cached pod (assumed ones too) whose labels match.
@@ -434,6 +432,46 @@ def _new_scheduler_cache(ttl: float, period: float, stop: sim.Chan | None) -> Sc
 
 
 # --- kschedlearn-only read-only views (debug_state) -----------------------------------------------
+
+# Structure sharing between snapshots: a NodeInfo's view is rebuilt only when its generation
+# moved (every change to a NodeInfo bumps it), a pod state's only when one of its fields did,
+# so consecutive snapshots share every unchanged part (the same objects).
+@attrs.define(eq=False)
+class _DebugMemo:
+    nodes: dict[str, tuple[NodeInfo, int, NodeDebugState]] = attrs.field(factory=dict)
+    pods: dict[str, tuple[_PodState, Pod, bool, float | None, bool, PodDebugState]] = attrs.field(factory=dict)
+    last: CacheDebugState | None = None
+    signature: object = None
+
+    def node(self, name: str, info: NodeInfo) -> NodeDebugState:
+        known = self.nodes.get(name)
+        if known is not None and known[0] is info and known[1] == info.generation:
+            return known[2]
+        view = NodeDebugState(
+            name=name,
+            has_node=info.node() is not None,
+            requested=ResourceSnapshot.of(info.requested_resource()),
+            nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
+            allocatable=ResourceSnapshot.of(info.allocatable_resource()),
+            allowed_pod_number=info.allowed_pod_number(),
+            pods=tuple(get_pod_key(p) for p in info.pods()),
+            generation=info.generation,
+        )
+        self.nodes[name] = (info, info.generation, view)
+        return view
+
+    def pod(self, key: str, ps: _PodState, assumed: bool) -> PodDebugState:
+        known = self.pods.get(key)
+        if known is not None and known[0] is ps and known[1] is ps.pod and known[2] == assumed \
+                and known[3] == ps.deadline and known[4] == ps.binding_finished:
+            return known[5]
+        view = PodDebugState(key=key, node_name=ps.pod.spec.node_name, assumed=assumed, deadline=ps.deadline,
+                             binding_finished=ps.binding_finished)
+        self.pods[key] = (ps, ps.pod, assumed, ps.deadline, ps.binding_finished, view)
+        return view
+
+
+_DEBUG_MEMO: weakref.WeakKeyDictionary[SchedulerCache, _DebugMemo] = weakref.WeakKeyDictionary()
 
 
 @attrs.frozen

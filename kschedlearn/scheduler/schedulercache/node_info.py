@@ -22,6 +22,7 @@ Differs from Go:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import attrs
@@ -122,6 +123,53 @@ class Resource:
         )
 
 
+@attrs.frozen(eq=False, repr=False)
+class ResourceView:
+    """A read-only copy of a :class:`Resource`, what a reader of Go's by-value ``Resource`` gets.
+
+    Go: the ``Resource`` value that NodeInfo.RequestedResource() & co. return
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    Differs from Go: immutable, so one view serves every caller until the NodeInfo changes
+    (its ``generation`` moves) instead of a fresh copy per call; equal to a ``Resource`` with
+    the same fields; ``clone()`` gives a mutable ``Resource``.
+    """
+
+    milli_cpu: int = 0
+    memory: int = 0
+    nvidia_gpu: int = 0
+    opaque_int_resources: Mapping[str, int] = attrs.field(factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def of(cls, r: Resource) -> ResourceView:
+        """Freeze the current values of ``r`` (kschedlearn-only)."""
+        return cls(r.milli_cpu, r.memory, r.nvidia_gpu, MappingProxyType(dict(r.opaque_int_resources)))
+
+    def clone(self) -> Resource:
+        """Go: func (r *Resource) Clone() *Resource — a mutable copy."""
+        return Resource(milli_cpu=self.milli_cpu, memory=self.memory, nvidia_gpu=self.nvidia_gpu,
+                        opaque_int_resources=dict(self.opaque_int_resources))
+
+    def resource_list(self) -> dict[str, Quantity]:
+        """Go: func (r *Resource) ResourceList() v1.ResourceList"""
+        return self.clone().resource_list()
+
+    def go_string(self) -> str:
+        """Go's ``%#v`` rendering (as ``Resource.go_string``)."""
+        return self.clone().go_string()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (Resource, ResourceView)):
+            return NotImplemented
+        return (self.milli_cpu, self.memory, self.nvidia_gpu, dict(self.opaque_int_resources)) == (
+            other.milli_cpu, other.memory, other.nvidia_gpu, dict(other.opaque_int_resources))
+
+    __hash__ = None  # type: ignore[assignment] - equal to a mutable Resource, so unhashable
+
+    def __repr__(self) -> str:
+        # prints as the Resource it is a view of (what learners saw before views existed)
+        return repr(self.clone())
+
+
 @attrs.define(eq=False)
 class NodeInfo:
     """Node-level aggregate: the node, its pods, and their summed requests.
@@ -145,6 +193,17 @@ class NodeInfo:
     _memory_pressure_condition: str = ""
     _disk_pressure_condition: str = ""
     generation: int = 0
+    # kschedlearn-only: the read-only resource views, valid while generation == _views_generation
+    _views_generation: int = attrs.field(default=-1, init=False, repr=False)
+    _views: tuple[ResourceView, ResourceView, ResourceView] | None = attrs.field(default=None, init=False, repr=False)
+
+    def _resource_views(self) -> tuple[ResourceView, ResourceView, ResourceView]:
+        """(requested, nonzero, allocatable) frozen at this generation; refreshed after a change."""
+        if self._views is None or self._views_generation != self.generation:
+            self._views = (ResourceView.of(self._requested_resource), ResourceView.of(self._nonzero_request),
+                           ResourceView.of(self._allocatable_resource))
+            self._views_generation = self.generation
+        return self._views
 
     # --- accessors (Go: Node(), Pods(), ...) -------------------------------------------------
 
@@ -201,32 +260,34 @@ class NodeInfo:
         """
         return self._disk_pressure_condition
 
-    def requested_resource(self) -> Resource:
+    def requested_resource(self) -> ResourceView:
         """Sum of the pods' requests.
 
         Go: func (n *NodeInfo) RequestedResource() Resource
         https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L179-L185
 
         Differs from Go: Go returns a copy of the struct (sharing the opaque map); Python
-        returns a clone so callers cannot change the cache by accident.
+        returns a read-only :class:`ResourceView`, so callers cannot change the cache by
+        accident, shared by all callers until the NodeInfo changes.
         """
-        return self._requested_resource.clone()
+        return self._resource_views()[0]
 
-    def nonzero_request(self) -> Resource:
+    def nonzero_request(self) -> ResourceView:
         """Sum with defaults for missing cpu/memory.
 
         Go: func (n *NodeInfo) NonZeroRequest() Resource
         https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L187-L193
-        Differs from Go: returns a clone (see ``requested_resource``).
+        Differs from Go: returns a read-only view (see ``requested_resource``).
         """
-        return self._nonzero_request.clone()
+        return self._resource_views()[1]
 
-    def allocatable_resource(self) -> Resource:
+    def allocatable_resource(self) -> ResourceView:
         """Go: func (n *NodeInfo) AllocatableResource() Resource
 
         https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L195-L201
+        Differs from Go: returns a read-only view (see ``requested_resource``).
         """
-        return self._allocatable_resource.clone()
+        return self._resource_views()[2]
 
     def clone(self) -> NodeInfo:
         """Copy with fresh resource structs and shallow copies of the pod and taint lists.

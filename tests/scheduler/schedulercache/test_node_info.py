@@ -231,10 +231,23 @@ def test_clone_is_independent_but_shares_pod_objects() -> None:
     assert clone.generation == 3 and info.generation == 2
 
 
-def test_resource_accessors_return_copies() -> None:
+def test_resource_accessors_return_read_only_views() -> None:
     info = new_node_info(make_base_pod("n", "a", "100m", "1"))
-    info.requested_resource().milli_cpu = 999
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        info.requested_resource().milli_cpu = 999  # type: ignore[misc]
+    mine = info.requested_resource().clone()
+    mine.milli_cpu = 999
     assert info.requested_resource().milli_cpu == 100
+    assert info.requested_resource() == Resource(milli_cpu=100, memory=1)
+
+
+def test_resource_view_follows_generation() -> None:
+    info = new_node_info(make_base_pod("n", "a", "100m", "1"))
+    before = info.requested_resource()
+    assert info.requested_resource() is before  # one view per generation
+    info.add_pod(make_base_pod("n", "b", "200m", "2"))
+    assert before.milli_cpu == 100  # a view is a copy: it keeps the values it was taken with
+    assert info.requested_resource().milli_cpu == 300
 
 
 def test_resource_clone_add_set_opaque_and_resource_list() -> None:

@@ -48,9 +48,21 @@ LABEL_ZONE_FAILURE_DOMAIN = "failure-domain.beta.kubernetes.io/zone"
 _GO_MIN_INT64 = -(2**63)
 
 
+#: Every integer of magnitude up to 2**24 is exactly a float32: rounding it is the identity.
+_F32_EXACT = 16777216.0
+_F32 = struct.Struct("f")
+
+
 def _f32(x: float) -> float:
-    """Round a Python float to the nearest float32, as Go stores a float32 result."""
-    return struct.unpack("f", struct.pack("f", x))[0]
+    """Round a Python float to the nearest float32, as Go stores a float32 result.
+
+    Integral values up to 2**24 (counts, the score bounds) are already float32 values, so only
+    a non-integral or larger value pays for the ``struct`` round trip (proved equal to the
+    plain round trip by ``tests/scheduler/algorithm/priorities/test_float32.py``).
+    """
+    if -_F32_EXACT <= x <= _F32_EXACT and x == int(x):
+        return float(x)
+    return _F32.unpack(_F32.pack(x))[0]
 
 
 def _go_int(x: float) -> int:
@@ -122,23 +134,26 @@ class SelectorSpread:
         max_count_by_node_name = _f32(0.0)
 
         if len(selectors) > 0:
+            namespace = pod.metadata.namespace
             for node in nodes:
                 node_name = node.metadata.name
                 count = _f32(0.0)
                 # A node without an entry is Go's nil *NodeInfo, whose Pods() is nil (nil-safe).
                 for node_pod in schedulercache_node_info.pods(node_name_to_info.get(node_name)):
-                    if pod.metadata.namespace != node_pod.metadata.namespace:
+                    node_pod_meta = node_pod.metadata
+                    if namespace != node_pod_meta.namespace:
                         continue
                     # A pod being deleted is usually the one being replaced: don't count it.
-                    if node_pod.metadata.deletion_timestamp is not None:
+                    if node_pod_meta.deletion_timestamp is not None:
                         continue
                     matches = False
                     for selector in selectors:
-                        if selector.matches(node_pod.metadata.labels):
+                        if selector.matches(node_pod_meta.labels):
                             matches = True
                             break
                     if matches:
-                        count = _f32(count + 1)
+                        # float32 count++: exact (no rounding needed) while below 2**24
+                        count = count + 1.0 if count < _F32_EXACT else _f32(count + 1)
                 zone_id = get_zone_key(node)
 
                 counts_by_node_name[node_name] = count

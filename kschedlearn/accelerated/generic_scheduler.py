@@ -1,0 +1,299 @@
+"""The accelerated engine's genericScheduler: the mirror's outcomes with far less work per pod.
+
+kschedlearn-only (see ``docs/accelerated-engine.md``). ``AcceleratedScheduler`` is a
+``core.GenericScheduler`` whose ``schedule`` keeps the mirror's steps and trace points but
+reuses work between pods:
+
+- an *equivalence cache* (what 1.6 began in ``core/equivalence_cache.go`` and never called):
+  the results of the predicates that read only the pod and its node's ``NodeInfo`` are kept
+  per (pod equivalence class, node) and reused while that node's snapshot ``NodeInfo`` is the
+  same object at the same generation;
+- the same for the priority *map* functions that read only the pod and the node;
+- SelectorSpread's per-node match counts, recounted only on nodes that changed (``spread.py``).
+
+Everything else (old-style functions other than SelectorSpread, reduce functions, predicates
+that read services, PVs or other pods' affinity) runs exactly as in the mirror. Whenever a
+predicate or priority raises, or extenders are configured, the attempt falls back to the
+mirror's own functions, so errors are the mirror's, word for word.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from kschedlearn.accelerated.spread import SpreadCounts, accelerated_spread_priority
+from kschedlearn.scheduler.algorithm.predicates import predicates as preds
+from kschedlearn.scheduler.algorithm.priorities import (
+    balanced_resource_allocation,
+    image_locality,
+    least_requested,
+    most_requested,
+    node_affinity,
+    node_label,
+    node_prefer_avoid_pods,
+    selector_spreading,
+    taint_toleration,
+)
+from kschedlearn.scheduler.core import generic_scheduler as mirror
+from kschedlearn.scheduler.api.types import HostPriority
+from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
+from kschedlearn.sim.runtime import current_goroutine
+from kschedlearn.trace import emit, glog
+from kschedlearn.trace.util_trace import new_trace
+
+#: Predicates whose verdict depends only on the pod and the node's NodeInfo.
+NODE_LOCAL_PREDICATES = frozenset({
+    preds.no_disk_conflict, preds.pod_fits_resources, preds.pod_selector_matches, preds.pod_fits_host,
+    preds.pod_fits_host_ports, preds.general_predicates, preds.essential_predicates,
+    preds.pod_tolerates_node_taints, preds.check_node_memory_pressure_predicate,
+    preds.check_node_disk_pressure_predicate,
+})
+#: Priority map functions whose score depends only on the pod and the node's NodeInfo.
+NODE_LOCAL_MAPS = frozenset({
+    balanced_resource_allocation.balanced_resource_allocation_map, least_requested.least_requested_priority_map,
+    most_requested.most_requested_priority_map, image_locality.image_locality_priority_map,
+    node_prefer_avoid_pods.calculate_node_prefer_avoid_pods_priority_map,
+    node_affinity.calculate_node_affinity_priority_map, taint_toleration.compute_taint_toleration_priority_map,
+    mirror.equal_priority_map,
+})
+
+#: Reduce functions that read nothing but the list of map scores (normalise to 0..10).
+PURE_REDUCES = frozenset({node_affinity.calculate_node_affinity_priority_reduce,
+                          taint_toleration.compute_taint_toleration_priority_reduce})
+
+
+class _Fallback(Exception):
+    """Something raised: redo this phase with the mirror's functions (errors word for word)."""
+
+
+def equivalence_key(pod: Any) -> str:
+    """Everything a node-local predicate or map function may read of a pod (not its name/uid)."""
+    m = pod.metadata
+    return repr((m.namespace, m.labels, m.annotations, m.owner_references, pod.spec))
+
+
+def _tracing() -> bool:
+    g = current_goroutine()
+    return g is not None and g.runtime.tracer is not None
+
+
+def _predicate_is_local(fn: Any, pod: Any, meta: Any) -> bool:
+    if fn in NODE_LOCAL_PREDICATES:
+        return True
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, preds.NodeLabelChecker):
+        return True
+    if isinstance(owner, (preds.MaxPDVolumeCountChecker, preds.VolumeZoneChecker)):
+        return not pod.spec.volumes  # both return (True, []) before reading anything else
+    if isinstance(owner, preds.PodAffinityChecker) and isinstance(meta, preds.PredicateMetadata):
+        # No existing pod's anti-affinity matches and the pod has no terms: only node() is read.
+        affinity = reconcile_affinity(pod)
+        own = affinity is not None and (affinity.pod_affinity is not None or affinity.pod_anti_affinity is not None)
+        return not own and not meta.matching_anti_affinity_terms
+    return False
+
+
+def _map_is_local(fn: Any) -> bool:
+    return fn in NODE_LOCAL_MAPS or isinstance(getattr(fn, "__self__", None), node_label.NodeLabelPrioritizer)
+
+
+def _is_spread(fn: Any) -> bool:
+    return getattr(fn, "__func__", None) is selector_spreading.SelectorSpread.calculate_spread_priority
+
+
+@attrs.define(eq=False)
+class AcceleratedScheduler(mirror.GenericScheduler):
+    """``GenericScheduler`` with an equivalence cache, cached map scores and incremental spread."""
+
+    predicate_cache: dict[tuple[Any, ...], dict[str, tuple[Any, ...]]] = attrs.field(factory=dict)
+    map_cache: dict[tuple[Any, ...], dict[str, tuple[Any, ...]]] = attrs.field(factory=dict)
+    spread_counts: SpreadCounts = attrs.field(factory=SpreadCounts)
+    reduce_cache: dict[tuple[str, int], tuple[list[tuple[str, int]], list[Any]]] = attrs.field(factory=dict)
+    _spread_fns: dict[int, Any] = attrs.field(factory=dict)
+
+    def schedule(self, pod: Any, node_lister: Any) -> str:
+        """The mirror's Schedule (same steps, trace points and errors), with reuse between pods."""
+        if self.extenders:
+            return super().schedule(pod, node_lister)
+        trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
+        try:
+            nodes = node_lister.list()
+            if len(nodes) == 0:
+                raise mirror.ErrNoNodesAvailable()
+            self.cache.update_node_name_to_info_map(self.cached_node_info_map)
+            trace.step("Computing predicates", stage="schedule.start",
+                       data={"pod": mirror._key(pod), "nodes": [n.metadata.name for n in nodes]})
+            key = equivalence_key(pod)
+            try:
+                filtered_nodes, failed_predicate_map = self._find_nodes_that_fit(pod, key, nodes)
+            except _Fallback:
+                filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
+                    pod, self.cached_node_info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
+            if len(filtered_nodes) == 0:
+                raise mirror.FitError(pod, failed_predicate_map)
+            trace.step("Prioritizing", stage="schedule.predicates", data={
+                "pod": mirror._key(pod),
+                "filtered": [n.metadata.name for n in filtered_nodes],
+                "failed": {k: [r.get_reason() for r in v] for k, v in failed_predicate_map.items()},
+            })
+            meta_priorities = self.priority_meta_producer(pod, self.cached_node_info_map)
+            try:
+                priority_list = self._prioritize_nodes(pod, key, meta_priorities, filtered_nodes)
+            except _Fallback:
+                priority_list = mirror.prioritize_nodes(pod, self.cached_node_info_map, meta_priorities,
+                                                        self.prioritizers, filtered_nodes, self.extenders)
+            trace.step("Selecting host", stage=None)
+            return self._select_host(priority_list, pod)
+        finally:
+            trace.log_if_long(0.1)
+
+    def _find_nodes_that_fit(self, pod: Any, key: str, nodes: list[Any]) -> tuple[list[Any], mirror.FailedPredicateMap]:
+        """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error."""
+        failed_predicate_map: mirror.FailedPredicateMap = {}
+        if len(self.predicates) == 0:
+            return list(nodes), failed_predicate_map
+        info_map = self.cached_node_info_map
+        meta = self.predicate_meta_producer(pod, info_map)
+        names = sorted(self.predicates)
+        local = tuple(n for n in names if _predicate_is_local(self.predicates[n], pod, meta))
+        live = [n for n in names if n not in local]
+        tracing = _tracing()
+        filtered: list[Any] = []
+        emits: list[tuple[str, bool, dict[str, list[str]]]] = []
+        per_node = self.predicate_cache.setdefault((key, local), {})
+        for node in nodes:
+            node_name = node.metadata.name
+            info = info_map.get(node_name)
+            entry = per_node.get(node_name)
+            if entry is None or entry[0] is not info or info is None or entry[1] != info.generation:
+                results = {}
+                for n in local:
+                    try:
+                        results[n] = self.predicates[n](pod, meta, info)
+                    except Exception as err:  # noqa: BLE001 - the mirror reports it
+                        raise _Fallback() from err
+                entry = (info, -1 if info is None else info.generation, results, self._outcome(names, results))
+                if info is not None:
+                    per_node[node_name] = entry
+            if live:
+                results = dict(entry[2])
+                for n in live:
+                    try:
+                        results[n] = self.predicates[n](pod, meta, info)
+                    except Exception as err:  # noqa: BLE001
+                        raise _Fallback() from err
+                fits, failed_predicates, verdicts = self._outcome(names, results)
+            else:
+                fits, failed_predicates, verdicts = entry[3]
+            if fits:
+                filtered.append(node)
+            else:
+                failed_predicate_map[node_name] = list(failed_predicates)
+            if tracing:
+                emits.append((node_name, fits, verdicts))
+        for node_name, fits, verdicts in emits:
+            emit("schedule.predicate_node", f"{node_name}: {'fits' if fits else 'does not fit'}", data={
+                "pod": mirror._key(pod), "node": node_name, "fits": fits, "predicates": verdicts})
+        return filtered, failed_predicate_map
+
+    @staticmethod
+    def _outcome(names: list[str], results: dict[str, Any]) -> tuple[bool, tuple[Any, ...], dict[str, list[str]]]:
+        """podFitsOnNode's result from per-predicate results (only complete when all are present)."""
+        failed: list[Any] = []
+        verdicts: dict[str, list[str]] = {}
+        for n in names:
+            if n not in results:
+                continue
+            fit, reasons = results[n]
+            verdicts[n] = [] if fit else [r.get_reason() for r in reasons]
+            if not fit:
+                failed.extend(reasons)
+        return len(failed) == 0, tuple(failed), verdicts
+
+    def _reduce(self, key: str, i: int, config: Any, pod: Any, meta: Any, info_map: dict[str, Any],
+                scores: list[Any]) -> list[Any]:
+        """Run a reduce function; a known pure one on equal (host, score) inputs gives the same list."""
+        if config.reduce not in PURE_REDUCES:
+            config.reduce(pod, meta, info_map, scores)
+            return scores
+        values = [(hp.host, hp.score) for hp in scores]
+        previous = self.reduce_cache.get((key, i))
+        if previous is not None and previous[0] == values:
+            return list(previous[1])
+        config.reduce(pod, meta, info_map, scores)
+        self.reduce_cache[(key, i)] = (values, list(scores))
+        return scores
+
+    def _spread_fn(self, fn: Any) -> Any:
+        fast = self._spread_fns.get(id(fn))
+        if fast is None:
+            fast = self._spread_fns[id(fn)] = (fn, accelerated_spread_priority(fn.__self__, self.spread_counts))
+        return fast[1]
+
+    def _prioritize_nodes(self, pod: Any, key: str, meta: Any, nodes: list[Any]) -> list[HostPriority]:
+        """PrioritizeNodes with cached node-local map scores; raises _Fallback on any error."""
+        info_map = self.cached_node_info_map
+        configs = self.prioritizers
+        if len(configs) == 0:
+            raise _Fallback()  # EqualPriorityMap per node: the mirror's path
+        results: list[list[Any]] = [[] for _ in configs]
+        map_local = [i for i, c in enumerate(configs) if c.function is None and _map_is_local(c.map_fn)]
+        map_live = [i for i, c in enumerate(configs) if c.function is None and i not in map_local]
+        try:
+            for i, config in enumerate(configs):
+                if config.function is not None:
+                    fn = self._spread_fn(config.function) if _is_spread(config.function) else config.function
+                    results[i] = list(fn(pod, info_map, nodes))
+                else:
+                    results[i] = [None] * len(nodes)
+            per_node = self.map_cache.setdefault((key, tuple(map_local)), {})
+            rows = []
+            for index, node in enumerate(nodes):
+                node_name = node.metadata.name
+                info = info_map.get(node_name)
+                entry = per_node.get(node_name)
+                if entry is None or entry[0] is not info or info is None or entry[1] != info.generation:
+                    entry = (info, -1 if info is None else info.generation,
+                             tuple(configs[i].map_fn(pod, meta, info) for i in map_local))
+                    if info is not None:
+                        per_node[node_name] = entry
+                rows.append(entry[2])
+                for i in map_live:
+                    results[i][index] = configs[i].map_fn(pod, meta, info)
+            if map_local:
+                for i, column in zip(map_local, zip(*rows)):
+                    results[i] = list(column)
+            for i, config in enumerate(configs):
+                if config.reduce is not None:
+                    results[i] = self._reduce(key, i, config, pod, meta, info_map, results[i])
+        except Exception as err:  # noqa: BLE001 - the mirror reports it
+            raise _Fallback() from err
+        weights = [c.weight for c in configs]
+        score_columns = [[hp.score for hp in results[j]] for j in range(len(configs))]
+        # Python ints: the same sums as the mirror's score += score_j * weight_j, node by node
+        totals = [sum(t) for t in zip(*([s * w for s in column] for column, w in zip(score_columns, weights)))]
+        shared = self.spread_counts.host_priority
+        result = [shared(node.metadata.name, total) for node, total in zip(nodes, totals)]
+        if glog.v(10):
+            for hp in result:
+                glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
+        emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
+            "pod": mirror._key(pod),
+            "nodes": [n.metadata.name for n in nodes],
+            "scores": score_columns,
+            "weights": weights,
+            "names": [getattr(c, "name", "") for c in configs],
+            "extenders": {},
+            "totals": {hp.host: hp.score for hp in result},
+        })
+        return result
+
+
+def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:
+    """An AcceleratedScheduler over the same cache, predicates, priorities and extenders."""
+    return AcceleratedScheduler(
+        cache=algorithm.cache, predicates=algorithm.predicates,
+        predicate_meta_producer=algorithm.predicate_meta_producer, prioritizers=algorithm.prioritizers,
+        priority_meta_producer=algorithm.priority_meta_producer, extenders=list(algorithm.extenders))

@@ -1,0 +1,122 @@
+"""SelectorSpreadPriority with per-node match counts kept between scheduling attempts.
+
+kschedlearn-only (the accelerated engine, see ``docs/accelerated-engine.md``). The mirror,
+like Go 1.6, walks every pod of every candidate node for every pod it schedules. Here the count
+of a node's pods that match a pod's selectors is remembered per (namespace, selectors) and per
+node, and recounted only for a node whose NodeInfo changed (a new snapshot object or a new
+generation) — one node's pods, not the cluster's. The score formula below is the mirror's,
+statement for statement (float32 rounding included), so the scores are identical.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from kschedlearn.scheduler.algorithm.priorities import selector_spreading as mirror
+from kschedlearn.scheduler.api.types import HostPriority
+from kschedlearn.scheduler.schedulercache import node_info as schedulercache_node_info
+
+
+@attrs.define(eq=False)
+class SpreadCounts:
+    """Remembered counts: (namespace, selectors) -> node name -> (NodeInfo, generation, count)."""
+
+    counts: dict[tuple[Any, ...], dict[str, tuple[Any, int, float]]] = attrs.field(factory=dict)
+    recounted_nodes: int = 0
+    #: the float32 formula is a pure function of its six inputs: memoised (exact, no rounding change)
+    scores: dict[tuple[Any, ...], int] = attrs.field(factory=dict)
+    #: HostPriority values are frozen, so one object per (host, score) serves every pod
+    host_priorities: dict[tuple[str, int], HostPriority] = attrs.field(factory=dict)
+
+    def host_priority(self, host: str, score: int) -> HostPriority:
+        """The shared ``HostPriority(host=host, score=score)``."""
+        hp = self.host_priorities.get((host, score))
+        if hp is None:
+            hp = self.host_priorities[(host, score)] = HostPriority(host=host, score=score)
+        return hp
+
+    def count(self, per_node: dict[str, tuple[Any, int, float]], node_name: str, info: Any, namespace: str,
+              selectors: list[Any]) -> float:
+        """The float32 count of ``info``'s pods matching the selectors (the mirror's inner loop).
+
+        ``per_node`` is ``counts[(namespace, selectors)]``.
+        """
+        entry = per_node.get(node_name)
+        if entry is not None and entry[0] is info and info is not None and entry[1] == info.generation:
+            return entry[2]
+        self.recounted_nodes += 1
+        count = mirror._f32(0.0)
+        for node_pod in schedulercache_node_info.pods(info):
+            node_pod_meta = node_pod.metadata
+            if namespace != node_pod_meta.namespace:
+                continue
+            if node_pod_meta.deletion_timestamp is not None:
+                continue
+            matches = False
+            for selector in selectors:
+                if selector.matches(node_pod_meta.labels):
+                    matches = True
+                    break
+            if matches:
+                count = count + 1.0 if count < mirror._F32_EXACT else mirror._f32(count + 1)
+        if info is not None:
+            per_node[node_name] = (info, info.generation, count)
+        return count
+
+
+def _score(max_count_by_node_name: float, count: float, have_zones: bool, node_has_zone: bool,
+           max_count_by_zone: float, zone_count: float) -> int:
+    """The mirror's per-node float32 formula (CalculateSpreadPriority's last loop), verbatim."""
+    f32 = mirror._f32
+    f_score = mirror.MAX_PRIORITY
+    if max_count_by_node_name > 0:
+        share = f32((max_count_by_node_name - count) / max_count_by_node_name)
+        f_score = f32(mirror.MAX_PRIORITY * share)
+    if have_zones:
+        if node_has_zone:
+            zone_score = f32(mirror.MAX_PRIORITY * mirror._zone_share(max_count_by_zone, zone_count))
+            f_score = f32(f32(f_score * mirror._ONE_MINUS_ZONE_WEIGHTING) + f32(mirror.ZONE_WEIGHTING * zone_score))
+    return mirror._go_int(f_score)
+
+
+def accelerated_spread_priority(spread: mirror.SelectorSpread, state: SpreadCounts) -> Any:
+    """An old-style priority function giving ``spread.calculate_spread_priority``'s result."""
+
+    def calculate(pod: Any, node_name_to_info: dict[str, Any], nodes: list[Any]) -> list[HostPriority]:
+        selectors = spread._get_selectors(pod)
+        counts_by_node_name: dict[str, float] = {}
+        counts_by_zone: dict[str, float] = {}
+        zone_ids = [mirror.get_zone_key(node) for node in nodes]
+        max_count_by_node_name = mirror._f32(0.0)
+        if len(selectors) > 0:
+            namespace = pod.metadata.namespace
+            per_node = state.counts.setdefault((namespace, tuple(selectors)), {})
+            for node, zone_id in zip(nodes, zone_ids):
+                node_name = node.metadata.name
+                count = state.count(per_node, node_name, node_name_to_info.get(node_name), namespace, selectors)
+                counts_by_node_name[node_name] = count
+                if count > max_count_by_node_name:
+                    max_count_by_node_name = count
+                if zone_id != "":
+                    counts_by_zone[zone_id] = mirror._f32(counts_by_zone.get(zone_id, 0.0) + count)
+        have_zones = len(counts_by_zone) != 0
+        max_count_by_zone = mirror._f32(0.0)
+        for count in counts_by_zone.values():
+            if count > max_count_by_zone:
+                max_count_by_zone = count
+        result: list[HostPriority] = []
+        memo = state.scores
+        for node, zone_id in zip(nodes, zone_ids):
+            node_name = node.metadata.name
+            zone_id = zone_id if have_zones else ""
+            inputs = (max_count_by_node_name, counts_by_node_name.get(node_name, 0.0), have_zones, zone_id != "",
+                      max_count_by_zone, counts_by_zone.get(zone_id, 0.0))
+            score = memo.get(inputs)
+            if score is None:
+                score = memo[inputs] = _score(*inputs)
+            result.append(state.host_priority(node_name, score))
+        return result
+
+    return calculate
