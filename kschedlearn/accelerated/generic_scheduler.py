@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.apimachinery._goint import int64
 from kschedlearn.accelerated.spread import SpreadCounts, accelerated_spread_priority
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.priorities import (
@@ -272,8 +273,13 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             raise _Fallback() from err
         weights = [c.weight for c in configs]
         score_columns = [[hp.score for hp in results[j]] for j in range(len(configs))]
-        # Python ints: the same sums as the mirror's score += score_j * weight_j, node by node
-        totals = [sum(t) for t in zip(*([s * w for s in column] for column, w in zip(score_columns, weights)))]
+        # the mirror's score += score_j * weight_j, node by node, wrapping at 64 bits as Go's int does
+        totals = []
+        for row in zip(*score_columns):
+            total = 0
+            for s, w in zip(row, weights):
+                total = int64(total + int64(s * w))
+            totals.append(total)
         shared = self.spread_counts.host_priority
         result = [shared(node.metadata.name, total) for node, total in zip(nodes, totals)]
         if glog.v(10):
