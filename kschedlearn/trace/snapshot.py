@@ -32,12 +32,12 @@ plug it into ``Tracer.snapshot_fn`` and ``Tracer.listeners`` (``builder.observe`
 from __future__ import annotations
 
 import json
-import types
-import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
+
+from kschedlearn.trace.attrs_json import decode, encode
 
 from kschedlearn.scheduler.schedulercache.cache import CacheDebugState
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
@@ -211,7 +211,7 @@ class Snapshot:
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able data; mapping keys sorted so equal snapshots dump identically."""
-        return _encode(self)
+        return encode(self)
 
     def dumps(self) -> str:
         """The JSON text of :meth:`to_json` (sorted keys, compact)."""
@@ -222,7 +222,7 @@ class Snapshot:
         """Rebuild a snapshot from :meth:`to_json` output; raises ``ValueError`` naming the field."""
         if not isinstance(data, Mapping):
             raise ValueError(f"Snapshot.from_json: expected an object, got {type(data).__name__}")
-        return _decode(cls, data, "snapshot")
+        return decode(cls, data, "snapshot")
 
 
 # --- builders from live objects --------------------------------------------------------------
@@ -457,48 +457,3 @@ class SnapshotBuilder:
         )
 
 
-# --- JSON (type-directed, so from_json rebuilds the exact frozen values) ----------------------
-
-
-def _encode(value: Any) -> Any:
-    if attrs.has(type(value)):
-        return {f.name: _encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
-    if isinstance(value, Mapping):
-        return {str(k): _encode(value[k]) for k in sorted(value)}
-    if isinstance(value, (tuple, list)):
-        return [_encode(v) for v in value]
-    return value
-
-
-def _decode(tp: Any, value: Any, path: str) -> Any:
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if value is None and type(None) in args:
-            return None
-        return _decode(next(a for a in args if a is not type(None)), value, path)
-    if attrs.has(tp):
-        if not isinstance(value, Mapping):
-            raise ValueError(f"{path}: expected an object for {tp.__name__}, got {value!r}")
-        hints = typing.get_type_hints(tp)
-        kwargs = {f.name: _decode(hints[f.name], value[f.name], f"{path}.{f.name}")
-                  for f in attrs.fields(tp) if f.init and f.name in value}
-        try:
-            return tp(**kwargs)
-        except TypeError as err:
-            raise ValueError(f"{path}: {err}") from err
-    if origin is dict:
-        _, vt = typing.get_args(tp)
-        return {k: _decode(vt, v, f"{path}[{k}]") for k, v in value.items()}
-    if origin is tuple:
-        args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(value))
-        return tuple(_decode(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
-    if tp is float and isinstance(value, int):
-        return float(value)
-    if tp is Any:
-        return value
-    if isinstance(tp, type) and not isinstance(value, tp):
-        raise ValueError(f"{path}: expected {tp.__name__}, got {value!r}")
-    return value

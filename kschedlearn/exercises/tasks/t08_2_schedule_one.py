@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import attrs
 
 from kschedlearn import sim
 from kschedlearn.api.v1 import Binding, EventSource, ObjectMeta, Pod, PodCondition, PodSpec

@@ -62,7 +62,7 @@ class _LRU:
 class AlgorithmCache:
     """Per node: the predicate verdicts of recent equivalence classes.
 
-    Go: type AlgorithmCache struct { predicatesCache *lru.Cache } — equivalence_cache.go#L39-L48
+    Go: type AlgorithmCache struct { predicatesCache *lru.Cache } — equivalence_cache.go#L39-L42
     ("Only consider predicates for now, priorities rely on: #31606").
     """
 

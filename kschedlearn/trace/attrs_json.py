@@ -1,0 +1,62 @@
+"""JSON for frozen attrs values, directed by their type hints (so decoding rebuilds the exact values).
+
+Go: none — kschedlearn-only: how snapshots (``trace/snapshot.py``) are exported and read back.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+
+def encode(value: Any) -> Any:
+    """Plain JSON-able data; mapping keys sorted so equal values dump identically."""
+    if attrs.has(type(value)):
+        return {f.name: encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    if isinstance(value, Mapping):
+        return {str(k): encode(value[k]) for k in sorted(value)}
+    if isinstance(value, (tuple, list)):
+        return [encode(v) for v in value]
+    return value
+
+
+def decode(tp: Any, value: Any, path: str) -> Any:
+    """Rebuild a value of type ``tp`` from :func:`encode` output; ``ValueError`` names the field path."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        return decode(next(a for a in args if a is not type(None)), value, path)
+    if attrs.has(tp):
+        if not isinstance(value, Mapping):
+            raise ValueError(f"{path}: expected an object for {tp.__name__}, got {value!r}")
+        hints = typing.get_type_hints(tp)
+        kwargs = {f.name: decode(hints[f.name], value[f.name], f"{path}.{f.name}")
+                  for f in attrs.fields(tp) if f.init and f.name in value}
+        try:
+            return tp(**kwargs)
+        except TypeError as err:
+            raise ValueError(f"{path}: {err}") from err
+    if origin is dict:
+        _, vt = typing.get_args(tp)
+        return {k: decode(vt, v, f"{path}[{k}]") for k, v in value.items()}
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(value))
+        return tuple(decode(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+    if tp is float and isinstance(value, int):
+        return float(value)
+    if tp is Any:
+        return value
+    if isinstance(tp, type) and not isinstance(value, tp):
+        raise ValueError(f"{path}: expected {tp.__name__}, got {value!r}")
+    return value
+
+
+__all__ = ["encode", "decode"]
