@@ -43,7 +43,9 @@ def _walk(value: Any, path: str, out: dict[str, str], seen: set[int]) -> None:
 
 def _children(value: Any) -> list[tuple[str, Any]]:
     if attrs.has(type(value)):
-        return [(f".{f.name}", getattr(value, f.name, None)) for f in attrs.fields(type(value))]
+        # a memo (metadata "memo": a cache filled on read, e.g. NodeInfo's resource views) is not state
+        return [(f".{f.name}", getattr(value, f.name, None)) for f in attrs.fields(type(value))
+                if not f.metadata.get("memo")]
     if isinstance(value, dict):
         return [(f"[{k!r}]", v) for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))]
     if isinstance(value, (list, tuple)):

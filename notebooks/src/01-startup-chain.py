@@ -137,6 +137,9 @@ for g in sim.snapshot.goroutines:
         print(f"{g.name:48s} {g.state:8s} {g.waiting_on or ''}")
 
 # %% [markdown]
+# **Exercise 1.1** — put the eight steps of `app.Run` in order; the check runs kube-scheduler in your order and tells you what breaks: [01-1-startup-chain](../exercises/01-1-startup-chain.ipynb).
+
+# %% [markdown]
 # ## The HTTP endpoints
 #
 # `startHTTP` ([server.go#L142-L167](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L142-L167))

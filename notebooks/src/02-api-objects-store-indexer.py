@@ -148,6 +148,9 @@ for node_name, phase in [("", "Pending"), ("node-3", "Pending"), ("node-3", "Run
     print(f"{node_name or '(none)':7s} {phase:9s} unassigned={unassigned.matches(f)!s:5s} assigned={assigned.matches(f)}")
 
 # %% [markdown]
+# **Exercise 2.1** — write a label selector requirement's `matches`: [02-1-label-selector](../exercises/02-1-label-selector.ipynb).
+
+# %% [markdown]
 # ## The embedded API server: list, watch, bind
 #
 # kschedlearn ships a small in-memory API server reached through a clientset shaped like

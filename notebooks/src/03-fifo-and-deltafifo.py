@@ -105,6 +105,9 @@ gosim_g = rt.go(producer, name="producer")
 print(rt.run_fn(consumer))
 
 # %% [markdown]
+# **Exercise 3.1** — write FIFO `pop`: [03-1-fifo-pop](../exercises/03-1-fifo-pop.ipynb).
+
+# %% [markdown]
 # ## Replace resets the order; AddIfNotPresent; ErrRequeue
 #
 # `Replace(list, rv)` is what a reflector calls after a **list**: the queue becomes exactly the
@@ -157,6 +160,9 @@ draw(dfifo, "DeltaFIFO: web Added→Updated→Deleted(×2, deduped); db Added")
 # %%
 deltas = rt.run_fn(dfifo.pop, lambda d: None)
 print([(d.type, d.object.metadata.resource_version) for d in deltas])
+
+# %% [markdown]
+# **Exercise 3.2** — DeltaFIFO's de-duplication of deletions: [03-2-delta-fifo-dedup](../exercises/03-2-delta-fifo-dedup.ipynb).
 
 # %% [markdown]
 # ## Replace with known objects: Sync and tombstones

@@ -76,6 +76,9 @@ print(next(e for e in sim.trace if e.stage == "informerFactory.Start").message)
 sim.show("pipeline")
 
 # %% [markdown]
+# **Exercise 4.1** — write the informer's `Process` function and plug it into the assigned-pod informer: [04-1-informer-process](../exercises/04-1-informer-process.ipynb).
+
+# %% [markdown]
 # ## A closed watch: re-watch, no relist
 #
 # Watches do not last forever (the reflector asks for a timeout of 300–599 s; servers and
@@ -89,6 +92,9 @@ mark = sim.cursor
 sim.inject.drop_watch()
 sim.run_until(lambda e: e.time >= 4)
 log(sim.trace[mark:])
+
+# %% [markdown]
+# **Exercise 4.2** — write the Reflector's watch handler: [04-2-reflector-watch](../exercises/04-2-reflector-watch.ipynb).
 
 # %% [markdown]
 # Both pod reflectors logged `Watch close` and started a new watch from RV 7; the pod update

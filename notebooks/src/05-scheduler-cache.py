@@ -57,6 +57,9 @@ sim.step("event")   # the trace point fires as AddPod starts; look one event lat
 sim.show("pod_states")
 
 # %% [markdown]
+# **Exercise 5.3** — write the cache's `AddPod` (confirm, re-add after expiry, add unknown): [05-3-cache-add-pod](../exercises/05-3-cache-add-pod.ipynb).
+
+# %% [markdown]
 # `AddPod` found the pod *assumed* on the same node: it drops the assumed mark and the deadline
 # — the pod is **Added**. Its resources stay counted once.
 #
@@ -122,6 +125,9 @@ cache_line(sim)
 sim.show("pod_states")
 
 # %% [markdown]
+# **Exercise 5.2** — the assume, finish-binding and expiry bookkeeping: [05-2-cache-expiry](../exercises/05-2-cache-expiry.ipynb).
+
+# %% [markdown]
 # ## Forget: the binding fails (`bind-failure`)
 #
 # If the Binding POST fails, the bind goroutine calls `FinishBinding` (Go does that after every
@@ -171,6 +177,9 @@ ni = new_node_info(web, bare)
 print("requested:", ni.requested_resource().milli_cpu, "m,", ni.requested_resource().memory // 2**20, "Mi")
 print("non-zero: ", ni.nonzero_request().milli_cpu, "m,", ni.nonzero_request().memory // 2**20, "Mi")
 print("generation", ni.generation)
+
+# %% [markdown]
+# **Exercise 5.1** — NodeInfo's pod accounting: [05-1-nodeinfo-accounting](../exercises/05-1-nodeinfo-accounting.ipynb).
 
 # %% [markdown]
 # ## The explorer

@@ -131,6 +131,9 @@ for name, fn in [("taints", P.pod_tolerates_node_taints),
     print(f"{name:7}", {p.metadata.name: fn(p, None, t1)[0] for p in (best_effort, burstable, tolerant)})
 
 # %% [markdown]
+# **Exercises 6.1 and 6.2** — `PodFitsResources` and `PodFitsHostPorts`: [06-1-pod-fits-resources](../exercises/06-1-pod-fits-resources.ipynb), [06-2-pod-fits-host-ports](../exercises/06-2-pod-fits-host-ports.ipynb).
+
+# %% [markdown]
 # ## The non-zero defaults are for priorities only
 #
 # A container without requests counts as **100m CPU and 200 MiB** — but only for the

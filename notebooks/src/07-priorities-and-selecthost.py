@@ -111,6 +111,9 @@ print(least_requested_priority_map(pod("no-req"), None, node2))
 print("by hand:", ((4000 - 1100) * 10 // 4000 + (8192 * Mi - 2048 * Mi - 200 * Mi) * 10 // (8192 * Mi)) // 2)
 
 # %% [markdown]
+# **Exercises 7.1 and 7.2** — the two resource priorities: [07-1-least-requested](../exercises/07-1-least-requested.ipynb), [07-2-balanced-resource-allocation](../exercises/07-2-balanced-resource-allocation.ipynb).
+
+# %% [markdown]
 # ## NodeAffinity and TaintToleration: map, then reduce
 #
 # These two are *map/reduce* priorities: the map gives each node a raw count, the reduce
@@ -178,6 +181,9 @@ print("SelectorSpread:", d3.scores[d3.names.index("SelectorSpreadPriority")])
 print("chosen:", d3.host)
 
 # %% [markdown]
+# **Exercise 7.4** — SelectorSpread's zone-weighted, float32 reduce step: [07-4-selector-spread](../exercises/07-4-selector-spread.ipynb).
+
+# %% [markdown]
 # `b-1` and `c-1` already hold a replica: 0. `a-1`, `a-2` are in an empty zone: 10. `b-2` has
 # no replica itself (node part 10) but its zone has one (zone part 0):
 # `10 × 1/3 + 0 × 2/3 = 3.33` → 3. (What happened to **web-1**, the first replica, is a 1.6
@@ -239,6 +245,9 @@ print(inspect.signature(new_generic_scheduler))
 g = new_generic_scheduler(None, {}, None, [], None, [])
 scores = [HostPriority(host="alpha", score=7), HostPriority(host="beta", score=9), HostPriority(host="gamma", score=9)]
 print([g._select_host(scores) for _ in range(4)])
+
+# %% [markdown]
+# **Exercise 7.3** — `selectHost`'s round robin: [07-3-select-host](../exercises/07-3-select-host.ipynb).
 
 # %% [markdown]
 # ## Predict, then check

@@ -58,6 +58,9 @@ table(sim, pod="web-1", t0=2)
 sim.show("cache")
 
 # %% [markdown]
+# **Exercise 8.2 (the capstone)** — write `scheduleOne` and replay the guided tour, bind-failure and assume-expiry on it stage for stage: [08-2-schedule-one](../exercises/08-2-schedule-one.ipynb).
+
+# %% [markdown]
 # ## The error path: unschedulable, backoff, requeue
 #
 # `unschedulable-then-fits`: `big-1` asks for 6 CPUs, the two nodes have 2 each. On each
@@ -101,6 +104,9 @@ table(un, pod="big-1", t0=1, t1=1, logs=True)
 # %%
 table(un, pod="big-1", t0=15.9, t1=16.1)
 print([(ev.type, ev.reason, ev.message) for ev in un.world.api.storage.items("events")])
+
+# %% [markdown]
+# **Exercise 8.1** — the pod backoff: [08-1-pod-backoff](../exercises/08-1-pod-backoff.ipynb).
 
 # %% [markdown]
 # ## A failed binding: ForgetPod

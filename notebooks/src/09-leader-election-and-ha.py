@@ -48,6 +48,9 @@ print(json.dumps(json.loads(ep.metadata.annotations["control-plane.alpha.kuberne
 sim.show("leader_election")
 
 # %% [markdown]
+# **Exercise 9.1** — write `tryAcquireOrRenew` and run ha-failover on it: [09-1-try-acquire-or-renew](../exercises/09-1-try-acquire-or-renew.ipynb).
+
+# %% [markdown]
 # ## Renewing, and retrying with jitter
 #
 # The leader renews every 2 s (`renewTime` moves on). The follower's attempts are spaced

@@ -130,6 +130,9 @@ mine.run_until("selectHost", pod="default/db-1")
 mine.show("decision", pod="default/db-1")
 
 # %% [markdown]
+# **Exercise 10.1** — a custom predicate and priority through a policy file: [10-1-custom-policy](../exercises/10-1-custom-policy.ipynb).
+
+# %% [markdown]
 # ## Invalid policies
 #
 # An unknown predicate name is a **fatal** error in 1.6 (`glog.Fatalf` in

@@ -5,6 +5,9 @@
 # running that release, and each one teaches something about how the pieces fit. This notebook
 # shows them one by one and says what later releases did.
 
+# %% [markdown]
+# **Exercise 11.1** — find the bug behind one of these quirks before section 4 gives it away: [11-1-find-the-bug](../exercises/11-1-find-the-bug.ipynb).
+
 # %%
 from kschedlearn import Simulation, sim as rt_mod
 from kschedlearn.api.v1 import Pod

@@ -12,6 +12,7 @@ import io
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -25,14 +26,17 @@ SCENARIOS = sorted(p.stem for p in (ROOT / "kschedlearn" / "scenarios" / "data")
 
 def _trace(name: str, engine: str) -> list[tuple[str, str, str]]:
     sim = Simulation.from_scenario(name, seed=3, engine=engine, snapshots=False)
-    sim.run()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a crash on purpose stops the run with a warning
+        while sim.run() is not None:
+            pass
     return [(e.stage, e.message, repr(e.data)) for e in sim.trace]
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_scenario_trace_identical(name: str) -> None:
     mirrored = _trace(name, "mirrored")
-    assert any(stage == "selectHost" for stage, _, _ in mirrored) or name in ("bind-failure",)
+    assert any(stage == "selectHost" for stage, _, _ in mirrored) or name in ("bind-failure", "bad-policy")
     assert _trace(name, "accelerated") == mirrored
 
 

@@ -40,6 +40,16 @@ def small_page(browser: Any) -> Iterator[Any]:
         context.close()
 
 
+def _wait_for_source(explorer: Any, name: str, *, present: bool, seconds: float = 60.0) -> None:
+    """Until this explorer's source pane names (or no longer names) ``name`` — scoped to the
+    explorer, since notebook 00's saved outputs elsewhere in the page hold source panes too."""
+    function = explorer.locator(".kschedlearn-source-function")
+    deadline = time.monotonic() + seconds
+    while (name in function.inner_text()) != present:
+        assert time.monotonic() < deadline, f"source pane: {name!r} {'never shown' if present else 'still shown'}"
+        time.sleep(0.2)
+
+
 def _run_all(page: Any) -> None:
     page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").filter(has_text=re.compile(r"^Run$")).click()
     page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(r"^Run All Cells$")).click()
@@ -77,10 +87,10 @@ def test_source_pane_shows_assume_pod_with_one_highlighted_line(lab_server: Any,
     nbformat.write(nb, lab_server.root / "source-pane.ipynb")
     page.set_default_timeout(60_000)
     page.goto(lab_server.lab_url("source-pane.ipynb"))
-    page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
+    page.locator(".jp-Notebook .jp-CodeCell >> visible=true").first.wait_for()
     page.wait_for_function(KERNEL_READY)
     _run_all(page)
-    explorer = page.locator(".kschedlearn-explorer").first
+    explorer = page.locator(".kschedlearn-explorer >> visible=true").first
     explorer.wait_for(state="visible")
     pane = explorer.locator(".kschedlearn-source")
     pane.wait_for(state="visible")
@@ -101,11 +111,9 @@ def test_source_pane_shows_assume_pod_with_one_highlighted_line(lab_server: Any,
         page.screenshot(path=str(artifacts / "lab-source-pane-1366.png"))
     # Back moves the pane off assume_pod; Step brings it back
     explorer.locator("button.kschedlearn-back").click()
-    page.wait_for_function("() => !document.querySelector('.kschedlearn-source-function')"
-                           ".textContent.includes('assume_pod')")
+    _wait_for_source(explorer, "assume_pod", present=False)
     explorer.locator("button.kschedlearn-step").click()
-    page.wait_for_function("() => document.querySelector('.kschedlearn-source-function')"
-                           ".textContent.includes('assume_pod')")
+    _wait_for_source(explorer, "assume_pod", present=True)
     assert pane.locator(".kschedlearn-source-current").count() == 1
     explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(artifacts / "lab-explorer-top-1366.png"))
@@ -122,16 +130,16 @@ def test_a_crash_and_the_end_of_the_scenario_are_shown(lab_server: Any, small_pa
     nbformat.write(nb, lab_server.root / "crash.ipynb")
     page.set_default_timeout(60_000)
     page.goto(lab_server.lab_url("crash.ipynb"))
-    page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
+    page.locator(".jp-Notebook .jp-CodeCell >> visible=true").first.wait_for()
     page.wait_for_function(KERNEL_READY)
     _run_all(page)
-    explorer = page.locator(".kschedlearn-explorer").first
+    explorer = page.locator(".kschedlearn-explorer >> visible=true").first
     explorer.wait_for(state="visible")
     crash = explorer.locator(".kschedlearn-crash")
     crash.wait_for(state="visible")
     assert "Predicate type not found for PodFitsResourcez" in crash.inner_text()
     # the notebook API warned too (stderr of the cell)
-    assert "SimulatedProcessCrashed" in page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").first.inner_text()
+    assert "SimulatedProcessCrashed" in page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'] >> visible=true").first.inner_text()
     explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(artifacts / "lab-crash-banner-1366.png"))
     step = explorer.locator("button.kschedlearn-step")

@@ -202,9 +202,6 @@ class Selector(abc.ABC):
         return self.string()
 
 
-_EQUALITY_OPERATORS = frozenset((selection.IN, selection.EQUALS, selection.DOUBLE_EQUALS))
-
-
 @attrs.frozen
 class InternalSelector(Selector):
     """The usual selector: requirements ANDed together, kept sorted by key.
@@ -214,26 +211,9 @@ class InternalSelector(Selector):
     """
 
     _requirements: tuple[Requirement, ...] = ()
-    # kschedlearn-only: (key, values) pairs when every requirement is ``in``/``=``/``==`` (the
-    # selectors of services and controllers), else None; computed once, not part of the value.
-    _equality: tuple[tuple[str, tuple[str, ...]], ...] | None = attrs.field(
-        init=False, default=None, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        if all(r._operator in _EQUALITY_OPERATORS for r in self._requirements):
-            object.__setattr__(self, "_equality", tuple((r._key, r._str_values) for r in self._requirements))
 
     def matches(self, labels: Mapping[str, str]) -> bool:
-        """Go: selector.go ``internalSelector.Matches``.
-
-        Differs from Go: an equality-only selector takes a fast path, the same verdict as ``Requirement.matches`` one by one.
-        """
-        equality = self._equality
-        if equality is not None:
-            for key, values in equality:
-                if key not in labels or labels[key] not in values:
-                    return False
-            return True
+        """Go: selector.go ``internalSelector.Matches``."""
         return all(r.matches(labels) for r in self._requirements)
 
     def empty(self) -> bool:

@@ -194,8 +194,9 @@ class NodeInfo:
     _disk_pressure_condition: str = ""
     generation: int = 0
     # kschedlearn-only: the read-only resource views, valid while generation == _views_generation
-    _views_generation: int = attrs.field(default=-1, init=False, repr=False)
-    _views: tuple[ResourceView, ResourceView, ResourceView] | None = attrs.field(default=None, init=False, repr=False)
+    _views_generation: int = attrs.field(default=-1, init=False, repr=False, metadata={"memo": True})
+    _views: tuple[ResourceView, ResourceView, ResourceView] | None = attrs.field(
+        default=None, init=False, repr=False, metadata={"memo": True})
 
     def _resource_views(self) -> tuple[ResourceView, ResourceView, ResourceView]:
         """(requested, nonzero, allocatable) frozen at this generation; refreshed after a change."""
