@@ -22,8 +22,10 @@ SOURCE = ('from kschedlearn import Simulation\n'
           'sim.run_until("assume")\n'
           'sim.explorer()')
 NEWS_PROMPT = "official Jupyter news"
-KERNEL_READY = """() => {
+KERNEL_READY = """(path) => {
   const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  // the notebook we opened, not a tab JupyterLab restored from the previous test's workspace
+  if (!nb || !nb.context || !nb.context.path.endsWith(path)) return false;
   const ctx = nb && nb.sessionContext;
   return !!(ctx && ctx.isReady && ctx.session && ctx.session.kernel
             && ctx.session.kernel.connectionStatus === 'connected' && ctx.session.kernel.status === 'idle');
@@ -86,9 +88,9 @@ def test_source_pane_shows_assume_pod_with_one_highlighted_line(lab_server: Any,
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, lab_server.root / "source-pane.ipynb")
     page.set_default_timeout(60_000)
-    page.goto(lab_server.lab_url("source-pane.ipynb"))
+    page.goto(lab_server.lab_url("source-pane.ipynb") + "&reset")
     page.locator(".jp-Notebook .jp-CodeCell >> visible=true").first.wait_for()
-    page.wait_for_function(KERNEL_READY)
+    page.wait_for_function(KERNEL_READY, arg="source-pane.ipynb")
     _run_all(page)
     explorer = page.locator(".kschedlearn-explorer >> visible=true").first
     explorer.wait_for(state="visible")
@@ -129,9 +131,9 @@ def test_a_crash_and_the_end_of_the_scenario_are_shown(lab_server: Any, small_pa
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, lab_server.root / "crash.ipynb")
     page.set_default_timeout(60_000)
-    page.goto(lab_server.lab_url("crash.ipynb"))
+    page.goto(lab_server.lab_url("crash.ipynb") + "&reset")
     page.locator(".jp-Notebook .jp-CodeCell >> visible=true").first.wait_for()
-    page.wait_for_function(KERNEL_READY)
+    page.wait_for_function(KERNEL_READY, arg="crash.ipynb")
     _run_all(page)
     explorer = page.locator(".kschedlearn-explorer >> visible=true").first
     explorer.wait_for(state="visible")
