@@ -171,7 +171,12 @@ def main() -> None:
 # the ../shared/bench workloads, at the algorithm layer
 # ---------------------------------------------------------------------------------------------
 ENGINES = ("mirrored", "accelerated")
-SHARED_BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "bench")
+_REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: ../shared/bench beside the checkout (CI and the main checkout), or one level further up (a
+#: worktree in a sub-folder)
+SHARED_BENCH = next((p for p in (os.path.join(_REPO, "..", "shared", "bench"),
+                                 os.path.join(_REPO, "..", "..", "shared", "bench")) if os.path.isdir(p)),
+                    os.path.join(_REPO, "..", "shared", "bench"))
 #: shape -> (N, M, K, Go 1.6 pods/s as the shared README gives it, sha256 of Go's hosts)
 SHAPES = {
     "small": (100, 3000, 1000, "1,091 – 1,459", "e854687d56dbfbf2a579e8cad0502e8f2ffbd3ae0109e78dc7d7b732c477f70e"),
