@@ -16,11 +16,10 @@ followed pod).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import warnings
 
 import attrs
 
