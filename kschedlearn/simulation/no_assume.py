@@ -2,7 +2,7 @@
 
 Go: none — kschedlearn-only. Kubernetes has no such option: 1.6's scheduleOne always calls
 ``schedulerCache.AssumePod`` before it starts the binding goroutine
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L177-L188).
+(lines 177-188 of https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225).
 This switch exists so that a learner can see *why* it does: with it off, the cache learns about
 a pod only when the assigned-pod informer delivers it after the binding, so a burst of pods is
 scheduled against a cache that does not yet count the pods just placed — and a node is

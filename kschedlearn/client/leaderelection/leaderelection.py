@@ -47,18 +47,18 @@ JITTER_FACTOR = 1.2
 _ZERO_TIME = float("-inf")  # Go's zero time.Time: before every simulated instant
 
 register_stage(
-    "leaderelection.acquire", _GO + "#L74-L288",
+    "leaderelection.acquire", _GO + "#L176-L192",
     "A candidate tries to become leader: it reads the lock record and takes it if nobody "
     "holds it or the holder has not renewed for a whole lease duration (on this candidate's "
     "own clock). Failed attempts are retried every RetryPeriod plus jitter.",
 )
 register_stage(
-    "leaderelection.renew", _GO + "#L74-L288",
+    "leaderelection.renew", _GO + "#L194-L211",
     "The leader rewrites the lock record (a new renewTime) to show it is alive; the other "
     "candidates see the record change and restart their lease countdown.",
 )
 register_stage(
-    "leaderelection.lost", _GO + "#L74-L288",
+    "leaderelection.lost", _GO + "#L194-L211",
     "The leader could not renew the lock within RenewDeadline. It stops leading; the "
     "scheduler's OnStoppedLeading callback then exits the process (\"lost master\").",
 )

@@ -47,7 +47,7 @@ from kschedlearn.trace.stages import K8S
 
 register_stage(
     "informerFactory.Start",
-    K8S + "pkg/client/informers/informers_generated/externalversions/factory.go#L58-L69",
+    K8S + "pkg/client/informers/informers_generated/externalversions/factory.go#L63-L74",
     "The shared informer factory starts (in goroutines) every informer that was requested so "
     "far; each lists, then watches its kind.",
 )

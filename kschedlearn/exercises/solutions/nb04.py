@@ -1,7 +1,7 @@
 """Solutions for notebook 04: the informer (Reflector → DeltaFIFO → processLoop → handlers).
 
-Go: staging/src/k8s.io/client-go/tools/cache/controller.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L250-L276
+Go: func NewInformer (its Process closure, lines 250-276)
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L283
 and staging/src/k8s.io/client-go/tools/cache/reflector.go,
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L339-L407
 """

@@ -1,8 +1,8 @@
 """Solutions for notebook 11: 1.6's quirks - find the bug.
 
-Go: plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go (CalculateSpreadPriority's
-zone score), fixed upstream by PR #55172
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L170-L180
+Go: (*SelectorSpread).CalculateSpreadPriority
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192
+(its zone score, lines 170-180, fixed upstream by PR #55172)
 """
 
 from __future__ import annotations

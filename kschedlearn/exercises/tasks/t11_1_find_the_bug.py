@@ -1,9 +1,10 @@
 """Task 11.1: find the bug - a scenario shows a 1.6 quirk; name the function, write the one-line fix.
 
-Go: plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go (CalculateSpreadPriority:
-``zoneScore := maxPriority * ((maxCountByZone - countsByZone[zoneId]) / maxCountByZone)``, 0/0
-when no zone has a matching pod; fixed upstream in PR #55172 by giving such zones the maximum)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L170-L180
+Go: (*SelectorSpread).CalculateSpreadPriority
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192
+— the quirk is in its zone score, lines 170-180:
+``zoneScore := maxPriority * ((maxCountByZone - countsByZone[zoneId]) / maxCountByZone)`` is 0/0
+when no zone has a matching pod; fixed upstream in PR #55172 by giving such zones the maximum.
 
 The learner's ``the_bug()`` returns ``(function, buggy line, fixed line)``; the check edits that
 line in the mirrored function's source, swaps the edited function in, and runs the quirk

@@ -1,7 +1,7 @@
 """The equivalence cache 1.6 wrote and never called: predicate results per pod class and node.
 
 Go: plugin/pkg/scheduler/core/equivalence_cache.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/equivalence_cache.go#L17-L134
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/equivalence_cache.go#L31-L134
 
 In 1.6 nothing creates an ``EquivalenceCache``: ``genericScheduler.Schedule`` has only a TODO
 to use it, and no code sends the invalidation requests. The idea: pods with the same

@@ -44,7 +44,7 @@ from kschedlearn.scheduler.schedulercache.node_info import (
 from kschedlearn.trace import emit, glog, register_stage
 from kschedlearn.trace.stages import SCHED as _SCHED
 
-register_stage("schedulercache.New", _SCHED + "schedulercache/cache.go#L30-L77",
+register_stage("schedulercache.New", _SCHED + "schedulercache/cache.go#L34-L42",
                "The scheduler cache is created and its cleanup goroutine (every 1 s) starts right away.")
 
 if TYPE_CHECKING:

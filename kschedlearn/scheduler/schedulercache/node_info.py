@@ -128,7 +128,7 @@ class ResourceView:
     """A read-only copy of a :class:`Resource`, what a reader of Go's by-value ``Resource`` gets.
 
     Go: the ``Resource`` value that NodeInfo.RequestedResource() & co. return
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L65-L71
     Differs from Go: immutable, so one view serves every caller until the NodeInfo changes
     (its ``generation`` moves) instead of a fresh copy per call; equal to a ``Resource`` with
     the same fields; ``clone()`` gives a mutable ``Resource``.

@@ -38,16 +38,16 @@ from kschedlearn.sim import Chan
 from kschedlearn.trace import emit, register_stage
 from kschedlearn.trace.stages import CLIENT_GO_CACHE
 
-register_stage("NewIndexerInformer", CLIENT_GO_CACHE + "controller.go#L282-L349",
+register_stage("NewIndexerInformer", CLIENT_GO_CACHE + "controller.go#L285-L349",
                "An informer = a Reflector feeding a DeltaFIFO, drained by processLoop into an Indexer and the event handlers.")
 
 _GO = CLIENT_GO_CACHE + "controller.go"
 register_stage(
-    "controller.process_loop", _GO + "#L143-L160",
+    "controller.process_loop", _GO + "#L136-L158",
     "The controller pops one key's Deltas from its queue and processes them (updating the "
     "client store and calling the event handlers).",
 )
-for _kind, _lines in (("OnAdd", "#L185-L190"), ("OnUpdate", "#L192-L197"), ("OnDelete", "#L199-L204")):
+for _kind, _lines in (("OnAdd", "#L189-L194"), ("OnUpdate", "#L196-L201"), ("OnDelete", "#L203-L208")):
     register_stage(
         f"handler.{_kind}", _GO + _lines,
         f"An informer delivers a notification to a resource event handler's {_kind}.",

@@ -23,9 +23,16 @@ _OPS = {
     "delta_fifo": (DeltaFIFO, ("add", "update", "delete", "pop", "replace", "resync"),
                    "delta_fifo.go"),
 }
+# The exact v1.6.1 line range of each queue method (declaration through closing brace).
+_RANGES = {
+    "fifo": {"add": "#L137-L153", "update": "#L185-L188", "delete": "#L190-L203",
+             "pop": "#L255-L293", "replace": "#L295-L326"},
+    "delta_fifo": {"add": "#L172-L179", "update": "#L181-L187", "delete": "#L189-L223",
+                   "pop": "#L414-L460", "replace": "#L462-L535", "resync": "#L537-L549"},
+}
 for _prefix, (_cls, _ops, _file) in _OPS.items():
     for _op in _ops:
-        register_stage(f"{_prefix}.{_op}", CLIENT_GO_CACHE + _file,
+        register_stage(f"{_prefix}.{_op}", CLIENT_GO_CACHE + _file + _RANGES[_prefix][_op],
                        f"{_cls.__name__}.{_op}: the queue changed (keys shown after the operation).")
 
 
