@@ -248,12 +248,13 @@ def _take_option(argv: list[str], names: tuple[str, ...]) -> str | None:
 
 def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     """Run the kube-scheduler binary against a scenario's cluster, printing glog lines."""
+    from kschedlearn.cmd.kube_scheduler import main_flags
     from kschedlearn.cmd.kube_scheduler.app.options import options
     from kschedlearn.simulation.world import build_world
 
     rest = list(argv)
     if any(a in ("-h", "--help") for a in rest):
-        out.write(options.usage() + "\n")
+        out.write(main_flags.usage() + "\n")
         return 0
     name = _take_option(rest, ("--scenario",))
     duration_text = _take_option(rest, ("--duration",)) or "60s"
@@ -263,11 +264,15 @@ def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     engine = _take_option(rest, ("--engine",)) or "mirrored"
     if engine not in ("mirrored", "accelerated"):
         raise CLIError(f"--engine: expected mirrored or accelerated, got {engine!r}")
-    try:
-        parsed = options.parse_args(list(rest))  # the binary's own check of its flags, before anything runs
+    try:  # the binary's own check of its flags, before anything runs
+        parsed, extra = main_flags.parse_command_line(list(rest))
     except options.FlagError as e:
-        err.write(f"{e.message}\n{e.usage or options.usage()}\n")
+        err.write(f"{e.message}\n{e.usage or main_flags.usage()}\n")
         return 2
+    printed = extra.version_requested()
+    if printed is not None:  # Go: verflag.PrintAndExitIfRequested
+        out.write(printed + "\n")
+        return 0
     if name is None:
         raise UsageError("kube-scheduler: --scenario NAME is required (see `kschedlearn scenarios`)")
     duration = _positive_duration("--duration", duration_text)

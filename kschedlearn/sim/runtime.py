@@ -64,6 +64,9 @@ class Process:
     # Go's utilfeature.DefaultFeatureGate is one per binary: here one per simulated process
     # (a features.FeatureGate, created on first use by features.default_feature_gate).
     feature_gate: Any = attrs.field(default=None, repr=False)
+    # glog's flag-set state (a trace.glog_flags.Logging) when the process's command line gave a
+    # glog flag; None = record V(n) lines up to the tracer's log_verbosity.
+    glog: Any = attrs.field(default=None, repr=False)
 
     def go(self, fn: Callable[..., Any], *args: Any, name: str | None = None) -> Goroutine:
         """Start a goroutine in this process."""

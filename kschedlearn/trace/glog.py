@@ -38,10 +38,20 @@ def _log(level: str, verbosity: int, message: str) -> None:
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
     if tracer is not None:
-        if verbosity <= tracer.log_verbosity:
+        if _enabled(g, tracer, verbosity, 3):
             emit("log", message, data={"level": level, "v": verbosity})
         return
     _logger.log(_PY_LEVEL[level], message)
+
+
+def _enabled(g: Any, tracer: Any, verbosity: int, depth: int) -> bool:
+    """Is ``V(verbosity)`` on in ``g``'s process? Its glog flags if its command line set any
+    (``--v``, ``--vmodule``), else the tracer's ``log_verbosity``; ``depth`` frames up is the
+    caller whose module ``--vmodule`` matches."""
+    settings = g.process.glog
+    if settings is None:
+        return verbosity <= tracer.log_verbosity
+    return verbosity == 0 or settings.enabled(verbosity, depth + 1)
 
 
 @attrs.frozen
@@ -53,7 +63,7 @@ class Verbose:
     def __bool__(self) -> bool:
         g = current_goroutine()
         tracer = g.runtime.tracer if g is not None else None
-        return tracer is not None and self.level <= tracer.log_verbosity
+        return tracer is not None and _enabled(g, tracer, self.level, 2)
 
     def infof(self, fmt: str, *args: Any) -> None:
         _log("INFO", self.level, sprintf(fmt, *args))

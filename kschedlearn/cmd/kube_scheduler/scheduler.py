@@ -8,6 +8,12 @@ simulation runs several replicas side by side) and runs inside a goroutine of th
 process. A flag error raises :class:`FlagError` (the command line prints it and exits 2, as
 pflag does); an error of ``app.Run`` ends the process through ``glog.fatalf`` with 1.6's
 ``scheduler app failed to run: %v``.
+
+The command line takes every flag the 1.6 binary takes, glog's (``--v``, ``-v``, ``--vmodule``,
+``--logtostderr``, ...), ``--log-flush-frequency`` and ``--version`` included
+(:mod:`kschedlearn.cmd.kube_scheduler.main_flags`). Differs from Go: a replica whose command
+line sets no glog flag records ``V(n)`` lines up to the simulation's ``log_verbosity`` (4 by
+default, for teaching) instead of Go's default ``--v=0``.
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kschedlearn.cmd.kube_scheduler.app import server as app
+from kschedlearn.cmd.kube_scheduler import main_flags
 from kschedlearn.cmd.kube_scheduler.app.options import options
+from kschedlearn.sim.runtime import Process, current_goroutine
 from kschedlearn.trace import emit, glog
 
 
@@ -34,10 +42,29 @@ def main(
     s = options.new_scheduler_server()
     emit("NewSchedulerServer", "defaults applied; leader-elect forced to true",
          data={"leader_elect": s.leader_election.leader_elect})
-    s = options.parse_args(list(argv), s)
+    s, mf = main_flags.parse_command_line(list(argv), s)
+    if mf.glog_set:
+        _own_process().glog = mf.logging  # logs.InitLogs: glog now answers for this process
+    printed = mf.version_requested()
+    if printed is not None:
+        _print_and_exit(printed)
+        return
     if handles is not None:
         handles.s = s
     try:
         app.run(s, server, hostname=hostname, handles=handles, on_created=on_created, registry=registry)
     except app.ConfigError as err:
         glog.fatalf("scheduler app failed to run: %v", err)
+
+
+def _own_process() -> Process:
+    g = current_goroutine()
+    assert g is not None, "main runs in a goroutine of its replica's process"
+    return g.process
+
+
+def _print_and_exit(line: str) -> None:
+    """Go: verflag.PrintAndExitIfRequested -- print the version to stdout and ``os.Exit(0)``."""
+    proc = _own_process()
+    emit("process.exit", line, data={"stdout": line + "\n", "exit_code": 0})
+    proc.runtime.kill_process(proc, "exit status 0")

@@ -175,6 +175,7 @@ class Flag:
     no_opt_def_val: str = ""
     deprecated: str = ""
     changed: bool = False
+    shorthand: str = ""
 
     def default_is_zero_value(self) -> bool:
         """Go: Flag.defaultIsZeroValue -- zero defaults are left out of the help text."""
@@ -201,6 +202,7 @@ class FlagSet:
 
     name: str = "kube-scheduler"
     formal: dict[str, Flag] = attrs.field(factory=dict)
+    shorthands: dict[str, Flag] = attrs.field(factory=dict)
     warnings: list[str] = attrs.field(factory=list)
     _args: list[str] = attrs.field(factory=list)
     parsed: bool = False
@@ -240,6 +242,17 @@ class FlagSet:
         if flag.name in self.formal:
             raise ValueError(f"{self.name} flag redefined: {flag.name}")  # Go panics
         self.formal[flag.name] = flag
+        if flag.shorthand:
+            if flag.shorthand in self.shorthands:  # Go panics
+                raise ValueError(f"unable to redefine {flag.shorthand!r} shorthand in {self.name!r} flagset")
+            self.shorthands[flag.shorthand] = flag
+
+    def add_go_flag(self, name: str, value: Value, usage: str) -> None:
+        """Go: AddGoFlag (PFlagFromGoFlag) -- a one-letter Go flag also gets itself as shorthand
+        (``-v`` and ``--v``); a Go bool flag needs no argument."""
+        self.add_flag(Flag(name=normalize(name), usage=usage, value=value, def_value=value.string(),
+                           no_opt_def_val="true" if value.type() == "bool" else "",
+                           shorthand=name if len(name) == 1 else ""))
 
     def mark_deprecated(self, name: str, usage_message: str) -> None:
         """Go: MarkDeprecated -- hidden from help; using it prints a notice."""
@@ -292,12 +305,34 @@ class FlagSet:
         self._set_flag(flag, value, s)
         return args
 
-    def _parse_short_args(self, s: str) -> None:
-        # kube-scheduler defines no shorthands; only -h (help) is understood.
-        for ch in s[1:]:
-            if ch == "h":
+    def _parse_short_args(self, s: str, args: list[str]) -> list[str]:
+        """Go: parseShortArg -- each letter of ``-abc`` in turn; a value ends the group."""
+        out = args
+        shorthands = s[1:]
+        while shorthands:
+            shorthands, out = self._parse_single_short_arg(shorthands, args)
+        return out
+
+    def _parse_single_short_arg(self, shorthands: str, args: list[str]) -> tuple[str, list[str]]:
+        """Go: parseSingleShortArg -- ``-v=2``, ``-v2`` and ``-v 2``; ``-h`` is help."""
+        c, rest = shorthands[0], shorthands[1:]
+        flag = self.shorthands.get(c)
+        if flag is None:
+            if c == "h":
                 raise self._fail("pflag: help requested", HelpRequested)
-            raise self._fail(f"unknown shorthand flag: '{ch}' in {s}")
+            raise self._fail(f"unknown shorthand flag: '{c}' in -{shorthands}")
+        if len(shorthands) > 2 and shorthands[1] == "=":
+            value, rest = shorthands[2:], ""
+        elif flag.no_opt_def_val:
+            value = flag.no_opt_def_val
+        elif rest:
+            value, rest = rest, ""
+        elif args:
+            value, args = args[0], args[1:]
+        else:
+            raise self._fail(f"flag needs an argument: '{c}' in -{shorthands}")
+        self._set_flag(flag, value, shorthands)  # Go passes the letters, without the dash
+        return rest, args
 
     def parse(self, arguments: list[str]) -> None:
         """Go: FlagSet.Parse. Raises :class:`FlagError` (or :class:`HelpRequested`)."""
@@ -315,7 +350,7 @@ class FlagSet:
                     break
                 args = self._parse_long_arg(s, args)
             else:
-                self._parse_short_args(s)
+                args = self._parse_short_args(s, args)
 
     # -- help ----------------------------------------------------------------------------------------
     def flag_usages(self) -> str:
@@ -326,10 +361,15 @@ class FlagSet:
             flag = self.formal[name]
             if flag.deprecated:
                 continue
-            line = f"      --{flag.name}"
+            line = f"  -{flag.shorthand}, --{flag.name}" if flag.shorthand else f"      --{flag.name}"
             varname = flag.value.type()
             if varname != "bool":
                 line += " " + varname
+            if flag.no_opt_def_val:
+                if varname == "string":
+                    line += f'[="{flag.no_opt_def_val}"]'
+                elif varname != "bool" or flag.no_opt_def_val != "true":
+                    line += f"[={flag.no_opt_def_val}]"
             line += "\x00"
             maxlen = max(maxlen, len(line))
             line += flag.usage
