@@ -248,7 +248,9 @@ def _scaled_value(unscaled: int, scale: int, new_scale: int) -> int:
     if dif < 0:
         up, _ = _positive_scale_int64(unscaled, -dif)
         return _saturate_int64(up)
-    if abs(unscaled) < _MOST_POSITIVE and dif < _LOG10_MAX_INT64:
+    # Go tests unscaled < MaxInt64 (signed), so every int64 down to MinInt64 takes the fast path;
+    # below MinInt64 Go's Int64() overflows, and the exact path here stands in for it.
+    if _MOST_NEGATIVE <= unscaled < _MOST_POSITIVE and dif < _LOG10_MAX_INT64:
         divide = 10**dif
         result = abs(unscaled) // divide
         if unscaled < 0:

@@ -77,3 +77,46 @@ def merge(labels1: Mapping[str, str], labels2: Mapping[str, str]) -> Set:
 def equals(labels1: Mapping[str, str], labels2: Mapping[str, str]) -> bool:
     """Same keys with the same values. Go: labels.go ``Equals``."""
     return dict(labels1) == dict(labels2)
+
+
+def convert_selector_to_labels_map(selector: str) -> Set:
+    """Read ``k1=v1,k2=v2`` (spaces around keys and values allowed) into a validated :class:`Set`.
+
+    Go: labels.go#L155-L181 ``ConvertSelectorToLabelsMap``
+
+    Differs from Go: an invalid pair raises :class:`InvalidSelectorError` with Go's message
+    instead of returning the map read so far beside the error.
+    """
+    from kschedlearn.apimachinery.labels.selector import _validate_label_key, _validate_label_value
+
+    labels_map = Set()
+    if len(selector) == 0:
+        return labels_map
+    labels = selector.split(",")
+    for label in labels:
+        parts = label.split("=")
+        if len(parts) != 2:
+            # Go formats the []string with %s: "[a b]".
+            raise _invalid_selector(f"invalid selector: [{' '.join(parts)}]")
+        key = _trim_space(parts[0])
+        _validate_label_key(key)
+        value = _trim_space(parts[1])
+        _validate_label_value(value)
+        labels_map[key] = value
+    return labels_map
+
+
+# Python's str.isspace also counts the separators U+001C..U+001F, Go's unicode.IsSpace does not.
+_GO_SPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace() and not 0x1C <= c <= 0x1F)
+
+
+def _trim_space(s: str) -> str:
+    """Go's ``strings.TrimSpace``: strip leading and trailing ``unicode.IsSpace`` characters."""
+    return s.strip(_GO_SPACE)
+
+
+def _invalid_selector(message: str) -> Exception:
+    """The selector module's error type, imported late (selector.py imports nothing from here)."""
+    from kschedlearn.apimachinery.labels.selector import InvalidSelectorError
+
+    return InvalidSelectorError(message)
