@@ -158,6 +158,17 @@ def browser(chromium_path: Path) -> Iterator[Any]:
 
 
 @pytest.fixture
+def small_page(browser: Any) -> Iterator[Any]:
+    """A page at the laptop size the explorer is designed for, 1366×768."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    pg = context.new_page()
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1400, "height": 1300})
     pg = context.new_page()

@@ -10,35 +10,12 @@ to ``test-artifacts/``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
-
-# (the same page checks as test_lab.py; pytest's importlib mode keeps sibling modules apart)
-KERNEL_READY = """() => {
-  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  const ctx = nb && nb.sessionContext;
-  return !!(ctx && ctx.isReady && ctx.session && ctx.session.kernel
-            && ctx.session.kernel.connectionStatus === 'connected' && ctx.session.kernel.status === 'idle');
-}"""
-ALL_CELLS_DONE = """() => {
-  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
-    .map(e => e.textContent.trim());
-  return prompts.length > 0 && prompts.every(t => /^\\[\\d+\\]:$/.test(t));
-}"""
-
-
-def wait_for(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+from pagecheck import ALL_CELLS_DONE, KERNEL_READY, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -77,16 +54,6 @@ def inside(inner: dict[str, float], outer: dict[str, float], slack: float = 1.0)
             and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
 
 
-@pytest.fixture
-def small_page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=VIEWPORT)
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
-
-
 def test_views_fit_their_pane_at_1366x768(lab_server: Any, small_page: Any, artifacts: Path) -> None:
     try:
         check_fit(lab_server, small_page, artifacts)
@@ -107,7 +74,7 @@ def check_fit(lab_server: Any, page: Any, artifacts: Path) -> None:
     page.set_default_timeout(60_000)
     page.goto(lab_server.lab_url("fit-check.ipynb"))
     page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
-    page.wait_for_function(KERNEL_READY)
+    page.wait_for_function(KERNEL_READY, arg="fit-check.ipynb")
     page.locator(".jp-Notebook .jp-CodeCell").first.click()
     page.keyboard.press("Control+Enter")  # run in place (Shift+Enter would add an empty cell)
     page.wait_for_function(ALL_CELLS_DONE, timeout=60_000)

@@ -8,29 +8,16 @@ go to ``test-artifacts/``.
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
+from pagecheck import ALL_CELLS_DONE, KERNEL_READY, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
 
 SMOKE_SOURCE = 'from kschedlearn import Simulation\nSimulation.from_scenario("three-nodes", seed=1).explorer()'
-# JupyterLab runs with --LabApp.expose_app_in_browser, so the page can ask it about the kernel.
-KERNEL_READY = """() => {
-  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  const ctx = nb && nb.sessionContext;
-  return !!(ctx && ctx.isReady && ctx.session && ctx.session.kernel
-            && ctx.session.kernel.connectionStatus === 'connected' && ctx.session.kernel.status === 'idle');
-}"""
-ALL_CELLS_DONE = """() => {
-  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
-    .map(e => e.textContent.trim());
-  return prompts.length > 0 && prompts.every(t => /^\\[\\d+\\]:$/.test(t));
-}"""
 
 
 def prepare_notebook(root: Path) -> str:
@@ -52,16 +39,6 @@ def prepare_notebook(root: Path) -> str:
     return path.name
 
 
-def wait_for(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
-
-
 def test_explorer_steps_and_goes_back_in_jupyterlab(lab_server: Any, page: Any, artifacts: Path) -> None:
     try:
         check_explorer(lab_server, page, artifacts)
@@ -75,7 +52,7 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     page.set_default_timeout(60_000)
     page.goto(lab_server.lab_url(name))
     page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
-    page.wait_for_function(KERNEL_READY)
+    page.wait_for_function(KERNEL_READY, arg=name)
 
     # Run > Run All Cells, through the menu as a learner would.
     page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").filter(has_text=re.compile(r"^Run$")).click()

@@ -8,12 +8,12 @@ import json
 import re
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
+from pagecheck import KERNEL_READY
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -22,24 +22,6 @@ SOURCE = ('from kschedlearn import Simulation\n'
           'sim.run_until("assume")\n'
           'sim.explorer()')
 NEWS_PROMPT = "official Jupyter news"
-KERNEL_READY = """(path) => {
-  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  // the notebook we opened, not a tab JupyterLab restored from the previous test's workspace
-  if (!nb || !nb.context || !nb.context.path.endsWith(path)) return false;
-  const ctx = nb && nb.sessionContext;
-  return !!(ctx && ctx.isReady && ctx.session && ctx.session.kernel
-            && ctx.session.kernel.connectionStatus === 'connected' && ctx.session.kernel.status === 'idle');
-}"""
-
-
-@pytest.fixture
-def small_page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
 
 
 def _wait_for_source(explorer: Any, name: str, *, present: bool, seconds: float = 60.0) -> None:

@@ -1,0 +1,34 @@
+"""What the browser tests ask a JupyterLab page, shared by test_fit, test_lab and test_learning_loop
+(``tests/browser`` is on pytest's pythonpath; importlib mode keeps test modules apart)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+# JupyterLab runs with --LabApp.expose_app_in_browser, so the page can ask it about the kernel.
+# ``path``: the notebook we opened, not a tab JupyterLab restored from the previous test's workspace.
+KERNEL_READY = """(path) => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!nb || !nb.context || !nb.context.path.endsWith(path)) return false;
+  const ctx = nb && nb.sessionContext;
+  return !!(ctx && ctx.isReady && ctx.session && ctx.session.kernel
+            && ctx.session.kernel.connectionStatus === 'connected' && ctx.session.kernel.status === 'idle');
+}"""
+ALL_CELLS_DONE = """() => {
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
+    .map(e => e.textContent.trim());
+  return prompts.length > 0 && prompts.every(t => /^\\[\\d+\\]:$/.test(t));
+}"""
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    """Poll ``check`` until it returns something true; fail naming ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
