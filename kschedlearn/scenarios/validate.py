@@ -1,4 +1,5 @@
-"""Scenario checks made before anything runs: fault parameters and every cross reference.
+"""Scenario checks made before anything runs: fault parameters, every cross reference, and the
+1.6 API validation of every object.
 
 Go: none — kschedlearn-only. A scenario that names a replica, node or pod it never creates, or a
 fault whose parameters have the wrong type, used to fail half-way through a run (a ``KeyError``
@@ -15,7 +16,13 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import attrs
+
+from kschedlearn.api.validation import validate_object
+from kschedlearn.apimachinery.api.errors import new_invalid
+from kschedlearn.apimachinery.util.validation.field import to_aggregate
 from kschedlearn.apiserver.faults import ANY, VERBS
+from kschedlearn.apiserver.registry import RESOURCES, prepare_for_create
 
 #: fault name -> {parameter: (kind, required)}; kinds: verb, resource, count, seconds, error
 FAULT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
@@ -28,6 +35,7 @@ FAULT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
     "expire_watch_window": {"n": ("window", False), "resource": ("resource", False)},
 }
 ERRORS = ("internal", "conflict")
+_KIND_INFO = {info.kind: info for info in RESOURCES.values()}
 _DNS = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
 
 
@@ -120,7 +128,30 @@ def check_references(scenario: Any, source: str) -> str | None:
     if scenario.follow and scenario.follow not in pods:
         return (f"{source}: follow: pod {scenario.follow!r} is never created by this scenario"
                 + suggest(scenario.follow, pods))
+    for obj_where, obj in _objects(scenario, source):
+        problem = check_api_validation(obj_where, obj)
+        if problem:
+            return problem
     return None
+
+
+def check_api_validation(where: str, obj: Any) -> str | None:
+    """1.6's API validation of one scenario object, up front: the API server would refuse it
+    (422 Invalid) when the scenario creates it, and the run would go on without it.
+
+    The object is defaulted as the API server's create defaults it, then validated as its
+    create validates it; the text is the API server's (``Pod "web-1" is invalid: ...``)
+    behind the file and entry.
+    """
+    info = _KIND_INFO.get(type(obj).kind)
+    if info is None:
+        return None
+    namespace = (obj.metadata.namespace or "default") if info.namespaced else ""
+    candidate = prepare_for_create(info, attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, namespace=namespace)))
+    errs = validate_object(info.resource, candidate)
+    if not errs:
+        return None
+    return f"{where}: {new_invalid(info.kind, obj.metadata.name, to_aggregate(errs))}"
 
 
 def _check_action(action: Any, where: str, replicas: list[str], nodes: set[str], pods: set[str]) -> str | None:
