@@ -3,7 +3,7 @@
 Go: none — kschedlearn-only. It plays the part of kube-apiserver's generic REST handlers
 (https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go)
 and discovery
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/discovery/root.go)
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/discovery.go)
 in front of :class:`kschedlearn.apiserver.APIServer`, so that ``kubectl`` and the official
 Kubernetes Python client can drive a simulation.
 

@@ -1,8 +1,9 @@
 """Discovery documents: ``/api``, ``/api/v1``, ``/apis``, ``/apis/{group}/{version}``, ``/version``.
 
-Go: the discovery handlers of
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/discovery/root.go
-(APIVersions, APIGroupList) and group.go / version.go (APIGroup, APIResourceList), and the
+Go: the discovery web services of
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/discovery.go
+(``/apis``: NewApisWebService, a group: NewGroupWebService, a group version's resources:
+AddSupportedResourcesWebService; the legacy ``/api`` list: AddApiWebService), and the
 ``/version`` answer of ``pkg/version`` at v1.6.1.
 
 Differs from Go: only the resources the embedded server stores are listed (plus the
