@@ -28,6 +28,10 @@ class ErrWaitTimeout(Exception):
         super().__init__(ERR_WAIT_TIMEOUT_TEXT)
 
 
+#: How long a test waits for something that must happen (Go's ``wait.ForeverTestTimeout``,
+#: 30 s; here virtual seconds).
+FOREVER_TEST_TIMEOUT = 30.0
+
 #: A channel that is never closed (Go's ``wait.NeverStop``).
 NEVER_STOP = Chan(name="NeverStop")
 
@@ -129,9 +133,19 @@ def poll(interval: float, timeout: float, condition: ConditionFunc) -> None:
 
 def poll_immediate(interval: float, timeout: float, condition: ConditionFunc) -> None:
     """Go: wait.PollImmediate (wait.go): check once at once, then like :func:`poll`."""
+    _poll_immediate_internal(poller(interval, timeout), condition)
+
+
+def _poll_immediate_internal(wait_func: Callable[[Chan], Chan], condition: ConditionFunc) -> None:
+    """Check ``condition`` before asking ``wait_func`` for any tick.
+
+    Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L204-L213
+    Differs from Go: the condition's error is an exception that propagates, so Go's
+    ``if err != nil { return err }`` has no statement here.
+    """
     if condition():
         return
-    _poll_internal(poller(interval, timeout), condition)
+    _poll_internal(wait_func, condition)
 
 
 def poll_infinite(interval: float, condition: ConditionFunc) -> None:
