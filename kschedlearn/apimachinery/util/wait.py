@@ -156,20 +156,11 @@ def poll_infinite(interval: float, condition: ConditionFunc) -> None:
 def poll_until(interval: float, condition: ConditionFunc, stop_ch: Chan) -> None:
     """``wait.PollUntil``: like poll_infinite, but closing ``stop_ch`` ends it (ErrWaitTimeout).
 
-    Go: wait.go#L244-L251 — a helper goroutine closes ``done`` once ``stop_ch`` closes (and,
-    as in Go, lingers until then even if the condition came true first).
+    Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L244-L251
+    — the poller watches ``stop_ch`` itself, so (as in Go) its goroutine lives on until
+    ``stop_ch`` closes even when the condition came true first.
     """
-    done = Chan(name="poll-until-done")
-
-    def closer() -> None:
-        try:
-            sim.select(("recv", done), ("recv", stop_ch))
-        finally:
-            if not done.closed:
-                done.close()
-
-    sim.go(closer, name="wait.PollUntil")
-    wait_for(poller(interval, 0.0), condition, done)
+    wait_for(poller(interval, 0.0), condition, stop_ch)
 
 
 def _poll_internal(wait_func: Callable[[Chan], Chan], condition: ConditionFunc) -> None:

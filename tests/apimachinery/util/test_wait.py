@@ -579,3 +579,19 @@ def test_exponential_backoff_sleeps_between_checks() -> None:
     rt2 = _runtime()
     rt2.run_fn(wait.exponential_backoff, backoff, lambda: checks.append(sim.now()) or len(checks) == 2)
     assert checks == [0.0, 1.0]
+
+
+def test_poll_until_poller_watches_stop_itself() -> None:
+    """1.6's PollUntil hands ``stop_ch`` straight to the poller (wait.go#L249-L251): once the
+    condition holds, only the poller goroutine is left, and it ends when ``stop_ch`` closes."""
+    rt = _runtime()
+    stop = sim.Chan()
+
+    def body() -> list[str]:
+        wait.poll_until(1.0, lambda: True, stop)
+        return sorted(g.name for g in rt.goroutines if g.alive and g is not sim.current_goroutine())
+
+    assert rt.run_fn(body) == ["wait.poller"]
+    stop.close()
+    rt.run()
+    assert [g.name for g in rt.goroutines if g.alive] == []
