@@ -149,8 +149,12 @@ def _poll_immediate_internal(wait_func: Callable[[Chan], Chan], condition: Condi
 
 
 def poll_infinite(interval: float, condition: ConditionFunc) -> None:
-    """Go: wait.PollInfinite (wait.go)."""
-    _poll_internal(poller(interval, 0.0), condition)
+    """Go: wait.PollInfinite (wait.go): poll_until on a channel closed when it returns."""
+    done = Chan(name="poll-infinite-done")
+    try:
+        poll_until(interval, condition, done)
+    finally:
+        done.close()  # Go: defer close(done)
 
 
 def poll_until(interval: float, condition: ConditionFunc, stop_ch: Chan) -> None:
