@@ -168,11 +168,13 @@ def poll_until(interval: float, condition: ConditionFunc, stop_ch: Chan) -> None
 
 
 def _poll_internal(wait_func: Callable[[Chan], Chan], condition: ConditionFunc) -> None:
-    done = Chan(name="poll-done")
-    try:
-        wait_for(wait_func, condition, done)
-    finally:
-        done.close()
+    """``WaitFor`` on ``NeverStop``: the poller of a Poll ends only at its own timeout.
+
+    Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L186-L188
+    — a 1.6 quirk: after the condition comes true the poller goroutine goes on ticking (into a
+    channel nobody reads) until the timeout; leader election's renew leaves one per renewal.
+    """
+    wait_for(wait_func, condition, NEVER_STOP)
 
 
 def poller(interval: float, timeout: float) -> Callable[[Chan], Chan]:
