@@ -595,3 +595,18 @@ def test_poll_until_poller_watches_stop_itself() -> None:
     stop.close()
     rt.run()
     assert [g.name for g in rt.goroutines if g.alive] == []
+
+
+def test_poll_leaves_its_poller_running_until_the_timeout() -> None:
+    """1.6's pollInternal waits on NeverStop (wait.go#L186-L188): a Poll that succeeds at the
+    first tick leaves its poller ticking until the timeout, then it ends."""
+    rt = _runtime()
+
+    def body() -> float:
+        wait.poll(1.0, 10.0, lambda: True)
+        return sim.now()
+
+    assert rt.run_fn(body) == 1.0
+    assert [g.name for g in rt.goroutines if g.alive] == ["wait.poller"]
+    rt.run()
+    assert rt.now == 10.0 and [g.name for g in rt.goroutines if g.alive] == []
