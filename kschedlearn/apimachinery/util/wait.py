@@ -28,6 +28,10 @@ class ErrWaitTimeout(Exception):
         super().__init__(ERR_WAIT_TIMEOUT_TEXT)
 
 
+#: How long a test waits for something that must happen (Go's ``wait.ForeverTestTimeout``,
+#: 30 s; here virtual seconds).
+FOREVER_TEST_TIMEOUT = 30.0
+
 #: A channel that is never closed (Go's ``wait.NeverStop``).
 NEVER_STOP = Chan(name="NeverStop")
 
@@ -129,41 +133,48 @@ def poll(interval: float, timeout: float, condition: ConditionFunc) -> None:
 
 def poll_immediate(interval: float, timeout: float, condition: ConditionFunc) -> None:
     """Go: wait.PollImmediate (wait.go): check once at once, then like :func:`poll`."""
+    _poll_immediate_internal(poller(interval, timeout), condition)
+
+
+def _poll_immediate_internal(wait_func: Callable[[Chan], Chan], condition: ConditionFunc) -> None:
+    """Check ``condition`` before asking ``wait_func`` for any tick.
+
+    Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L204-L213
+    Differs from Go: the condition's error is an exception that propagates, so Go's
+    ``if err != nil { return err }`` has no statement here.
+    """
     if condition():
         return
-    _poll_internal(poller(interval, timeout), condition)
+    _poll_internal(wait_func, condition)
 
 
 def poll_infinite(interval: float, condition: ConditionFunc) -> None:
-    """Go: wait.PollInfinite (wait.go)."""
-    _poll_internal(poller(interval, 0.0), condition)
+    """Go: wait.PollInfinite (wait.go): poll_until on a channel closed when it returns."""
+    done = Chan(name="poll-infinite-done")
+    try:
+        poll_until(interval, condition, done)
+    finally:
+        done.close()  # Go: defer close(done)
 
 
 def poll_until(interval: float, condition: ConditionFunc, stop_ch: Chan) -> None:
     """``wait.PollUntil``: like poll_infinite, but closing ``stop_ch`` ends it (ErrWaitTimeout).
 
-    Go: wait.go#L244-L251 — a helper goroutine closes ``done`` once ``stop_ch`` closes (and,
-    as in Go, lingers until then even if the condition came true first).
+    Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L244-L251
+    — the poller watches ``stop_ch`` itself, so (as in Go) its goroutine lives on until
+    ``stop_ch`` closes even when the condition came true first.
     """
-    done = Chan(name="poll-until-done")
-
-    def closer() -> None:
-        try:
-            sim.select(("recv", done), ("recv", stop_ch))
-        finally:
-            if not done.closed:
-                done.close()
-
-    sim.go(closer, name="wait.PollUntil")
-    wait_for(poller(interval, 0.0), condition, done)
+    wait_for(poller(interval, 0.0), condition, stop_ch)
 
 
 def _poll_internal(wait_func: Callable[[Chan], Chan], condition: ConditionFunc) -> None:
-    done = Chan(name="poll-done")
-    try:
-        wait_for(wait_func, condition, done)
-    finally:
-        done.close()
+    """``WaitFor`` on ``NeverStop``: the poller of a Poll ends only at its own timeout.
+
+    Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L186-L188
+    — a 1.6 quirk: after the condition comes true the poller goroutine goes on ticking (into a
+    channel nobody reads) until the timeout; leader election's renew leaves one per renewal.
+    """
+    wait_for(wait_func, condition, NEVER_STOP)
 
 
 def poller(interval: float, timeout: float) -> Callable[[Chan], Chan]:

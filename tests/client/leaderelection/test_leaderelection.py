@@ -1,7 +1,12 @@
 """Tests for leader election: a port of leaderelection_test.go plus runs on the simulated runtime.
 
-Go: pkg/client/leaderelection/leaderelection_test.go (TestTryAcquireOrRenew, 1.6: endpoints only).
-The Go table has no case names, only comments; those comments are the ids here.
+Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection_test.go
+(the same file as vendor/k8s.io/kubernetes/pkg/client/leaderelection/leaderelection_test.go at
+cluster-capacity commit f271bd0a9394ad63384802cf75294f6ecab36ac2; 1.6 has the endpoints lock only).
+TestTryAcquireOrRenew is ``test_TryAcquireOrRenew``; its Go table has no case names, only a
+comment above each row, and those comments are the ids. The Go fake clientset's reactors are a
+small fake with the same verbs; the catch-all "unreachable action" reactor is the count of
+recorded actions. The tests after it are kschedlearn's.
 """
 
 from __future__ import annotations
@@ -103,17 +108,17 @@ def _echo(ns: str, obj: Any) -> Any:
 
 TRY_ACQUIRE_CASES = [
     pytest.param({"get": _get_not_found, "create": _echo}, None, None, True, False, "baz",
-                 id="acquire from no object"),
+                 id="acquire from no endpoints"),
     pytest.param({"get": _get_with(None), "update": _echo}, None, None, True, True, "baz",
-                 id="acquire from unled object"),
+                 id="acquire from unled endpoints"),
     pytest.param({"get": _get_with('{"holderIdentity":"bing"}'), "update": _echo},
                  LeaderElectionRecord(holder_identity="bing"), "past", True, True, "baz",
-                 id="acquire from led, unacked object"),
+                 id="acquire from led, unacked endpoints"),
     pytest.param({"get": _get_with('{"holderIdentity":"bing"}')}, None, "future", False, False, "bing",
-                 id="don't acquire from led, acked object"),
+                 id="don't acquire from led, acked endpoints"),
     pytest.param({"get": _get_with('{"holderIdentity":"baz"}'), "update": _echo},
                  LeaderElectionRecord(holder_identity="baz"), "future", True, False, "baz",
-                 id="renew already acquired object"),
+                 id="renew already acquired endpoints"),
 ]
 
 
@@ -121,7 +126,7 @@ TRY_ACQUIRE_CASES = [
     "reactors, observed_record, observed_time, expect_success, transition_leader, out_holder",
     TRY_ACQUIRE_CASES,
 )
-def test_try_acquire_or_renew(
+def test_TryAcquireOrRenew(
     reactors: dict[str, Any], observed_record: LeaderElectionRecord | None, observed_time: str | None,
     expect_success: bool, transition_leader: bool, out_holder: str,
 ) -> None:

@@ -1,4 +1,13 @@
-"""util/clock: fake clock stepping, timers, ticks, interval clock (ports clock_test.go)."""
+"""Port of client-go util/clock/clock_test.go (v1.6.1), plus facts of the fake clock's timers,
+the interval clock and the real clock on the runtime.
+
+Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/util/clock/clock_test.go
+(the same file as vendor/k8s.io/client-go/util/clock/clock_test.go at cluster-capacity commit
+f271bd0a9394ad63384802cf75294f6ecab36ac2).
+
+The Go tests are the ``test_<Go name>`` functions; Go's ``time.Now()`` start becomes 0.0
+(seconds), so Go's nanosecond steps (999 ms + 1 ms) land exactly on the waiters' times.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +15,68 @@ import pytest
 
 from kschedlearn import sim
 from kschedlearn.client_go.util.clock import FakeClock, IntervalClock, RealClock
+
+
+def _ready(*chans: sim.Chan) -> int:
+    """Go's ``select { case <-a: ... case <-b: ... default: }``: the index that fired, -1 none."""
+    def body() -> int:
+        index, _, _ = sim.select(*(("recv", ch) for ch in chans), default=True)
+        return index
+
+    return sim.Runtime().run_fn(body)
+
+
+def test_FakeClock() -> None:
+    start_time = 0.0
+    tc = FakeClock(time=start_time)
+    tc.step(1.0)
+    assert tc.now() - start_time == 1.0
+    tt = tc.now()
+    tc.set_time(tt + 3600.0)
+    assert tc.now() - tt == 3600.0
+
+
+def test_FakeClockSleep() -> None:
+    start_time = 0.0
+    tc = FakeClock(time=start_time)
+    tc.sleep(3600.0)
+    assert tc.now() - start_time == 3600.0, "fake sleep must advance the time by one hour"
+
+
+def test_FakeAfter() -> None:
+    _fake_after_or_tick("after")
+
+
+def test_FakeTick() -> None:
+    _fake_after_or_tick("tick")
+
+
+def _fake_after_or_tick(kind: str) -> None:
+    """TestFakeAfter and TestFakeTick share their first half: nothing fires early, each
+    channel fires once at its time and never twice; a ticker then keeps at most one tick."""
+    tc = FakeClock(time=0.0)
+    make = tc.after if kind == "after" else tc.tick
+    assert not tc.has_waiters(), "unexpected waiter"
+    one_sec = make(1.0)
+    assert tc.has_waiters(), "unexpected lack of waiter"
+    one_oh_one_sec = make(1.001)
+    two_sec = make(2.0)
+    chans = (one_sec, one_oh_one_sec, two_sec)
+    assert _ready(*chans) == -1
+    tc.step(0.999)
+    assert _ready(*chans) == -1
+    tc.step(0.001)  # t = 1.000
+    assert _ready(*chans) == 0
+    tc.step(0.001)  # t = 1.001: one_sec must not fire twice
+    assert _ready(*chans) == 1
+    if kind == "tick":
+        for _ in range(4):  # t = 2.001 ... 5.001
+            tc.step(1.0)
+        # the one-second ticker does not pile up ticks
+        accumulated_ticks = 0
+        while _ready(one_sec) == 0:
+            accumulated_ticks += 1
+        assert accumulated_ticks == 1
 
 
 def test_fake_clock_now_since_step() -> None:

@@ -1,6 +1,10 @@
 """Port of client-go tools/cache/delta_fifo_test.go (v1.6.1) plus the DeltaFIFO facts of §9.4.
 
 Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/delta_fifo_test.go
+(the same file as vendor/k8s.io/client-go/tools/cache/delta_fifo_test.go at cluster-capacity
+commit f271bd0a9394ad63384802cf75294f6ecab36ac2). Its sixteen tests are the ``test_DeltaFIFO_*``
+functions up to ``test_DeltaFIFO_HasSynced``; Go's tables have no row names, so the ids are
+descriptive (KeyOf) or row numbers (HasSynced).
 """
 
 from __future__ import annotations

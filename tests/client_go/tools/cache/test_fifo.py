@@ -1,6 +1,10 @@
 """Port of client-go tools/cache/fifo_test.go (v1.6.1) plus the FIFO facts of spec §9.3.
 
 Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo_test.go
+(the same file as vendor/k8s.io/client-go/tools/cache/fifo_test.go at cluster-capacity commit
+f271bd0a9394ad63384802cf75294f6ecab36ac2). Its seven tests are the ``test_FIFO_*`` functions; the
+HasSynced table has no row names in Go, so its ids are the row numbers. The tests after
+``test_FIFO_HasSynced`` are kschedlearn's.
 
 Goroutines run on ``kschedlearn.sim``; Go's ``time.After(50ms)`` becomes ``sim.after(0.05)`` of
 virtual time, so the tests are instant and deterministic.
@@ -183,8 +187,10 @@ def test_FIFO_HasSynced(actions: list[Any], expected_synced: bool) -> None:
     assert f.has_synced() is expected_synced
 
 
-def test_FIFO_PopShouldUnblockWhenClosed() -> None:
-    """Every Pop blocked on an empty queue returns (with FIFOClosedError) after Close."""
+def test_pop_unblocks_when_closed() -> None:
+    """kschedlearn: every Pop blocked on an empty queue returns (with FIFOClosedError) after
+    Close. (Upstream added a test like this, TestFIFO_PopShouldUnblockWhenClosed, after 1.6; the
+    1.6 fifo.go already behaves so.)"""
     f = new_fifo(fifo_object_key_func)
     jobs = 10
 

@@ -1,6 +1,8 @@
 """Port of client-go tools/cache/index_test.go (v1.6.1) plus the Indexer facts of spec §9.2.
 
 Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/index_test.go
+(the same file as vendor/k8s.io/client-go/tools/cache/index_test.go at cluster-capacity commit
+f271bd0a9394ad63384802cf75294f6ecab36ac2).
 
 Differs from Go: the Go tests use ``*v1.Pod``; here a small stand-in with ``metadata.name``,
 ``namespace``, ``labels`` and ``annotations`` (all the index functions read).
@@ -74,6 +76,9 @@ def test_MultiIndexKeys() -> None:
     for k, v in expected.items():
         found = {item.metadata.name for item in index.by_index("byUser", k)}
         assert found == v, f"index {k}"
+    # Index(pod1): every pod sharing one of pod1's users (ernie or bert)
+    ernie_and_bert_keys = index.index("byUser", pod1)
+    assert len(ernie_and_bert_keys) == 3
 
     index.delete(pod3)
     ernie_pods = index.by_index("byUser", "ernie")

@@ -1,6 +1,13 @@
 """Port of client-go tools/cache/reflector_test.go (v1.6.1) plus the §9.5 facts.
 
 Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector_test.go
+(the same file as vendor/k8s.io/client-go/tools/cache/reflector_test.go at cluster-capacity
+commit f271bd0a9394ad63384802cf75294f6ecab36ac2).
+
+Each Go test is the ``test_<Go name>`` function; BenchmarkReflectorResyncChanMany is a
+benchmark, not ported. ``wait.ForeverTestTimeout`` is virtual time, so the "late" branches of
+Go's selects are checked as the index of the case that fired. The tests after
+``test_ReflectorResync`` are kschedlearn's (spec §9.5).
 """
 
 from __future__ import annotations
@@ -37,11 +44,18 @@ def _Status() -> apierrors.Status:
     return apierrors.new_gone("too old resource version: 1 (5)").status()
 
 
+def _select_or_timeout(ch: sim.Chan) -> tuple[int, bool]:
+    """Go's ``select { case _, ok := <-ch: ... case <-time.After(ForeverTestTimeout): ... }``:
+    which case fired, and ``ok`` of the receive."""
+    index, _, ok = sim.select(("recv", ch), ("recv", sim.after(wait.FOREVER_TEST_TIMEOUT)))
+    return index, ok
+
+
 def run(rt: sim.Runtime, fn: Any, *args: Any) -> Any:
     return rt.run_fn(fn, *args)
 
 
-def test_close_watch_channel_on_error() -> None:
+def test_CloseWatchChannelOnError() -> None:
     rt = sim.Runtime(seed=1)
     fw = FakeWatcher()
     lw = ListWatch(lambda o: mk_list("1"), lambda o: fw)
@@ -49,14 +63,15 @@ def test_close_watch_channel_on_error() -> None:
 
     def body() -> bool:
         sim.go(r.list_and_watch, wait.NEVER_STOP)
-        fw.error(_Status())
-        _, ok = fw.result_chan().recv()
+        fw.error(mk_pod("bar"))  # Go sends a pod, not a Status, as the error object
+        index, ok = _select_or_timeout(fw.result_chan())
+        assert index == 0, "the cancellation is at least 30s late"
         return ok
 
-    assert run(rt, body) is False  # the reflector stopped (closed) the watch after the error
+    assert run(rt, body) is False, "Watch channel left open after cancellation"
 
 
-def test_run_until() -> None:
+def test_RunUntil() -> None:
     rt = sim.Runtime(seed=1)
     stop_ch = sim.Chan()
     store = new_store(meta_namespace_key_func)
@@ -66,30 +81,31 @@ def test_run_until() -> None:
 
     def body() -> bool:
         r.run_until(stop_ch)
-        fw.add(mk_pod("bar", "2"))
+        fw.add(mk_pod("bar"))  # synchronous: run_until's goroutine is in the watch handler
         stop_ch.close()
-        _, ok = fw.result_chan().recv()
+        index, ok = _select_or_timeout(fw.result_chan())
+        assert index == 0, "the cancellation is at least 30s late"
         return ok
 
-    assert run(rt, body) is False
+    assert run(rt, body) is False, "Watch channel left open after stopping the watch"
     assert store.get_by_key("bar")[1]
 
 
-def test_reflector_resync_chan() -> None:
+def test_ReflectorResyncChan() -> None:
     rt = sim.Runtime(seed=1)
     r = new_reflector(ListWatch(lambda o: None, lambda o: None), Pod,
                       new_store(meta_namespace_key_func), 0.001)
 
     def body() -> int:
         a, _ = r._resync_chan()
-        b = sim.after(30.0)
+        b = sim.after(wait.FOREVER_TEST_TIMEOUT)
         index, _, _ = sim.select(("recv", a), ("recv", b))
         return index
 
     assert run(rt, body) == 0
 
 
-def test_reflector_watch_handler_error() -> None:
+def test_ReflectorWatchHandlerError() -> None:
     rt = sim.Runtime(seed=1)
     g = new_reflector(ListWatch(lambda o: None, lambda o: None), Pod,
                       new_store(meta_namespace_key_func), 0)
@@ -106,7 +122,7 @@ def test_reflector_watch_handler_error() -> None:
     assert run(rt, body) == "very short watch"
 
 
-def test_reflector_watch_handler() -> None:
+def test_ReflectorWatchHandler() -> None:
     rt = sim.Runtime(seed=1)
     s = new_store(meta_namespace_key_func)
     g = new_reflector(ListWatch(lambda o: None, lambda o: None), Pod, s, 0)
@@ -121,7 +137,7 @@ def test_reflector_watch_handler() -> None:
         fw.add(mk_pod("baz", "32"))
         fw.stop()
 
-    resume_rv = ["0"]
+    resume_rv = [""]
 
     def body() -> None:
         sim.go(feed)
@@ -138,7 +154,7 @@ def test_reflector_watch_handler() -> None:
     assert g.last_sync_resource_version() == "32"
 
 
-def test_reflector_stop_watch() -> None:
+def test_ReflectorStopWatch() -> None:
     rt = sim.Runtime(seed=1)
     g = new_reflector(ListWatch(lambda o: None, lambda o: None), Pod,
                       new_store(meta_namespace_key_func), 0)
@@ -154,7 +170,7 @@ def test_reflector_stop_watch() -> None:
     assert fw.is_stopped()
 
 
-def test_reflector_list_and_watch() -> None:
+def test_ReflectorListAndWatch() -> None:
     rt = sim.Runtime(seed=1)
     created_fakes = sim.Chan(name="createdFakes")
     expected_rvs = ["1", "3"]
@@ -202,7 +218,7 @@ class _Step:
     watch_err: Exception | None = None
 
 
-def test_reflector_list_and_watch_with_errors() -> None:
+def test_ReflectorListAndWatchWithErrors() -> None:
     rt = sim.Runtime(seed=1)
     table = [
         _Step(list=mk_list("1"), events=(WatchEvent("ADDED", mk_pod("foo", "2")),
@@ -271,13 +287,14 @@ class _ResyncStore:
             raise RuntimeError("expected resync reached")
 
 
-def test_reflector_resync() -> None:
+def test_ReflectorResync() -> None:
     rt = sim.Runtime(seed=1)
     s = _ResyncStore()
     lw = ListWatch(lambda o: mk_list("0"), lambda o: FakeWatcher())
     r = new_reflector(lw, Pod, s, 0.001)  # type: ignore[arg-type]
-    rt.run_fn(r.list_and_watch, sim.Chan())  # returns (the resync error ends the watch)
-    assert s.iteration == 2
+    # The resync error ends the watch; ListAndWatch logs it and returns no error.
+    assert rt.run_fn(r.list_and_watch, sim.Chan()) is None
+    assert s.iteration == 2, "exactly 2 iterations were expected"
 
 
 def test_watch_error_event_relists_after_one_second() -> None:

@@ -1,8 +1,9 @@
 """Port of client-go tools/cache/store_test.go (v1.6.1) plus the key-function facts of spec §9.1.
 
 Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/store_test.go
-
-Go's TestUndeltaStore is not ported: undelta_store.go is not part of kschedlearn.
+(the same file as vendor/k8s.io/client-go/tools/cache/store_test.go at cluster-capacity commit
+f271bd0a9394ad63384802cf75294f6ecab36ac2). TestCache, TestFIFOCache, TestUndeltaStore and
+TestIndex are the ``test_<Go name>`` functions; the tests after them are kschedlearn's.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from kschedlearn.client_go.tools.cache import (
     new_store,
     split_meta_namespace_key,
 )
+from kschedlearn.client_go.tools.cache.undelta_store import new_undelta_store
 
 
 @attrs.frozen
@@ -101,6 +103,13 @@ def test_Cache() -> None:
 
 def test_FIFOCache() -> None:
     do_test_store(new_fifo(store_key_func))
+
+
+def test_UndeltaStore() -> None:
+    def nop(items: list[Any]) -> None:
+        pass
+
+    do_test_store(new_undelta_store(nop, store_key_func))
 
 
 def test_Index() -> None:

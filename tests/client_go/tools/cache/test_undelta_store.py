@@ -1,7 +1,10 @@
 """Port of undelta_store_test.go (client-go tools/cache, v1.6.1).
 
 Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/undelta_store_test.go
-(store_test.go's Store-conformance checks are run on it too, in test_UndeltaStore_is_a_store.)
+(the same file as vendor/k8s.io/client-go/tools/cache/undelta_store_test.go at cluster-capacity
+commit f271bd0a9394ad63384802cf75294f6ecab36ac2). store_test.go's TestUndeltaStore runs the Store
+conformance checks on it (tests/client_go/tools/cache/test_store.py); test_UndeltaStore_is_a_store
+is kschedlearn's shorter version of them with exact results.
 """
 
 from __future__ import annotations

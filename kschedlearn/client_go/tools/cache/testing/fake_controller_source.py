@@ -169,11 +169,13 @@ class FakeControllerSource:
     def watch(self, options: ListOptions) -> _BufferedWatcher:
         """Replay the changes after ``options.resource_version``, then stream new ones.
 
-        Go: ``Watch``; a version beyond the log is an error.
+        Go: ``(*FakeControllerSource).Watch``; a version beyond the log is an error.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/testing/fake_controller_source.go#L228-L256
+        Differs from Go: an empty resourceVersion counts as "0" (Go's ``strconv.Atoi`` fails on it).
         """
         rc = int(options.resource_version or "0")
         if rc > len(self.changes):
-            raise ValueError(f"resource version {rc} is newer than the source ({len(self.changes)})")
+            raise ValueError("resource version in the future not supported by this fake")
         w = _BufferedWatcher(self)
         for event in self.changes[rc:]:
             w.result.send(event)
