@@ -228,7 +228,8 @@ def throughput(workload: Workload, engine: str) -> Throughput:
 
 @attrs.frozen
 class StageProfile:
-    """Seconds spent per stage while placing the new pods; ``other`` is the remainder (node
+    """CPU seconds spent per stage while placing the new pods (CPU time: other processes on the
+    machine move it less than wall time); ``other`` is the remainder (node
     list, snapshot update, the Parallelize loops, score sums, selectHost, assume and confirm)."""
 
     shape: str
@@ -248,11 +249,11 @@ class StageProfile:
 
 def _timed(fn: Callable[..., Any], bucket: str, acc: dict[str, float]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        t = time.perf_counter()
+        t = time.process_time()
         try:
             return fn(*args, **kwargs)
         finally:
-            acc[bucket] = acc.get(bucket, 0.0) + time.perf_counter() - t
+            acc[bucket] = acc.get(bucket, 0.0) + time.process_time() - t
     return wrapper
 
 
@@ -285,9 +286,9 @@ def profile_stages(workload: Workload, *, per_predicate: bool = False) -> StageP
     h = build(workload, "mirrored")
     acc = instrument_stages(h, per_predicate=per_predicate)
     gc.collect()
-    t = time.perf_counter()
+    t = time.process_time()
     schedule_pods(h)
-    total = time.perf_counter() - t
+    total = time.process_time() - t
     stages = sorted(acc.items(), key=lambda kv: -kv[1])
     other = max(0.0, total - sum(acc.values()))
     return StageProfile(workload.shape, len(workload.nodes), len(workload.bound), len(workload.new),
