@@ -38,12 +38,14 @@ def test_stage_timers_do_not_change_the_placements_and_cover_every_stage() -> No
     w = scale.make_workload(8, 24, 6)
     plain = scale.schedule_pods(scale.build(w))
     h = scale.build(w)
-    acc = scale.instrument_stages(h)
+    timers = scale.instrument_stages(h)
     assert scale.schedule_pods(h) == plain
     names = {c.name for c in h.config.algorithm.prioritizers}
-    assert set(acc) == names | {"predicates", "predicate metadata", "priority metadata"}
+    assert set(timers.seconds) == set(timers.calls) == names | {"predicates", "predicate metadata", "priority metadata"}
+    assert timers.calls["predicate metadata"] == 6 and timers.calls["SelectorSpreadPriority"] == 6
+    assert timers.calls["predicates"] == 6 * 8 * len(h.config.algorithm.predicates)  # every predicate, every node
     p = scale.profile_stages(w, per_predicate=True)
-    assert {s for s, _ in p.seconds} >= {"GeneralPredicates", "SelectorSpreadPriority", "other"}
+    assert {s for s, _ in p.seconds} >= {"GeneralPredicates", "SelectorSpreadPriority", "other", scale.TIMERS}
     assert sum(p.fraction(s) for s, _ in p.seconds) == pytest.approx(1.0)
 
 
