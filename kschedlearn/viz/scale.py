@@ -79,7 +79,7 @@ def _ms(profiles: Sequence[Any], stages: Sequence[str]) -> str:
 
 def cost_structure(profiles: Sequence[Any]) -> graphviz.Digraph:
     """One ``Schedule`` call as a tree: predicates per node, map functions per node, SelectorSpread
-    per node × its pods, InterPodAffinity over every node's pods with affinity — with the measured
+    per node × its pods, InterPodAffinity over every node's pods with affinity terms — with the measured
     milliseconds per pod of each :class:`~kschedlearn.simulation.scale.StageProfile` in ``profiles``."""
     stages = {s for p in profiles for s, _ in p.seconds}
     spread = ["SelectorSpreadPriority"]
@@ -96,8 +96,8 @@ def cost_structure(profiles: Sequence[Any]) -> graphviz.Digraph:
     g.node("spread", "SelectorSpread (old-style Function)|for each node: for each pod on it: match the\\l"
            "Service and RC selectors — O(all bound pods)\\l|" + _ms(profiles, spread),
            shape="record", style="filled", fillcolor="#ffe0b2")
-    g.node("ipa", "InterPodAffinity (old-style Function)|every node's pods that have affinity terms\\l"
-           "O(nodes + pods with affinity)\\l|" + _ms(profiles, ipa), shape="record")
+    g.node("ipa", "InterPodAffinity (old-style Function)|every node: its pods with affinity terms\\l"
+           "(all its pods if the pod has terms) — O(nodes + those pods)\\l|" + _ms(profiles, ipa), shape="record")
     g.node("rest", "the rest|node list, snapshot, score sums, selectHost, assume\\l|" + _ms(profiles, ["other"]),
            shape="record")
     for target in ("pred", "maps", "spread", "ipa", "rest"):

@@ -43,8 +43,9 @@ from kschedlearn.viz.scale import bar_chart, cost_structure
 #      (pods per node), that is O(nodes × pods per node).
 #    - **InterPodAffinityPriority** (`CalculateInterPodAffinityPriority`,
 #      [interpod_affinity.go#L113-L236](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/interpod_affinity.go#L113-L236))
-#      visits every node's pods *with affinity terms* (cheap when, as here, no pod has any) and
-#      the pod's own terms against every node.
+#      walks *every* node of the cache (not only those that fit): when the pod has affinity or
+#      anti-affinity terms, every pod on them — O(all pods) again; otherwise only the pods that
+#      carry affinity terms themselves (cheap here: none do).
 # 4. `selectHost` sorts the scores and round-robins among the best.
 #
 # Go spreads the node loops over the machine's cores; the mirror runs them one after the other
@@ -314,8 +315,8 @@ bar_chart("pods per CPU-second (measured now; longer is faster)",
 # - **SelectorSpreadPriority** walks every pod of every node and matches it against the pod's
 #   Service/RC selectors: per pod scheduled, work ∝ all bound pods — the biggest stage, and it
 #   grows with pods while the predicates grow with nodes.
-# - At 1,000 and 5,000 nodes that costs the mirror (and Go 1.6) a factor of ten per step
-#   (committed figures in `benchmarks/README.md`).
+# - From 100 to 1,000 nodes that costs the mirror — and Go 1.6 itself — about an order of
+#   magnitude in pods per second (committed figures in `benchmarks/README.md`).
 # - 1.6 wrote an **equivalence cache** (`core/equivalence_cache.go`) but never calls it — a TODO
 #   in `Schedule`.
 # - The **accelerated engine** finishes it: equivalence classes, per-(class, node) caches
