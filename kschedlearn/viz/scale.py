@@ -25,7 +25,7 @@ from kschedlearn.viz._common import esc, new_digraph
 
 _PALETTE = ("#3f51b5", "#ef6c00", "#2e7d32", "#8e24aa", "#00838f", "#c62828", "#6d4c41", "#546e7a",
             "#9e9d24", "#ad1457", "#0277bd")
-_LABEL_W, _BAR_W, _VALUE_W, _ROW_H = 190, 330, 90, 16
+_LABEL_W, _BAR_W, _VALUE_W, _ROW_H = 190, 330, 140, 16
 
 
 @attrs.frozen
