@@ -249,6 +249,9 @@ sim.explorer()
 # | 09 | leader election and HA | the Endpoints lock, failover |
 # | 10 | policy files and custom algorithms | `--policy-config-file`, custom predicates |
 # | 11 | 1.6's quirks | the known 1.6 bugs and how later versions changed them |
+# | 12 | beyond the happy path | several schedulers, the node-condition filter, why assume, a pod deleted while binding, an extender, unfenced leader election |
+# | 13 | kubectl and your own cluster | kubectl against the live simulation; how 1.6 would place a real cluster's pending pods |
+# | 14 | [why 1.6 slows down as the cluster grows](14-why-1.6-slows-down-at-scale.ipynb) | live profiles by stage, SelectorSpread's walk over every pod, 1.6's unused equivalence cache, the accelerated engine |
 
 # %% [markdown]
 # ## Predict, then check

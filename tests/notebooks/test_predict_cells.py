@@ -21,12 +21,14 @@ from kschedlearn import Simulation
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
 from kschedlearn.simulation import questions_replay as R
+from kschedlearn.simulation import questions_scale as QS
 from kschedlearn.simulation import questions_topics as topics
 from kschedlearn.widgets.predict import PredictCell
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "PredictCell": PredictCell}
+PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS,
+           "PredictCell": PredictCell}
 
 
 def _tags(cell: Any) -> list[str]:
@@ -274,11 +276,63 @@ def _truth_double_bind(q: Q.Question) -> str:
     return f"{n} time" + ("" if n == 1 else "s")
 
 
+# --- notebook 14's work counts (kschedlearn/simulation/questions_scale.py) ----------------------
+
+
+def _calls_while(fn: Any, target: Any, caller: Any = None) -> int:
+    """Calls of ``target``'s code (from ``caller``'s code, if given) while ``fn()`` runs: counted
+    with ``sys.setprofile``, not with the cProfile the question itself uses."""
+    import sys
+
+    code, from_code, n = target.__code__, caller.__code__ if caller else None, 0
+
+    def hook(frame: Any, event: str, _arg: Any) -> None:
+        nonlocal n
+        if event == "call" and frame.f_code is code and (from_code is None or frame.f_back.f_code is from_code):
+            n += 1
+
+    old = sys.getprofile()
+    sys.setprofile(hook)
+    try:
+        fn()
+    finally:
+        sys.setprofile(old)
+    return n
+
+
+def _scale_harness(q: Q.Question, new: int, engine: str = "mirrored") -> Any:
+    from kschedlearn.simulation import scale
+
+    nodes, bound = (int(x) for x in _ticks(q.prompt)[-2:])
+    return scale.build(scale.make_workload(nodes, bound, new), engine)
+
+
+def _truth_spread_walk(q: Q.Question) -> str:
+    from kschedlearn.apimachinery.labels.selector import InternalSelector
+    from kschedlearn.scheduler.algorithm.priorities.selector_spreading import SelectorSpread
+    from kschedlearn.simulation import scale
+
+    h = _scale_harness(q, 1)
+    n = _calls_while(lambda: scale.schedule_pods(h), InternalSelector.matches, SelectorSpread.calculate_spread_priority)
+    return f"{n:,}"
+
+
+def _truth_equivalence(q: Q.Question) -> str:
+    from kschedlearn.scheduler.algorithm.predicates.predicates import general_predicates
+    from kschedlearn.simulation import scale
+
+    engine = _ticks(q.prompt)[0]
+    h = _scale_harness(q, 2, engine)
+    scale.schedule_pods(h, h.workload.new[:1])
+    return str(_calls_while(lambda: scale.schedule_pods(h, h.workload.new[1:]), general_predicates))
+
+
 TRUTHS_TOPICS = {
     "scheduler_name_question": _truth_scheduler_name, "node_condition_question": _truth_node_condition,
     "assume_question": _truth_assume, "deleted_in_flight_question": _truth_deleted_in_flight,
     "extender_total_question": _truth_extender_total, "leaders_at_question": _truth_leaders_at,
     "double_bind_question": _truth_double_bind,
+    "spread_walk_question": _truth_spread_walk, "equivalence_question": _truth_equivalence,
 }
 
 TRUTHS = {
