@@ -105,8 +105,8 @@ def test_manifest(text, fragments):
 # -- policy files ------------------------------------------------------------------------------
 
 POLICIES = [
-    ("{", ("Policy", "invalid JSON")),
-    ("[]", ("Policy", "expected an object, got []")),
+    ("{", ("couldn't get version/kind; json parse error: unexpected end of JSON input",)),  # Go's text
+    ("[]", ("couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct",)),
     ('{"kind": "Pod"}', ("Policy", "kind", '"Pod"')),
     ('{"kind": "Policy", "apiVersion": "v2"}', ("Policy", "apiVersion", '"v2"')),
     ('{"predicates": {}}', ("Policy", "predicates", "expected a list")),

@@ -315,7 +315,58 @@ def validate_pod_spec(spec: Any, path: str = "spec") -> Errors:
 
 def validate_pod(pod: Any) -> Errors:
     """Go: ``ValidatePod``."""
-    return validate_object_meta(pod.metadata, True) + validate_pod_spec(pod.spec)
+    return (validate_object_meta(pod.metadata, True)
+            + validate_pod_specific_annotations(pod.metadata.annotations, "metadata.annotations")
+            + validate_pod_spec(pod.spec))
+
+
+# -- the alpha annotations (Go's json.Unmarshal errors quoted as 1.6 does) -------------------------
+
+AFFINITY_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/affinity"
+TOLERATIONS_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/tolerations"
+TAINTS_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/taints"
+PREFER_AVOID_PODS_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/preferAvoidPods"
+
+
+def _json_annotation(annotations: Mapping[str, str], key: str, gotype: str, path: str) -> Errors:
+    """``field.Invalid(path, key, err.Error())`` when Go's ``json.Unmarshal`` into ``gotype`` fails."""
+    from kschedlearn.api.v1._gojson_check import unmarshal_error
+    from kschedlearn.api.v1._gojson_types import ANNOTATION_STRINGS, ANNOTATION_STRUCTS
+
+    if not annotations.get(key, ""):
+        return []
+    error = unmarshal_error(annotations[key], gotype, ANNOTATION_STRUCTS, ANNOTATION_STRINGS)
+    return [f.invalid(path, key, error)] if error else []
+
+
+def validate_pod_specific_annotations(annotations: Mapping[str, str], path: str) -> Errors:
+    """Go: ``ValidatePodSpecificAnnotations`` — the affinity and tolerations annotations must
+    decode (``ValidateAffinityInPodAnnotations``, ``ValidateTolerationsInPodAnnotations``); a
+    decodable affinity is validated as ``<path>.affinity``.
+
+    Differs from Go: the decoded tolerations are not validated further.
+    """
+    errs = _json_annotation(annotations, AFFINITY_ANNOTATION_KEY, "api.Affinity", path)
+    if not errs and annotations.get(AFFINITY_ANNOTATION_KEY, ""):
+        from kschedlearn.api.v1.helpers import get_affinity_from_pod_annotations
+
+        try:
+            affinity = get_affinity_from_pod_annotations(annotations)
+        except ValueError:
+            affinity = None
+        if affinity is not None:
+            errs += validate_affinity(affinity, f.child(path, "affinity"))
+    errs += _json_annotation(annotations, TOLERATIONS_ANNOTATION_KEY, "[]api.Toleration", path)
+    return errs
+
+
+def validate_node_specific_annotations(annotations: Mapping[str, str], path: str) -> Errors:
+    """Go: ``ValidateNodeSpecificAnnotations`` — the taints and preferAvoidPods annotations must
+    decode (``ValidateTaintsInNodeAnnotations``; ``ValidateAvoidPodsInNodeAnnotations`` reports
+    at ``<path>.AvoidPods``). Differs from Go: the decoded entries are not validated further."""
+    return (_json_annotation(annotations, TAINTS_ANNOTATION_KEY, "[]api.Taint", path)
+            + _json_annotation(annotations, PREFER_AVOID_PODS_ANNOTATION_KEY, "v1.AvoidPods",
+                               f.child(path, "AvoidPods")))
 
 
 # -- nodes -------------------------------------------------------------------------------------
@@ -323,6 +374,7 @@ def validate_pod(pod: Any) -> Errors:
 def validate_node(node: Any) -> Errors:
     """Go: ``ValidateNode`` (metadata, taints, non-negative capacity and allocatable)."""
     errs = validate_object_meta(node.metadata, False)
+    errs += validate_node_specific_annotations(node.metadata.annotations, "metadata.annotations")
     for i, taint in enumerate(node.spec.taints):
         p = f.index(f.child("spec", "taints"), i)
         errs += validate_label_name(taint.key, f.child(p, "key"))
