@@ -214,6 +214,7 @@ def validate_resource_requirements(req: Any, path: str) -> Errors:
     errs: Errors = []
     lim_path, req_path = f.child(path, "limits"), f.child(path, "requests")
     for name, q in req.limits.items():
+        errs += validate_container_resource_name(name, f.key(lim_path, name))
         errs += _quantity(q, f.key(lim_path, name))
         r = req.requests.get(name)
         if r is not None:
@@ -222,8 +223,27 @@ def validate_resource_requirements(req: Any, path: str) -> Errors:
             elif q < r:
                 errs.append(f.invalid(lim_path, str(q), f"must be greater than or equal to {name} request"))
     for name, q in req.requests.items():
+        errs += validate_container_resource_name(name, f.key(req_path, name))
         errs += _quantity(q, f.key(req_path, name))
     return errs
+
+
+STANDARD_RESOURCES = ("cpu", "memory", "requests.cpu", "requests.memory", "limits.cpu", "limits.memory", "pods",
+                      "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
+                      "persistentvolumeclaims", "storage", "requests.storage")
+
+
+def validate_container_resource_name(name: str, path: str) -> Errors:
+    """Go: ``validateContainerResourceName`` over ``validateResourceName``, 1.6's quirk included:
+    a name with a ``/`` is never rejected (the function returns an empty list, dropping the
+    qualified-name errors it found)."""
+    errs = [f.invalid(path, name, msg) for msg in is_qualified_name(name)]
+    if not errs and "/" not in name and name not in STANDARD_RESOURCES:
+        errs.append(f.invalid(path, name, "must be a standard resource type or fully qualified"))
+    if "/" not in name:
+        if name not in ("cpu", "memory"):  # Go: IsStandardContainerResourceName
+            return errs + [f.invalid(path, name, "must be a standard resource for containers")]
+    return []
 
 
 def _quantity(q: Any, path: str) -> Errors:
