@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import attrs
+
 from kschedlearn.apiserver.faults import ANY, VERBS
 
 #: fault name -> {parameter: (kind, required)}; kinds: verb, resource, count, seconds, error
@@ -97,6 +99,11 @@ def check_references(scenario: Any, source: str) -> str | None:
             return f"{source}: schedulers[{i}].name: duplicate replica name {name!r} (names must be unique)"
     # The replicas' flags and policy files are deliberately not checked here: a bad one makes the
     # simulated binary die exactly as Go's does (tests/cmd/kube_scheduler/test_flags_errors.py).
+    # 1.6's API validation first: the embedded API server would answer these with a 422
+    for obj_where, obj in _objects(scenario, source):
+        problem = api_validation_error(obj)
+        if problem:
+            return f"{obj_where}: {problem}"
     seen: set[tuple[str, str]] = set()
     for i, obj in enumerate(scenario.objects):
         name = obj.metadata.name
@@ -121,6 +128,34 @@ def check_references(scenario: Any, source: str) -> str | None:
         return (f"{source}: follow: pod {scenario.follow!r} is never created by this scenario"
                 + suggest(scenario.follow, pods))
     return None
+
+
+def api_validation_error(obj: Any) -> str:
+    """What 1.6's API server would answer when the scenario creates ``obj`` (its 422 ``Invalid``
+    message, e.g. ``Pod "web-1" is invalid: spec.containers[0].resources.requests[cpu]: Invalid
+    value: "-1": must be greater than or equal to 0``), or "" when it would accept it.
+
+    The object is prepared as ``APIServer.create`` prepares it first (the request's namespace,
+    ``default`` for a namespaced object without one, and the kind's create defaults), then
+    checked by ``kschedlearn.api.validation`` - the same code the embedded API server runs.
+    An object without a name but with ``generateName`` gets a placeholder name for the check.
+    """
+    from kschedlearn.api.validation import validate_object
+    from kschedlearn.apimachinery.util.validation.field import to_aggregate
+    from kschedlearn.apiserver.registry import RESOURCES, prepare_for_create
+
+    kind = type(obj).kind
+    info = next((i for i in RESOURCES.values() if i.kind == kind), None)
+    if info is None:
+        return ""
+    meta = obj.metadata
+    name = meta.name or (meta.generate_name + "x" if meta.generate_name else "")
+    if not name:
+        return f'{kind} "" is invalid: metadata.name: Required value: name or generateName is required'
+    namespace = (meta.namespace or "default") if info.namespaced else meta.namespace
+    candidate = prepare_for_create(info, attrs.evolve(obj, metadata=attrs.evolve(meta, name=name, namespace=namespace)))
+    errs = validate_object(info.resource, candidate)
+    return f'{kind} "{meta.name}" is invalid: {to_aggregate(errs)}' if errs else ""
 
 
 def _check_action(action: Any, where: str, replicas: list[str], nodes: set[str], pods: set[str]) -> str | None:
