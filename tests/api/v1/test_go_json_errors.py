@@ -195,3 +195,29 @@ def test_the_api_server_rejects_a_node_whose_avoid_pods_annotation_go_cannot_dec
     assert _create("nodes", node) == (422, "Invalid", (
         f'Node "node-1" is invalid: metadata.annotations.AvoidPods: Invalid value: "{AVOID}": '
         "json: cannot unmarshal object into Go value of type []v1.PreferAvoidPodsEntry"))
+
+
+def test_the_scheduler_drops_an_annotation_go_cannot_decode():
+    """1.6's scheduler never surfaces these errors: ReconcileAffinity drops the annotation
+    (``annotationsAffinity, _ :=``), NodePreferAvoidPodsPriority scores the node 10."""
+    from kschedlearn.api.v1 import Node, ObjectMeta, OwnerReference, Pod
+    from kschedlearn.features import host_feature_gate
+    from kschedlearn.scheduler.algorithm.priorities.node_prefer_avoid_pods import (
+        calculate_node_prefer_avoid_pods_priority_map,
+    )
+    from kschedlearn.scheduler.schedulercache.node_info import new_node_info
+    from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
+
+    overflow = json.dumps(_pref(2**31))  # Python would read it; Go's int32 cannot hold it
+    pod = Pod(metadata=ObjectMeta(name="p", annotations={AFF: overflow}))
+    with host_feature_gate().set_for("AffinityInAnnotations=true"):
+        assert reconcile_affinity(pod) is None
+        fine = Pod(metadata=ObjectMeta(name="p", annotations={AFF: json.dumps(_pref(100))}))
+        assert reconcile_affinity(fine) is not None
+    owned = Pod(metadata=ObjectMeta(name="p", namespace="default", owner_references=(
+        OwnerReference(kind="ReplicationController", name="rc", uid="u1", controller=True),)))
+    avoid = json.dumps({"preferAvoidPods": [{"podSignature": {"podController": {
+        "kind": "ReplicationController", "uid": "u1"}}, "evictionTime": "yesterday"}]})
+    info = new_node_info()
+    info.set_node(Node(metadata=ObjectMeta(name="n", annotations={AVOID: avoid})))
+    assert calculate_node_prefer_avoid_pods_priority_map(owned, None, info).score == 10  # Go: time.Parse error
