@@ -149,8 +149,11 @@ def _scan(b: bytes) -> None:  # noqa: C901 - one state machine, as in Go
                 i += 1
         return i
 
-    def begin_value(i: int) -> int:
-        """Scan one value's start; containers push a state and return after the bracket."""
+    def begin_value(i: int) -> tuple[int, bool]:
+        """Scan one value's start: (index after it, whether a nested value is due next).
+
+        A container pushes its state and returns after its opening bracket (no recursion:
+        Go's scanner has no depth limit, nor does this one)."""
         i = skip(i)
         if i >= n:
             raise end()
@@ -160,24 +163,24 @@ def _scan(b: bytes) -> None:  # noqa: C901 - one state machine, as in Go
             if i >= n:
                 raise end()
             if b[i] == ord("}"):
-                return i + 1
+                return i + 1, False
             stack.append("key")
-            return begin_key(i)
+            return begin_key(i), False
         if c == ord("["):
             i = skip(i + 1)
             if i >= n:
                 raise end()
             if b[i] == ord("]"):
-                return i + 1
+                return i + 1, False
             stack.append("array")
-            return begin_value(i)
+            return i, True
         if c == 0x22:
-            return string(i)
+            return string(i), False
         if c == ord("-") or c in _DIGITS:
-            return number(i)
+            return number(i), False
         for word in (b"true", b"false", b"null"):
             if c == word[0]:
-                return literal(i, word)
+                return literal(i, word), False
         raise _err(c, "looking for beginning of value")
 
     def begin_key(i: int) -> int:
@@ -188,8 +191,11 @@ def _scan(b: bytes) -> None:  # noqa: C901 - one state machine, as in Go
             raise _err(b[i], "looking for beginning of object key string")
         return string(i)
 
-    i = begin_value(0)
+    i, due = begin_value(0)
     while True:
+        if due:
+            i, due = begin_value(i)
+            continue
         i = skip(i)
         if not stack:
             if i < n:
@@ -202,7 +208,7 @@ def _scan(b: bytes) -> None:  # noqa: C901 - one state machine, as in Go
             if c != ord(":"):
                 raise _err(c, "after object key")
             stack[-1] = "value"
-            i = begin_value(i + 1)
+            i, due = i + 1, True
         elif top == "value":
             if c == ord(","):
                 stack[-1] = "key"
@@ -214,7 +220,7 @@ def _scan(b: bytes) -> None:  # noqa: C901 - one state machine, as in Go
                 raise _err(c, "after object key:value pair")
         else:
             if c == ord(","):
-                i = begin_value(i + 1)
+                i, due = i + 1, True
             elif c == ord("]"):
                 stack.pop()
                 i += 1
@@ -351,6 +357,10 @@ def _check(value: Any, gotype: str, structs: Mapping[str, Mapping[str, str]], st
             save("object")
 
 
+TOO_DEEP = ("the JSON is nested too deeply for kschedlearn to decode (Go 1.7's encoding/json has no depth "
+            "limit; kschedlearn stops at Python's)")
+
+
 class _Pairs(list):  # type: ignore[type-arg]
     """A JSON object as its (key, value) pairs, in document order, duplicates kept."""
 
@@ -368,12 +378,12 @@ def unmarshal_error(text: str | bytes, gotype: str, structs: Mapping[str, Mappin
     try:
         value = json.loads(text, object_pairs_hook=_Pairs, parse_int=_Num, parse_float=_Num)
     except RecursionError:
-        return ""  # nested too deep for Python's parser: the caller's own decoder reports it
+        return TOO_DEEP
     saved: list[str] = []
     try:
         _check(value, gotype, structs, strings, saved)
     except _Mismatch as err:
         return str(err)
     except RecursionError:
-        return ""
+        return TOO_DEEP
     return saved[0] if saved else ""

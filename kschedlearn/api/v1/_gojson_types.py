@@ -9,7 +9,7 @@ meta/v1 types.go (LabelSelector, OwnerReference, Time), and the anonymous
 
 from __future__ import annotations
 
-from kschedlearn.api.v1._gojson_check import unmarshal_error
+from kschedlearn.api.v1._gojson_check import TOO_DEEP, unmarshal_error
 
 
 
@@ -62,4 +62,6 @@ def interpret_error(text: str | bytes) -> str:
     """Go: ``SimpleMetaFactory.Interpret``'s error ("" = none): ``couldn't get version/kind; json
     parse error: <json.Unmarshal's error into struct{APIVersion, Kind string}>``."""
     bad = unmarshal_error(text, FIND_KIND, FIND_KIND_STRUCTS)
+    if bad == TOO_DEEP:  # not Go's: Go would read it; say kschedlearn's limit plainly
+        return bad
     return f"couldn't get version/kind; json parse error: {bad}" if bad else ""

@@ -221,3 +221,12 @@ def test_the_scheduler_drops_an_annotation_go_cannot_decode():
     info = new_node_info()
     info.set_node(Node(metadata=ObjectMeta(name="n", annotations={AVOID: avoid})))
     assert calculate_node_prefer_avoid_pods_priority_map(owned, None, info).score == 10  # Go: time.Parse error
+
+
+def test_deep_nesting_is_scanned_without_recursion_and_reported_plainly():
+    deep = "[" * 100_000 + "]" * 100_000
+    assert syntax_error(deep) == ""  # Go's scanner has no depth limit; neither has this one
+    assert syntax_error(deep[:-1]) == "unexpected end of JSON input"
+    with pytest.raises(ManifestError) as info:
+        get_affinity_from_pod_annotations({AFF: deep})
+    assert info.value.msg.startswith("the JSON is nested too deeply for kschedlearn to decode")
