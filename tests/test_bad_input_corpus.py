@@ -105,8 +105,8 @@ def test_manifest(text, fragments):
 # -- policy files ------------------------------------------------------------------------------
 
 POLICIES = [
-    ("{", ("Policy", "invalid JSON")),
-    ("[]", ("Policy", "expected an object, got []")),
+    ("{", ("couldn't get version/kind; json parse error: unexpected end of JSON input",)),  # Go's text
+    ("[]", ("couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct",)),
     ('{"kind": "Pod"}', ("Policy", "kind", '"Pod"')),
     ('{"kind": "Policy", "apiVersion": "v2"}', ("Policy", "apiVersion", '"v2"')),
     ('{"predicates": {}}', ("Policy", "predicates", "expected a list")),
@@ -161,17 +161,27 @@ SCENARIOS = [
     ("name: x\ntimeline:\n  - {at: 1, fault: {close_watches: {resource: 'a b'}}}\n", ("close_watches.resource", "'a b'")),
     ("name: x\ntimeline:\n  - {at: 1, fault: {melt: {}}}\n", ("timeline[0].fault", "expected one of")),
     ("name: x\ntimeline:\n  - {at: 1, fault: {fail_next: 3}}\n", ("fault.fail_next", "mapping of parameters")),
-    ("name: x\nobjects:\n  - {kind: Pod, metadata: {name: p}, spec: {nodeName: ghost}}\n",
+    ("name: x\nobjects:\n  - {kind: Pod, metadata: {name: p}, spec: {nodeName: ghost, containers: [{name: c}]}}\n",
      ("objects[0]", "Pod default/p", "spec.nodeName", "'ghost'")),
-    ("name: x\nobjects:\n" + NODE + "  - {kind: Pod, metadata: {name: p}, spec: {nodeName: node-2}}\n",
+    ("name: x\nobjects:\n" + NODE + "  - {kind: Pod, metadata: {name: p}, spec: {nodeName: node-2, containers: [{name: c}]}}\n",
      ("spec.nodeName", "'node-2'", "did you mean 'node-1'")),
     ("name: x\nschedulers: []\n", ("schedulers", "at least one", "[]")),
     ("name: x\nobjects:\n" + NODE + NODE, ("objects[1]", "Node 'node-1'", "already created")),
-    ("name: x\nobjects:\n  - {kind: Pod, metadata: {name: p}}\n  - {kind: Pod, metadata: {name: p}}\n",
+    ("name: x\nobjects:\n  - {kind: Pod, metadata: {name: p}, spec: {containers: [{name: c}]}}\n  - {kind: Pod, metadata: {name: p}, spec: {containers: [{name: c}]}}\n",
      ("objects[1]", "Pod 'default/p'", "already created")),
-    ("name: x\nobjects:\n  - {kind: Pod, metadata: {name: 'a b'}}\n", ("objects[0]", "'a b'", "metadata.name")),
-    ("name: x\nobjects:\n  - {kind: Node, metadata: {name: ''}}\n", ("objects[0]", "Node ''", "metadata.name")),
-    ("name: x\nobjects:\n  - {kind: Node, metadata: {name: Node-1}}\n", ("objects[0]", "'Node-1'", "lower-case")),
+    # 1.6's API validation, reported up front with the API server's 422 text
+    ("name: x\nobjects:\n  - {kind: Pod, metadata: {name: 'a b'}, spec: {containers: [{name: c}]}}\n",
+     ("bad.yaml: objects[0]: Pod \"a b\" is invalid: metadata.name: Invalid value: \"a b\": a DNS-1123 subdomain",)),
+    ("name: x\nobjects:\n  - {kind: Node, metadata: {name: ''}}\n",
+     ('bad.yaml: objects[0]: Node "" is invalid: metadata.name: Required value: name or generateName is required',)),
+    ("name: x\nobjects:\n  - {kind: Node, metadata: {name: Node-1}}\n",
+     ('bad.yaml: objects[0]: Node "Node-1" is invalid: metadata.name: Invalid value: "Node-1": a DNS-1123',)),
+    ("name: x\nobjects:\n  - {kind: Pod, metadata: {name: p}}\n",
+     ('bad.yaml: objects[0]: Pod "p" is invalid: spec.containers: Required value',)),
+    ("name: x\ntimeline:\n  - {at: 3, create: {kind: Pod, metadata: {name: p}, spec: {containers: [{name: c, "
+     "resources: {requests: {cpu: '-1'}}}]}}}\n",
+     ('bad.yaml: timeline[0].create: Pod "p" is invalid: spec.containers[0].resources.requests[cpu]: Invalid value: '
+      '"-1": must be greater than or equal to 0',)),
     ("name: x\ntimeline:\n  - {at: 1, cordon: node-9}\n", ("timeline[0].cordon", "'node-9'")),
     ("name: x\nobjects:\n" + NODE + "timeline:\n  - {at: 1, uncordon: node-l}\n", ("timeline[0].uncordon", "did you mean 'node-1'")),
     ("name: x\ntimeline:\n  - {at: 1, delete: pod default/ghost}\n", ("timeline[0].delete", "'default/ghost'")),

@@ -68,17 +68,22 @@ def patched(task_id: str, fn: Callable[..., Any]) -> AbstractContextManager[None
 
 
 def plug_in(task_id: str, fn: Callable[..., Any], simulation: Any = None, *,
-            seconds: float = framework.DEFAULT_TIME_LIMIT) -> PlugInReport:
+            seconds: float | None = None) -> PlugInReport:
     """Run the scheduler's code with ``fn`` in place of the real function; show what changed.
 
     Without ``simulation`` a small deterministic experiment runs in a sandboxed child process
-    (at most ``seconds``). With a simulation object, ``simulation.run()`` is called in-process
-    while ``fn`` is patched in (the full scenario plug-in; the simulation's own views then show
-    the effect).
+    (at most ``seconds``, default 10). With a simulation object, ``simulation.run()`` runs on
+    with ``fn`` patched in: first rehearsed in a sandboxed child (at most ``seconds``, default
+    60: an endless loop or ``os._exit`` there leaves your simulation unchanged), then for real
+    in-process, where each call of ``fn`` is guarded - an exception it raises (``sys.exit``
+    included) kills the simulated process that called it and is recorded in the trace with your
+    line; the simulation's own views then show the effect (see ``kschedlearn.exercises.live``).
     """
     task = get_task(task_id)
     if not callable(fn):
         raise TypeError(f"plug_in({task_id!r}, fn): fn must be your function, got {type(fn).__name__}")
+    if seconds is None:
+        seconds = 60.0 if simulation is not None else framework.DEFAULT_TIME_LIMIT
     return runner.plug_in_task(task, fn, simulation, _budget("plug_in", task_id, "seconds", seconds))
 
 

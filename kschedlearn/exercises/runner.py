@@ -66,12 +66,13 @@ def check_task(task: Task, fn: Callable[..., Any], budget: float) -> fw.CheckRep
 
 
 def plug_in_task(task: Task, fn: Callable[..., Any], simulation: Any, budget: float) -> fw.PlugInReport:
-    """``task.plug_in(fn, simulation)``; the small experiment (no simulation) in the sandbox.
+    """``task.plug_in(fn, simulation)``: the small experiment (no simulation) in the sandbox; with
+    a simulation, rehearsed in a child and then run in-process under a per-call guard (``live``)."""
+    if simulation is not None:
+        from kschedlearn.exercises.live import plug_into_simulation  # noqa: PLC0415
 
-    With a simulation the experiment must change the caller's own simulation object, so it
-    runs in-process (the learner's errors there end only the simulated process they ran in).
-    """
-    if simulation is not None or not sandbox.fork_available():
+        return plug_into_simulation(task, fn, simulation, budget, _params(task) if task.protected else ())
+    if not sandbox.fork_available():
         return task.plug_in(fn, simulation)
     run = sandbox.run_in_child(lambda send: send(task.plug_in(fn, None)), budget)
     run.replay()

@@ -1,5 +1,4 @@
-"""Scenario checks made before anything runs: fault parameters, every cross reference, and the
-1.6 API validation of every object.
+"""Scenario checks made before anything runs: fault parameters and every cross reference.
 
 Go: none — kschedlearn-only. A scenario that names a replica, node or pod it never creates, or a
 fault whose parameters have the wrong type, used to fail half-way through a run (a ``KeyError``
@@ -18,11 +17,7 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.api.validation import validate_object
-from kschedlearn.apimachinery.api.errors import new_invalid
-from kschedlearn.apimachinery.util.validation.field import to_aggregate
 from kschedlearn.apiserver.faults import ANY, VERBS
-from kschedlearn.apiserver.registry import RESOURCES, prepare_for_create
 
 #: fault name -> {parameter: (kind, required)}; kinds: verb, resource, count, seconds, error
 FAULT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
@@ -35,7 +30,6 @@ FAULT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
     "expire_watch_window": {"n": ("window", False), "resource": ("resource", False)},
 }
 ERRORS = ("internal", "conflict")
-_KIND_INFO = {info.kind: info for info in RESOURCES.values()}
 _DNS = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
 
 
@@ -105,6 +99,11 @@ def check_references(scenario: Any, source: str) -> str | None:
             return f"{source}: schedulers[{i}].name: duplicate replica name {name!r} (names must be unique)"
     # The replicas' flags and policy files are deliberately not checked here: a bad one makes the
     # simulated binary die exactly as Go's does (tests/cmd/kube_scheduler/test_flags_errors.py).
+    # 1.6's API validation first: the embedded API server would answer these with a 422
+    for obj_where, obj in _objects(scenario, source):
+        problem = api_validation_error(obj)
+        if problem:
+            return f"{obj_where}: {problem}"
     seen: set[tuple[str, str]] = set()
     for i, obj in enumerate(scenario.objects):
         name = obj.metadata.name
@@ -128,30 +127,35 @@ def check_references(scenario: Any, source: str) -> str | None:
     if scenario.follow and scenario.follow not in pods:
         return (f"{source}: follow: pod {scenario.follow!r} is never created by this scenario"
                 + suggest(scenario.follow, pods))
-    for obj_where, obj in _objects(scenario, source):
-        problem = check_api_validation(obj_where, obj)
-        if problem:
-            return problem
     return None
 
 
-def check_api_validation(where: str, obj: Any) -> str | None:
-    """1.6's API validation of one scenario object, up front: the API server would refuse it
-    (422 Invalid) when the scenario creates it, and the run would go on without it.
+def api_validation_error(obj: Any) -> str:
+    """What 1.6's API server would answer when the scenario creates ``obj`` (its 422 ``Invalid``
+    message, e.g. ``Pod "web-1" is invalid: spec.containers[0].resources.requests[cpu]: Invalid
+    value: "-1": must be greater than or equal to 0``), or "" when it would accept it.
 
-    The object is defaulted as the API server's create defaults it, then validated as its
-    create validates it; the text is the API server's (``Pod "web-1" is invalid: ...``)
-    behind the file and entry.
+    The object is prepared as ``APIServer.create`` prepares it first (the request's namespace,
+    ``default`` for a namespaced object without one, and the kind's create defaults), then
+    checked by ``kschedlearn.api.validation`` - the same code the embedded API server runs.
+    An object without a name but with ``generateName`` gets a placeholder name for the check.
     """
-    info = _KIND_INFO.get(type(obj).kind)
+    from kschedlearn.api.validation import validate_object
+    from kschedlearn.apimachinery.util.validation.field import to_aggregate
+    from kschedlearn.apiserver.registry import RESOURCES, prepare_for_create
+
+    kind = type(obj).kind
+    info = next((i for i in RESOURCES.values() if i.kind == kind), None)
     if info is None:
-        return None
-    namespace = (obj.metadata.namespace or "default") if info.namespaced else ""
-    candidate = prepare_for_create(info, attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, namespace=namespace)))
+        return ""
+    meta = obj.metadata
+    name = meta.name or (meta.generate_name + "x" if meta.generate_name else "")
+    if not name:
+        return f'{kind} "" is invalid: metadata.name: Required value: name or generateName is required'
+    namespace = (meta.namespace or "default") if info.namespaced else meta.namespace
+    candidate = prepare_for_create(info, attrs.evolve(obj, metadata=attrs.evolve(meta, name=name, namespace=namespace)))
     errs = validate_object(info.resource, candidate)
-    if not errs:
-        return None
-    return f"{where}: {new_invalid(info.kind, obj.metadata.name, to_aggregate(errs))}"
+    return f'{kind} "{meta.name}" is invalid: {to_aggregate(errs)}' if errs else ""
 
 
 def _check_action(action: Any, where: str, replicas: list[str], nodes: set[str], pods: set[str]) -> str | None:

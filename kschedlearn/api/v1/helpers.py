@@ -17,6 +17,8 @@ from typing import Any
 
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1._gojson import decode_go_json
+from kschedlearn.api.v1._gojson_check import unmarshal_error
+from kschedlearn.api.v1._gojson_types import ANNOTATION_STRINGS, ANNOTATION_STRUCTS
 from kschedlearn.api.v1.meta import OwnerReference
 from kschedlearn.api.v1.node import AvoidPods, Taint
 from kschedlearn.api.v1.pod import (
@@ -131,10 +133,19 @@ def tolerations_tolerate_taints_with_filter(
     return True
 
 
-def _decode_annotation(annotations: Mapping[str, str], key: str) -> Any:
+def _decode_annotation(annotations: Mapping[str, str], key: str, gotype: str) -> Any:
+    """The annotation's JSON, or the error Go's ``json.Unmarshal`` into ``gotype`` gives.
+
+    The ``ManifestError``'s ``msg`` is exactly Go's text (``json: cannot unmarshal number 1.5
+    into Go value of type int32``; ``_gojson_check``), which 1.6's API validation quotes.
+    """
+    text = annotations[key]
+    go_error = unmarshal_error(text, gotype, ANNOTATION_STRUCTS, ANNOTATION_STRINGS)
+    if go_error:
+        raise ManifestError(f"annotation {key}", "", go_error)
     try:
-        return json.loads(annotations[key])
-    except json.JSONDecodeError as err:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as err:  # only what Go's scan accepts gets here
         raise ManifestError(f"annotation {key}", "", f"invalid JSON: {err}") from None
 
 
@@ -148,7 +159,7 @@ def get_avoid_pods_from_node_annotations(annotations: Mapping[str, str]) -> Avoi
     Differs from Go: returns the value or raises, instead of ``(value, err)``.
     """
     if len(annotations) > 0 and annotations.get(PREFER_AVOID_PODS_ANNOTATION_KEY, "") != "":
-        data = _decode_annotation(annotations, PREFER_AVOID_PODS_ANNOTATION_KEY)
+        data = _decode_annotation(annotations, PREFER_AVOID_PODS_ANNOTATION_KEY, "v1.AvoidPods")
         # Go: json.Unmarshal — keys match case-insensitively (codec.decode_go_json)
         return decode_go_json(AvoidPods, data, path=f"annotation {PREFER_AVOID_PODS_ANNOTATION_KEY}")
     return AvoidPods()
@@ -164,7 +175,7 @@ def get_affinity_from_pod_annotations(annotations: Mapping[str, str]) -> Affinit
     Differs from Go: returns the value or raises, instead of ``(value, err)``.
     """
     if len(annotations) > 0 and annotations.get(AFFINITY_ANNOTATION_KEY, "") != "":
-        data = _decode_annotation(annotations, AFFINITY_ANNOTATION_KEY)
+        data = _decode_annotation(annotations, AFFINITY_ANNOTATION_KEY, "v1.Affinity")
         # Go: json.Unmarshal — keys match case-insensitively (codec.decode_go_json)
         return decode_go_json(Affinity, data, path=f"annotation {AFFINITY_ANNOTATION_KEY}")
     return None

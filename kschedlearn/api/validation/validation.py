@@ -214,6 +214,7 @@ def validate_resource_requirements(req: Any, path: str) -> Errors:
     errs: Errors = []
     lim_path, req_path = f.child(path, "limits"), f.child(path, "requests")
     for name, q in req.limits.items():
+        errs += validate_container_resource_name(name, f.key(lim_path, name))
         errs += _quantity(q, f.key(lim_path, name))
         r = req.requests.get(name)
         if r is not None:
@@ -222,8 +223,27 @@ def validate_resource_requirements(req: Any, path: str) -> Errors:
             elif q < r:
                 errs.append(f.invalid(lim_path, str(q), f"must be greater than or equal to {name} request"))
     for name, q in req.requests.items():
+        errs += validate_container_resource_name(name, f.key(req_path, name))
         errs += _quantity(q, f.key(req_path, name))
     return errs
+
+
+STANDARD_RESOURCES = ("cpu", "memory", "requests.cpu", "requests.memory", "limits.cpu", "limits.memory", "pods",
+                      "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
+                      "persistentvolumeclaims", "storage", "requests.storage")
+
+
+def validate_container_resource_name(name: str, path: str) -> Errors:
+    """Go: ``validateContainerResourceName`` over ``validateResourceName``, 1.6's quirk included:
+    a name with a ``/`` is never rejected (the function returns an empty list, dropping the
+    qualified-name errors it found)."""
+    errs = [f.invalid(path, name, msg) for msg in is_qualified_name(name)]
+    if not errs and "/" not in name and name not in STANDARD_RESOURCES:
+        errs.append(f.invalid(path, name, "must be a standard resource type or fully qualified"))
+    if "/" not in name:
+        if name not in ("cpu", "memory"):  # Go: IsStandardContainerResourceName
+            return errs + [f.invalid(path, name, "must be a standard resource for containers")]
+    return []
 
 
 def _quantity(q: Any, path: str) -> Errors:
@@ -315,7 +335,58 @@ def validate_pod_spec(spec: Any, path: str = "spec") -> Errors:
 
 def validate_pod(pod: Any) -> Errors:
     """Go: ``ValidatePod``."""
-    return validate_object_meta(pod.metadata, True) + validate_pod_spec(pod.spec)
+    return (validate_object_meta(pod.metadata, True)
+            + validate_pod_specific_annotations(pod.metadata.annotations, "metadata.annotations")
+            + validate_pod_spec(pod.spec))
+
+
+# -- the alpha annotations (Go's json.Unmarshal errors quoted as 1.6 does) -------------------------
+
+AFFINITY_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/affinity"
+TOLERATIONS_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/tolerations"
+TAINTS_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/taints"
+PREFER_AVOID_PODS_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/preferAvoidPods"
+
+
+def _json_annotation(annotations: Mapping[str, str], key: str, gotype: str, path: str) -> Errors:
+    """``field.Invalid(path, key, err.Error())`` when Go's ``json.Unmarshal`` into ``gotype`` fails."""
+    from kschedlearn.api.v1._gojson_check import unmarshal_error
+    from kschedlearn.api.v1._gojson_types import ANNOTATION_STRINGS, ANNOTATION_STRUCTS
+
+    if not annotations.get(key, ""):
+        return []
+    error = unmarshal_error(annotations[key], gotype, ANNOTATION_STRUCTS, ANNOTATION_STRINGS)
+    return [f.invalid(path, key, error)] if error else []
+
+
+def validate_pod_specific_annotations(annotations: Mapping[str, str], path: str) -> Errors:
+    """Go: ``ValidatePodSpecificAnnotations`` — the affinity and tolerations annotations must
+    decode (``ValidateAffinityInPodAnnotations``, ``ValidateTolerationsInPodAnnotations``); a
+    decodable affinity is validated as ``<path>.affinity``.
+
+    Differs from Go: the decoded tolerations are not validated further.
+    """
+    errs = _json_annotation(annotations, AFFINITY_ANNOTATION_KEY, "api.Affinity", path)
+    if not errs and annotations.get(AFFINITY_ANNOTATION_KEY, ""):
+        from kschedlearn.api.v1.helpers import get_affinity_from_pod_annotations
+
+        try:
+            affinity = get_affinity_from_pod_annotations(annotations)
+        except ValueError:
+            affinity = None
+        if affinity is not None:
+            errs += validate_affinity(affinity, f.child(path, "affinity"))
+    errs += _json_annotation(annotations, TOLERATIONS_ANNOTATION_KEY, "[]api.Toleration", path)
+    return errs
+
+
+def validate_node_specific_annotations(annotations: Mapping[str, str], path: str) -> Errors:
+    """Go: ``ValidateNodeSpecificAnnotations`` — the taints and preferAvoidPods annotations must
+    decode (``ValidateTaintsInNodeAnnotations``; ``ValidateAvoidPodsInNodeAnnotations`` reports
+    at ``<path>.AvoidPods``). Differs from Go: the decoded entries are not validated further."""
+    return (_json_annotation(annotations, TAINTS_ANNOTATION_KEY, "[]api.Taint", path)
+            + _json_annotation(annotations, PREFER_AVOID_PODS_ANNOTATION_KEY, "v1.AvoidPods",
+                               f.child(path, "AvoidPods")))
 
 
 # -- nodes -------------------------------------------------------------------------------------
@@ -323,6 +394,7 @@ def validate_pod(pod: Any) -> Errors:
 def validate_node(node: Any) -> Errors:
     """Go: ``ValidateNode`` (metadata, taints, non-negative capacity and allocatable)."""
     errs = validate_object_meta(node.metadata, False)
+    errs += validate_node_specific_annotations(node.metadata.annotations, "metadata.annotations")
     for i, taint in enumerate(node.spec.taints):
         p = f.index(f.child("spec", "taints"), i)
         errs += validate_label_name(taint.key, f.child(p, "key"))

@@ -23,6 +23,7 @@ import attrs
 
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1 import KINDS, Binding
+from kschedlearn.api.v1._gojson_check import syntax_error
 from kschedlearn.apimachinery.api.errors import (
     REASON_NOT_FOUND,
     Status,
@@ -32,7 +33,7 @@ from kschedlearn.apimachinery.api.errors import (
     new_invalid,
 )
 from kschedlearn.apiserver.registry import RESOURCES
-from kschedlearn.apiserver.rest import discovery, tables
+from kschedlearn.apiserver.rest import decode, discovery, tables
 from kschedlearn.apiserver.rest.patch import PatchError, apply_patch
 from kschedlearn.apiserver.rest.types import RestRequest, Response, WatchRequest
 
@@ -222,8 +223,12 @@ class RestHandler:
         return Response(200, obj.to_dict())
 
     def _collection_get(self, req: RestRequest, route: Route) -> Response | WatchRequest:
+        decode.query_parameters(req.param("labelSelector"), req.param("fieldSelector"), req.param("timeoutSeconds"))
         if route.watch_path or req.param("watch") in ("1", "true", "True"):
             return self._watch(req, route)
+        info = RESOURCES[route.resource]
+        self.api._filter(info, route.namespace, "", req.param("fieldSelector"))  # Go: field labels first (400)
+        decode.list_resource_version(req.param("resourceVersion"))
         lst = self.api.list(route.resource, route.namespace, label_selector=req.param("labelSelector"),
                             field_selector=req.param("fieldSelector"),
                             resource_version=req.param("resourceVersion"))
@@ -231,42 +236,26 @@ class RestHandler:
         if tables.wants_table(req.accept):
             return Response(200, tables.table(route.resource, lst.items, self._now(), rv,
                                               include_object=req.param("includeObject", "PartialObjectMetadata")))
-        info = RESOURCES[route.resource]
         return Response(200, {"kind": f"{info.kind}List", "apiVersion": route.group_version,
                               "metadata": {"resourceVersion": rv},
                               "items": [o.to_dict() for o in lst.items]})
 
     def _watch(self, req: RestRequest, route: Route, name: str = "") -> WatchRequest:
+        timeout_s = decode.query_parameters(req.param("labelSelector"), req.param("fieldSelector"),
+                                            req.param("timeoutSeconds"))
         fsel = req.param("fieldSelector")
         if name:
             fsel = ",".join(s for s in (fsel, f"metadata.name={name}") if s)
         info = RESOURCES[route.resource]
         # resolve the selectors now, so a bad one is a 400 before anything streams
         self.api._filter(info, route.namespace, req.param("labelSelector"), fsel)
-        rv = req.param("resourceVersion")
-        try:
-            rv_int = int(rv) if rv else 0
-        except ValueError:
-            raise new_bad_request(f"invalid resource version {rv!r}") from None
-        timeout = req.param("timeoutSeconds")
-        try:
-            timeout_s = float(timeout) if timeout else None
-        except ValueError:
-            raise new_bad_request(f"invalid timeoutSeconds {timeout!r}") from None
+        rv_int = decode.watch_resource_version(req.param("resourceVersion"), route.resource)
         return WatchRequest(route.resource, route.namespace, req.param("labelSelector"), fsel, rv_int,
                             timeout_s, tables.wants_table(req.accept),
                             req.param("includeObject", "PartialObjectMetadata"))
 
     def _decode(self, req: RestRequest, route: Route) -> Any:
-        body = _json_body(req)
-        info = RESOURCES[route.resource]
-        if not isinstance(body, dict):
-            raise new_bad_request(f"the body of a {info.kind} must be a JSON object")
-        kind = body.get("kind", info.kind)
-        if kind != info.kind:
-            raise new_bad_request(f"{route.resource}: expected a {info.kind} object, got kind {kind!r}")
-        body = {**body, "kind": info.kind, "apiVersion": KINDS[info.kind].api_version}
-        return KINDS[info.kind].from_dict(body, path="request body")
+        return decode.decode_body(req.body, RESOURCES[route.resource].kind, route.group_version)
 
     def _create(self, req: RestRequest, route: Route) -> Response:
         obj = self._decode(req, route)
@@ -329,9 +318,12 @@ class RestHandler:
 def _json_body(req: RestRequest) -> Any:
     if not req.body.strip():
         raise new_bad_request("the request has no body")
+    bad = syntax_error(req.body)  # Go's encoding/json text
+    if bad:
+        raise new_bad_request(bad)
     try:
         return json.loads(req.body)
-    except ValueError as err:
+    except (ValueError, RecursionError) as err:
         raise new_bad_request(f"the body is not valid JSON: {err}") from None
 
 

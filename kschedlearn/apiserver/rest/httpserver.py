@@ -73,7 +73,11 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._authorized():
             self._reply(401, _status_body(401, "Unauthorized", "Unauthorized"))
             return
-        length = int(self.headers.get("Content-Length") or 0)
+        header = self.headers.get("Content-Length") or "0"
+        if not header.isascii() or not header.isdigit():  # Go's net/http: "bad Content-Length"
+            self._reply(400, _status_body(400, "BadRequest", f"bad Content-Length {header!r}"))
+            return
+        length = int(header)
         if length > _MAX_BODY:
             self._reply(413, _status_body(413, "RequestEntityTooLarge", f"request body over {_MAX_BODY} bytes"))
             return

@@ -128,7 +128,8 @@ def test_binding_through_the_bindings_resource_and_the_subresource(handler: Rest
     ("POST", "/api/v1/namespaces/default/pods",
      {"kind": "Pod", "metadata": {"name": "q"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "12Q"}}}]}},
      400, "BadRequest"),
-    ("GET", "/api/v1/pods?labelSelector=a%3D%3D%3Db", None, 400, "BadRequest"),
+    # 1.6: DecodeParameters' selector conversion error is not a Status: apiStatus makes it a 500
+    ("GET", "/api/v1/pods?labelSelector=a%3D%3D%3Db", None, 500, ""),
     ("GET", "/api/v1/pods?fieldSelector=spec.frob%3Dx", None, 400, "BadRequest"),
     ("DELETE", "/api/v1/namespaces/default/pods", None, 405, "MethodNotAllowed"),
     ("PATCH", "/api/v1/nodes/none", {"spec": {}}, 404, "NotFound"),

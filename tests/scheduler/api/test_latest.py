@@ -135,8 +135,17 @@ def test_an_argument_with_both_kinds_decodes_unchanged():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("{not json", "Policy: invalid JSON: "),
-        ("[]", "Policy: expected an object, got []"),
+        # Go: the serializer's Interpret (encoding/json into struct{APIVersion, Kind string})
+        ("{not json", "couldn't get version/kind; json parse error: invalid character 'n' looking for "
+                      "beginning of object key string"),
+        ("", "couldn't get version/kind; json parse error: unexpected end of JSON input"),
+        ('{"kind": 3}', "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go "
+                        "value of type string"),
+        ("[]", "couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of "
+               'type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string '
+               '"json:\\"kind,omitempty\\"" }'),
+        ('{"kind": "Policy"} x', "couldn't get version/kind; json parse error: invalid character 'x' after "
+                                 "top-level value"),
         ('{"kind": "Pod"}', 'Policy: kind: expected "Policy", got "Pod"'),
         ('{"apiVersion": "v2"}', 'Policy: apiVersion: expected "v1", got "v2"'),
         ('{"predicates": {}}', "Policy: predicates: expected a list, got {}"),
@@ -164,7 +173,7 @@ def test_an_argument_with_both_kinds_decodes_unchanged():
         ),
     ],
     ids=[
-        "bad-json", "not-an-object", "wrong-kind", "wrong-apiVersion", "predicates-not-list",
+        "bad-json", "empty", "kind-not-string", "not-an-object", "after-top-level", "wrong-kind", "wrong-apiVersion", "predicates-not-list",
         "predicate-not-object", "name-not-string", "label-not-string", "presence-not-bool",
         "weight-string", "weight-float", "weight-bool", "argument-not-object", "timeout-not-int", "bad-base64",
     ],
@@ -223,5 +232,5 @@ def test_v1_load_policy_is_what_latest_uses():
 
     text = '{"kind":"Policy","apiVersion":"v1","priorities":[{"name":"EqualPriority","weight":2}]}'
     assert v1_load_policy(text) == load_policy(text) == Policy(priorities=(PriorityPolicy(name="EqualPriority", weight=2),))
-    with pytest.raises(PolicyError, match="invalid JSON"):
+    with pytest.raises(PolicyError, match="json parse error: unexpected end of JSON input"):
         v1_load_policy(b"{")

@@ -21,11 +21,16 @@ import attrs
 
 from kschedlearn.apimachinery._gostrconv import quote
 from kschedlearn.api.v1._gojson import go_json_fields
+from kschedlearn.api.v1._gojson_check import unmarshal_error
 from kschedlearn.api.v1.times import format_time, parse_time
 
 _GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/resourcelock/"
 
 # The json tags of LeaderElectionRecord, in field order (encoding/json matches them in order).
+_RECORD_TYPE = "resourcelock.LeaderElectionRecord"
+#: Go's field types of the record (interface.go): the number rules of json.Unmarshal
+_RECORD_STRUCTS = {_RECORD_TYPE: {"holderIdentity": "string", "leaseDurationSeconds": "int", "acquireTime": "v1.Time",
+                                  "renewTime": "v1.Time", "leaderTransitions": "int"}}
 _RECORD_KEYS = ("holderIdentity", "leaseDurationSeconds", "acquireTime", "renewTime", "leaderTransitions")
 
 #: Go: resourcelock.LeaderElectionRecordAnnotationKey.
@@ -108,10 +113,13 @@ class LeaderElectionRecord:
 
         Raises :class:`RecordDecodeError` naming the field when the text is not a record.
         """
+        go_error = unmarshal_error(text, _RECORD_TYPE, _RECORD_STRUCTS)
+        if go_error:  # Go's json.Unmarshal text, which the elector's glog line shows
+            raise RecordDecodeError(go_error)
         try:
             doc = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise RecordDecodeError(f"leader election record {quote(text)}: invalid JSON: {err.msg}") from None
+        except (json.JSONDecodeError, RecursionError) as err:
+            raise RecordDecodeError(f"leader election record {quote(text)}: invalid JSON: {err}") from None
         if not isinstance(doc, dict):
             raise RecordDecodeError(f"leader election record {quote(text)}: expected a JSON object")
         # Go's encoding/json: keys match the struct tags case-insensitively, unknown ones dropped

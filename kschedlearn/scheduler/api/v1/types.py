@@ -20,6 +20,8 @@ import binascii
 import json
 from typing import Any, Callable, Mapping, Optional, TypeVar
 
+from kschedlearn.api.v1._gojson_types import interpret_error
+
 from kschedlearn.scheduler.api.types import (
     ExtenderConfig,
     LabelPreference,
@@ -253,9 +255,16 @@ def load_policy(data: str | bytes) -> Policy:
             raise PolicyError(f"Policy: not UTF-8 text: {err}") from None
     if not isinstance(data, str):
         raise PolicyError(f"Policy: expected JSON text or bytes, got {type(data).__name__}")
+    # Go: the JSON serializer's SimpleMetaFactory.Interpret runs encoding/json first (into
+    # struct{APIVersion, Kind string}); its error is the whole message ("couldn't get
+    # version/kind; json parse error: invalid character ..."); the fields after it are decoded
+    # by ugorji's codec, whose errors kschedlearn words itself (naming the field path).
+    bad = interpret_error(data)
+    if bad:
+        raise PolicyError(bad)
     try:
         doc = json.loads(data)
-    except json.JSONDecodeError as err:
+    except (json.JSONDecodeError, RecursionError) as err:
         raise PolicyError(f"Policy: invalid JSON: {err}") from None
     return policy_from_dict(doc)
 
