@@ -38,6 +38,7 @@ from kschedlearn.scheduler.algorithm.priorities import (
     taint_toleration,
 )
 from kschedlearn.scheduler.core import generic_scheduler as mirror
+from kschedlearn.scheduler.core import instrument as traced
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
 from kschedlearn.sim.runtime import current_goroutine
@@ -124,36 +125,39 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
             self.cache.update_node_name_to_info_map(self.cached_node_info_map)
-            trace.step("Computing predicates", stage="schedule.start",
-                       data={"pod": mirror._key(pod), "nodes": [n.metadata.name for n in nodes]})
+            trace.step("Computing predicates")
             key = equivalence_key(pod)
             try:
                 filtered_nodes, failed_predicate_map = self._find_nodes_that_fit(pod, key, nodes)
-            except _Fallback:
+            except _Fallback:  # (the mirror's findNodesThatFit emits its own trace points)
                 filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
                     pod, self.cached_node_info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
-            trace.step("Prioritizing", stage="schedule.predicates", data={
-                "pod": mirror._key(pod),
-                "filtered": [n.metadata.name for n in filtered_nodes],
-                "failed": {k: [r.get_reason() for r in v] for k, v in failed_predicate_map.items()},
-            })
+            trace.step("Prioritizing")
             meta_priorities = self.priority_meta_producer(pod, self.cached_node_info_map)
             try:
                 priority_list = self._prioritize_nodes(pod, key, meta_priorities, filtered_nodes)
             except _Fallback:
                 priority_list = mirror.prioritize_nodes(pod, self.cached_node_info_map, meta_priorities,
                                                         self.prioritizers, filtered_nodes, self.extenders)
-            trace.step("Selecting host", stage=None)
-            return self._select_host(priority_list, pod)
+            trace.step("Selecting host")
+            return self._select_host(priority_list)
         finally:
             trace.log_if_long(0.1)
 
     def _find_nodes_that_fit(self, pod: Any, key: str, nodes: list[Any]) -> tuple[list[Any], mirror.FailedPredicateMap]:
-        """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error."""
+        """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error.
+
+        Emits the mirror's ``schedule.start``, ``schedule.predicate_node`` and
+        ``schedule.predicates`` once all verdicts are known (no predicate logs or emits, so the
+        trace is the mirror's)."""
         failed_predicate_map: mirror.FailedPredicateMap = {}
         if len(self.predicates) == 0:
+            if _tracing():
+                traced.emit_schedule_start(pod, nodes)
+                if nodes:
+                    traced.emit_predicates_done(pod, list(nodes), failed_predicate_map)
             return list(nodes), failed_predicate_map
         info_map = self.cached_node_info_map
         meta = self.predicate_meta_producer(pod, info_map)
@@ -194,9 +198,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                 failed_predicate_map[node_name] = list(failed_predicates)
             if tracing:
                 emits.append((node_name, fits, verdicts))
-        for node_name, fits, verdicts in emits:
-            emit("schedule.predicate_node", f"{node_name}: {'fits' if fits else 'does not fit'}", data={
-                "pod": mirror._key(pod), "node": node_name, "fits": fits, "predicates": verdicts})
+        if tracing:
+            traced.emit_schedule_start(pod, nodes)
+            for node_name, fits, verdicts in emits:
+                traced.emit_predicate_node(pod, node_name, fits, verdicts)
+            if filtered:
+                traced.emit_predicates_done(pod, filtered, failed_predicate_map)
         return filtered, failed_predicate_map
 
     @staticmethod
@@ -286,7 +293,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             for hp in result:
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
         emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
-            "pod": mirror._key(pod),
+            "pod": traced.pod_key(pod),
             "nodes": [n.metadata.name for n in nodes],
             "scores": score_columns,
             "weights": weights,
