@@ -42,7 +42,7 @@ from kschedlearn.scheduler.core import instrument as traced
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
 from kschedlearn.sim.runtime import current_goroutine
-from kschedlearn.trace import emit, glog
+from kschedlearn.trace import emit, glog, observed_call
 from kschedlearn.trace.util_trace import new_trace
 
 #: Predicates whose verdict depends only on the pod and the node's NodeInfo.
@@ -128,10 +128,17 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             trace.step("Computing predicates")
             key = equivalence_key(pod)
             try:
-                filtered_nodes, failed_predicate_map = self._find_nodes_that_fit(pod, key, nodes)
+                filtered_nodes, failed_predicate_map, verdicts = self._find_nodes_that_fit(pod, key, nodes)
             except _Fallback:  # (the mirror's findNodesThatFit emits its own trace points)
                 filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
                     pod, self.cached_node_info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
+            else:
+                if _tracing():  # the mirror's trace points of findNodesThatFit, in its order
+                    traced.emit_schedule_start(pod, nodes)
+                    for node_name, fits, node_verdicts in verdicts:
+                        traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _IN_FIND_NODES_THAT_FIT)
+                    if filtered_nodes:
+                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
@@ -146,19 +153,16 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         finally:
             trace.log_if_long(0.1)
 
-    def _find_nodes_that_fit(self, pod: Any, key: str, nodes: list[Any]) -> tuple[list[Any], mirror.FailedPredicateMap]:
+    def _find_nodes_that_fit(
+        self, pod: Any, key: str, nodes: list[Any],
+    ) -> tuple[list[Any], mirror.FailedPredicateMap, list[tuple[str, bool, dict[str, list[str]]]]]:
         """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error.
 
-        Emits the mirror's ``schedule.start``, ``schedule.predicate_node`` and
-        ``schedule.predicates`` once all verdicts are known (no predicate logs or emits, so the
-        trace is the mirror's)."""
+        Also returns each node's (name, fits, per-predicate reasons) when tracing, for
+        ``schedule``'s trace points."""
         failed_predicate_map: mirror.FailedPredicateMap = {}
         if len(self.predicates) == 0:
-            if _tracing():
-                traced.emit_schedule_start(pod, nodes)
-                if nodes:
-                    traced.emit_predicates_done(pod, list(nodes), failed_predicate_map)
-            return list(nodes), failed_predicate_map
+            return list(nodes), failed_predicate_map, []
         info_map = self.cached_node_info_map
         meta = self.predicate_meta_producer(pod, info_map)
         names = sorted(self.predicates)
@@ -198,13 +202,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                 failed_predicate_map[node_name] = list(failed_predicates)
             if tracing:
                 emits.append((node_name, fits, verdicts))
-        if tracing:
-            traced.emit_schedule_start(pod, nodes)
-            for node_name, fits, verdicts in emits:
-                traced.emit_predicate_node(pod, node_name, fits, verdicts)
-            if filtered:
-                traced.emit_predicates_done(pod, filtered, failed_predicate_map)
-        return filtered, failed_predicate_map
+        return filtered, failed_predicate_map, emits
 
     @staticmethod
     def _outcome(names: list[str], results: dict[str, Any]) -> tuple[bool, tuple[Any, ...], dict[str, list[str]]]:
@@ -302,6 +300,10 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             "totals": {hp.host: hp.score for hp in result},
         })
         return result
+
+
+#: the predicate_node events stand in _find_nodes_that_fit's frame, where the verdicts were made
+_IN_FIND_NODES_THAT_FIT = observed_call(AcceleratedScheduler._find_nodes_that_fit, "returned", in_frame=True)
 
 
 def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:
