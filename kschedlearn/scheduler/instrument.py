@@ -62,6 +62,7 @@ WrapperFactory = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
 def pod_key(pod: Any) -> str:
+    """``namespace/name``, as the events name a pod."""
     return f"{pod.metadata.namespace}/{pod.metadata.name}"
 
 

@@ -56,27 +56,32 @@ def tracing() -> bool:
 
 
 def pod_key(pod: Any) -> str:
+    """``namespace/name``, as the events name a pod."""
     return f"{pod.metadata.namespace}/{pod.metadata.name}"
 
 
 def node_names(nodes: list[Any]) -> list[str]:
+    """The nodes' names, in order."""
     return [n.metadata.name for n in nodes]
 
 
 # -- the events (one function each; the accelerated engine calls them too) ------------------
 
 def emit_schedule_start(pod: Any, nodes: list[Any]) -> None:
+    """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes``."""
     emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": node_names(nodes)})
 
 
 def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str, list[str]],
                         observed: ObservedCall | None = None) -> None:
+    """``schedule.predicate_node``: one node's verdict and each predicate's reasons."""
     message = f"{node_name}: {'fits' if fits else 'does not fit'}"
     data = {"pod": pod_key(pod), "node": node_name, "fits": fits, "predicates": verdicts}
     emit("schedule.predicate_node", message, data=data, observed=observed)
 
 
 def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]]) -> None:
+    """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons."""
     failed = {name: [r.get_reason() for r in reasons] for name, reasons in failed_predicate_map.items()}
     emit("schedule.predicates", "Prioritizing",
          data={"pod": pod_key(pod), "filtered": node_names(filtered), "failed": failed})
@@ -85,6 +90,7 @@ def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: di
 def emit_priorities(pod: Any, nodes: list[Any], score_columns: list[list[int]], configs: list[Any],
                     extender_scores: dict[str, int], result: list[Any],
                     observed: ObservedCall | None = None) -> None:
+    """``schedule.priorities``: the score table (one column per priority), weights and totals."""
     data = {
         "pod": pod_key(pod),
         "nodes": node_names(nodes),
@@ -99,6 +105,7 @@ def emit_priorities(pod: Any, nodes: list[Any], score_columns: list[list[int]], 
 
 def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, host: str,
                      observed: ObservedCall | None = None) -> None:
+    """``selectHost``: the ranking (score, then name, descending), the ties, the counter, the pick."""
     ranked = sorted(priority_list, key=lambda hp: (hp.score, hp.host), reverse=True)
     ties = next((i for i, hp in enumerate(ranked) if hp.score < ranked[0].score), len(ranked))
     data = {
