@@ -23,7 +23,9 @@ Rules checked (each test's docstring restates its own rule):
 4. Expected Go → Python names (the table below) exist, checked by import.
 5. No ``print`` in core code (everything under ``kschedlearn/`` except the CLI entry points
    ``kschedlearn/cli.py`` and ``__main__.py`` modules); no ``__getattr__``/``__getattribute__``
-   and no metaclasses anywhere in ``kschedlearn/``; no module over 400 lines except the
+   and no metaclasses anywhere in ``kschedlearn/`` (one exception: the PEP 562 lazy import of
+   ``Simulation`` in ``kschedlearn/__init__.py``, so mirrored packages load without the
+   simulation world); no module over 400 lines except the
    allow-listed ones in ``LONG_MODULES`` (each with its Go twin and a ceiling).
 6. Determinism. No wall-clock calls (``time.time``, ``time.monotonic``, ``time.perf_counter``,
    ``time.sleep``, ``datetime.now``/``utcnow``/``today``) in the mirrored packages outside
@@ -407,6 +409,10 @@ def test_no_print_in_core_code(path: Path) -> None:
     assert not lines, f"{_rel(path)}: print() at lines {lines}"
 
 
+#: modules whose module-level ``__getattr__`` (PEP 562) only imports a name lazily
+LAZY_IMPORT_MODULES = {"kschedlearn/__init__.py"}
+
+
 @pytest.mark.parametrize("path", ALL)
 def test_no_getattr_magic_or_metaclasses(path: Path) -> None:
     """No ``__getattr__``/``__getattribute__`` (module or class level) and no metaclasses."""
@@ -416,6 +422,8 @@ def test_no_getattr_magic_or_metaclasses(path: Path) -> None:
     for body in scopes:
         for n in body:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in ("__getattr__", "__getattribute__"):
+                if body is tree.body and n.name == "__getattr__" and _rel(path) in LAZY_IMPORT_MODULES:
+                    continue
                 problems.append(f"{n.name} at line {n.lineno}")
     for n in ast.walk(tree):
         if isinstance(n, ast.ClassDef):

@@ -38,10 +38,11 @@ from kschedlearn.scheduler.algorithm.priorities import (
     taint_toleration,
 )
 from kschedlearn.scheduler.core import generic_scheduler as mirror
+from kschedlearn.scheduler.core import instrument as traced
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
 from kschedlearn.sim.runtime import current_goroutine
-from kschedlearn.trace import emit, glog
+from kschedlearn.trace import emit, glog, observed_call
 from kschedlearn.trace.util_trace import new_trace
 
 #: Predicates whose verdict depends only on the pod and the node's NodeInfo.
@@ -124,37 +125,44 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
             self.cache.update_node_name_to_info_map(self.cached_node_info_map)
-            trace.step("Computing predicates", stage="schedule.start",
-                       data={"pod": mirror._key(pod), "nodes": [n.metadata.name for n in nodes]})
+            trace.step("Computing predicates")
             key = equivalence_key(pod)
             try:
-                filtered_nodes, failed_predicate_map = self._find_nodes_that_fit(pod, key, nodes)
-            except _Fallback:
+                filtered_nodes, failed_predicate_map, verdicts = self._find_nodes_that_fit(pod, key, nodes)
+            except _Fallback:  # (the mirror's findNodesThatFit emits its own trace points)
                 filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
                     pod, self.cached_node_info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
+            else:
+                if _tracing():  # the mirror's trace points of findNodesThatFit, in its order
+                    traced.emit_schedule_start(pod, nodes)
+                    for node_name, fits, node_verdicts in verdicts:
+                        traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _IN_FIND_NODES_THAT_FIT)
+                    if filtered_nodes:
+                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
-            trace.step("Prioritizing", stage="schedule.predicates", data={
-                "pod": mirror._key(pod),
-                "filtered": [n.metadata.name for n in filtered_nodes],
-                "failed": {k: [r.get_reason() for r in v] for k, v in failed_predicate_map.items()},
-            })
+            trace.step("Prioritizing")
             meta_priorities = self.priority_meta_producer(pod, self.cached_node_info_map)
             try:
                 priority_list = self._prioritize_nodes(pod, key, meta_priorities, filtered_nodes)
             except _Fallback:
                 priority_list = mirror.prioritize_nodes(pod, self.cached_node_info_map, meta_priorities,
                                                         self.prioritizers, filtered_nodes, self.extenders)
-            trace.step("Selecting host", stage=None)
-            return self._select_host(priority_list, pod)
+            trace.step("Selecting host")
+            return self._select_host(priority_list)
         finally:
             trace.log_if_long(0.1)
 
-    def _find_nodes_that_fit(self, pod: Any, key: str, nodes: list[Any]) -> tuple[list[Any], mirror.FailedPredicateMap]:
-        """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error."""
+    def _find_nodes_that_fit(
+        self, pod: Any, key: str, nodes: list[Any],
+    ) -> tuple[list[Any], mirror.FailedPredicateMap, list[tuple[str, bool, dict[str, list[str]]]]]:
+        """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error.
+
+        Also returns each node's (name, fits, per-predicate reasons) when tracing, for
+        ``schedule``'s trace points."""
         failed_predicate_map: mirror.FailedPredicateMap = {}
         if len(self.predicates) == 0:
-            return list(nodes), failed_predicate_map
+            return list(nodes), failed_predicate_map, []
         info_map = self.cached_node_info_map
         meta = self.predicate_meta_producer(pod, info_map)
         names = sorted(self.predicates)
@@ -194,10 +202,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                 failed_predicate_map[node_name] = list(failed_predicates)
             if tracing:
                 emits.append((node_name, fits, verdicts))
-        for node_name, fits, verdicts in emits:
-            emit("schedule.predicate_node", f"{node_name}: {'fits' if fits else 'does not fit'}", data={
-                "pod": mirror._key(pod), "node": node_name, "fits": fits, "predicates": verdicts})
-        return filtered, failed_predicate_map
+        return filtered, failed_predicate_map, emits
 
     @staticmethod
     def _outcome(names: list[str], results: dict[str, Any]) -> tuple[bool, tuple[Any, ...], dict[str, list[str]]]:
@@ -286,7 +291,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             for hp in result:
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
         emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
-            "pod": mirror._key(pod),
+            "pod": traced.pod_key(pod),
             "nodes": [n.metadata.name for n in nodes],
             "scores": score_columns,
             "weights": weights,
@@ -295,6 +300,10 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             "totals": {hp.host: hp.score for hp in result},
         })
         return result
+
+
+#: the predicate_node events stand in _find_nodes_that_fit's frame, where the verdicts were made
+_IN_FIND_NODES_THAT_FIT = observed_call(AcceleratedScheduler._find_nodes_that_fit, "returned", in_frame=True)
 
 
 def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:

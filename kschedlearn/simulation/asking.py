@@ -86,10 +86,14 @@ class Questions:
         return show_view(self, view, **kwargs)
 
     def explorer(self) -> Any:
-        """The interactive explorer widget (ipywidgets)."""
-        from kschedlearn.widgets.explorer import Explorer
+        """The interactive explorer widget (ipywidgets).
 
-        return Explorer(self).display()
+        Built by ``kschedlearn.open_explorer``: the widgets import this package, so this
+        package does not import them.
+        """
+        from kschedlearn import open_explorer
+
+        return open_explorer(self)
 
 
 

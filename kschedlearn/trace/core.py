@@ -20,8 +20,12 @@ from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
 from kschedlearn.trace.stages import stage as lookup_stage
 
 # the runtime, the tracer and the trace-point wrappers are not part of the Go story
-_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace", "kschedlearn.scheduler.instrument",
-                 "kschedlearn.client_go.tools.cache.instrument")
+_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
+
+
+def _is_instrument_module(mod: str) -> bool:
+    """``kschedlearn.scheduler.instrument``, ``...core.instrument``, ``...cache.instrument``, ..."""
+    return mod.endswith(".instrument")
 
 
 @attrs.frozen
@@ -41,12 +45,15 @@ class ObservedCall:
     ``phase`` says where in that function the event stands: ``"returned"`` (an after-point: the
     function has just returned; ``line`` is its last statement), ``"entering"`` (a before-point:
     ``line`` is its first statement) or ``"raised"`` (a crash: ``line`` is where it raised).
+    ``in_frame``: the trace point stands *inside* the function (at that line), as if the function
+    itself had emitted it, so the event's stack (and its snapshot's) ends with this frame.
     """
 
     function: str
     module: str
     line: int
     phase: str
+    in_frame: bool = False
 
 
 @attrs.frozen
@@ -86,6 +93,10 @@ class TraceEvent:
 #: (code object, line) -> its Frame: code locations are few, so frames are shared, not rebuilt
 _FRAMES: dict[tuple[Any, int], Frame] = {}
 
+#: while an ``in_frame`` event is being recorded: the observed function's frame, which every
+#: stack captured for that event (the event's own and its snapshot's) ends with
+_in_frame: Frame | None = None
+
 
 def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     """The mirrored-code frames of the running goroutine, outermost first."""
@@ -103,11 +114,13 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
             frames.append(frame)
         f = f.f_back
     frames.reverse()
+    if _in_frame is not None:
+        frames.append(_in_frame)
     return tuple(frames)
 
 
 def _is_mirrored_frame_module(mod: str) -> bool:
-    return mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES)
+    return mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES) and not _is_instrument_module(mod)
 
 
 @functools.cache
@@ -132,11 +145,12 @@ def _statement_lines(code: Any) -> tuple[int, int]:
     return start + body[0].lineno - 1, start + last.lineno - 1
 
 
-def observed_call(fn: Callable[..., Any], phase: str) -> ObservedCall:
-    """Describe ``fn`` as the function a ``"returned"`` or ``"entering"`` trace point observes."""
+def observed_call(fn: Callable[..., Any], phase: str, *, in_frame: bool = False) -> ObservedCall:
+    """Describe ``fn`` as the function a ``"returned"`` or ``"entering"`` trace point observes
+    (``in_frame``: see :class:`ObservedCall`)."""
     fn = inspect.unwrap(fn)
     first, last = _statement_lines(fn.__code__)
-    return ObservedCall(fn.__qualname__, fn.__module__, last if phase == "returned" else first, phase)
+    return ObservedCall(fn.__qualname__, fn.__module__, last if phase == "returned" else first, phase, in_frame)
 
 
 def raised_at(exc: BaseException) -> ObservedCall | None:
@@ -184,6 +198,24 @@ class Tracer:
         why: str | None,
         data: dict[str, Any] | None,
         observed: ObservedCall | None = None,
+    ) -> TraceEvent:
+        global _in_frame
+        if observed is not None and observed.in_frame:
+            _in_frame = Frame(observed.function, observed.module, observed.line)
+        try:
+            return self._record(rt, g, stage, message, why, data, observed)
+        finally:
+            _in_frame = None
+
+    def _record(
+        self,
+        rt: Runtime,
+        g: Goroutine | None,
+        stage: str,
+        message: str,
+        why: str | None,
+        data: dict[str, Any] | None,
+        observed: ObservedCall | None,
     ) -> TraceEvent:
         info = lookup_stage(stage)
         seq = len(self.events)

@@ -28,10 +28,21 @@ def wrap_instance(obj: Any, wrappers: dict[str, WrapperFactory], tag: str) -> An
     return obj
 
 
-def unwrap_instance(obj: Any) -> Any:
-    """Restore the class an object had before its first ``wrap_instance``."""
+def untraced_class(obj: Any) -> type:
+    """The class ``obj`` had before its first ``wrap_instance``."""
     cls = type(obj)
     while getattr(cls, "_kschedlearn_tags", ()):
         cls = cls.__mro__[1]
-    obj.__class__ = cls
+    return cls
+
+
+def call_untraced(obj: Any, name: str, *args: Any) -> Any:
+    """Call ``obj``'s own method ``name`` (looked up now on its untraced class, so a method
+    swapped on that class after wrapping — an exercise's plug-in — is the one that runs)."""
+    return getattr(untraced_class(obj), name)(obj, *args)
+
+
+def unwrap_instance(obj: Any) -> Any:
+    """Restore the class an object had before its first ``wrap_instance``."""
+    obj.__class__ = untraced_class(obj)
     return obj

@@ -39,7 +39,7 @@ import attrs
 
 from kschedlearn.trace.attrs_json import decode, encode
 
-from kschedlearn.scheduler.schedulercache.cache import CacheDebugState
+from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import PodHolderView, next_holders
 
@@ -338,7 +338,7 @@ class SnapshotBuilder:
     runtime: Any = None
     queues: dict[str, Any] = attrs.field(factory=dict)
     stores: dict[str, Any] = attrs.field(factory=dict)
-    cache: Any = None
+    cache: CacheDebugSource | None = None
     backoff: Any = None
     api_objects: Callable[[], Iterable[Any]] | None = None
     api_version: Callable[[], Any] | None = None

@@ -4,20 +4,17 @@ Go: staging/src/k8s.io/apiserver/pkg/util/trace/trace.go (1.6's scheduler import
 k8s.io/apiserver/pkg/util/trace)
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/util/trace/trace.go
 
-Each ``step`` also becomes a trace event, so the notebook can pause at it.
-Differs from Go: ``step`` takes optional ``stage`` and ``data`` (kschedlearn-only) so the
-teaching views get the step's inputs; Go's ``Step`` only records a message and a time.
+``step`` records a message and a time, as Go's ``Step`` does; the trace points the notebook
+pauses at around these steps (``schedule.start``, ``schedule.predicates``) are attached from
+outside (``kschedlearn.scheduler.core.instrument``), with the data the views need.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import attrs
 
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import glog
-from kschedlearn.trace.core import emit
 
 
 def _now() -> float:
@@ -33,11 +30,9 @@ class Trace:
     start_time: float
     steps: list[tuple[float, str]] = attrs.field(factory=list)
 
-    def step(self, msg: str, *, stage: str | None = None, data: dict[str, Any] | None = None) -> None:
+    def step(self, msg: str) -> None:
         """Go: Trace.Step(msg)."""
         self.steps.append((_now(), msg))
-        if stage is not None:
-            emit(stage, msg, data=data)
 
     def total_time(self) -> float:
         """Go: Trace.TotalTime()."""

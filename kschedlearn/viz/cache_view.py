@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import graphviz
 
-from kschedlearn.scheduler.schedulercache.cache import NodeDebugState, PodDebugState
+from kschedlearn.trace.cache_view import NodeDebugState, PodDebugState
 from kschedlearn.trace.snapshot import Snapshot
 from kschedlearn.viz._common import (
     IDLE_FG, MAX_NODES, MAX_ROWS, NEW_FG, cap, esc, fmt_mem, fmt_time, mark, new_digraph, node_id,

@@ -28,6 +28,7 @@ from kschedlearn.api.v1 import (
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithmprovider.defaults import register_defaults
 from kschedlearn.scheduler.core.generic_scheduler import new_generic_scheduler
+from kschedlearn.scheduler.core.instrument import instrument_algorithm
 from kschedlearn.scheduler.factory import plugins
 from kschedlearn.scheduler.schedulercache import cache as schedulercache
 from kschedlearn.scheduler.testing import fake_lister as fl
@@ -199,7 +200,9 @@ def _build(sc: dict, nodes: list[Node], engine: str) -> tuple[Any, Any]:
                for c in plugins._get_priority_function_configs([p for p, _ in sc["priorities"]], args, registry=reg)]
     algo = new_generic_scheduler(cache, predicates, plugins._get_predicate_metadata_producer(args, registry=reg),
                                  configs, plugins._get_priority_metadata_producer(args, registry=reg), [])
-    return cache, (accelerate(algo) if engine == "accelerated" else algo), node_lister
+    algo = accelerate(algo) if engine == "accelerated" else algo
+    # the schedule.* / selectHost trace points are attached from outside, as the world does
+    return cache, instrument_algorithm(algo), node_lister
 
 
 @attrs.define(eq=False)

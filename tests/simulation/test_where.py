@@ -50,10 +50,14 @@ def test_where_at_select_host_names_the_generic_schedulers_select_host():
     assert loc.python_function == "GenericScheduler._select_host"
     assert loc.go_symbol == "genericScheduler.selectHost"
     assert loc.go_url == GO + "plugin/pkg/scheduler/core/generic_scheduler.go#L133-L150"
-    # the frame was running the emit line inside _select_host when the event was recorded
-    assert loc.phase == "running"
+    # an after-point attached from outside (core/instrument.py): _select_host has just returned
+    assert loc.phase == "returned"
     text = {line.number: line.text for line in loc.source()}
-    assert 'emit("selectHost"' in text[loc.python_line]
+    assert text[loc.python_line].strip() == "return priority_list[ix].host"
+    # the event still stands in _select_host's frame, as when the function emitted it itself
+    ev = sim.event
+    assert ev.stack[-1].function == "GenericScheduler._select_host"
+    assert tuple(ev.snapshot.stack) == tuple(ev.stack)
 
 
 def test_where_before_a_call_points_at_its_first_statement():

@@ -73,7 +73,7 @@ def _cases() -> list[fw.Case]:
 
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
-    def select(self: GenericScheduler, priority_list: list[HostPriority], pod: Any = None) -> str:
+    def select(self: GenericScheduler, priority_list: list[HostPriority]) -> str:
         return fn(self, priority_list)
 
     with swap_attr(GenericScheduler, "_select_host", select):

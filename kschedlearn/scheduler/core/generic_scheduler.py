@@ -8,8 +8,10 @@ name order, so a trace is reproducible (every predicate still runs — there is 
 circuit, as in 1.6). Work Go spreads over 16 goroutines runs in node order (see
 ``client_go.util.workqueue.parallelizer``); old-style priority functions and reduce functions,
 which Go runs in goroutines and waits for, run one after another in config order.
-kschedlearn-only: ``pod_fits_on_node`` also records each predicate's own verdict and the
-``schedule.*`` trace points carry the data the decision view needs.
+
+Nothing here exists only for the notebook: the ``schedule.*`` and ``selectHost`` trace points
+(each predicate's verdict, the score table, the round-robin pick) are attached from outside by
+``kschedlearn.scheduler.core.instrument``, which wraps these functions.
 """
 
 from __future__ import annotations
@@ -26,22 +28,8 @@ from kschedlearn.scheduler.algorithm.predicates.error import new_failure_reason
 from kschedlearn.scheduler.algorithm.types import MetadataProducer, PriorityConfig
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.sim import Mutex
-from kschedlearn.trace import emit, register_stage
 from kschedlearn.trace import glog
-from kschedlearn.trace.stages import SCHED
 from kschedlearn.trace.util_trace import new_trace
-
-_GS = SCHED + "core/generic_scheduler.go"
-register_stage("schedule.start", _GS + "#L89-L109",
-               "Schedule lists the usable nodes and refreshes its snapshot of the cache (only NodeInfos whose generation changed are cloned).")
-register_stage("schedule.predicate_node", _GS + "#L163-L180",
-               "checkNode runs every predicate on one node; the reasons of all failing predicates are kept.")
-register_stage("schedule.predicates", _GS + "#L111-L122",
-               "findNodesThatFit is done: the nodes that passed every predicate go on to be scored.")
-register_stage("schedule.priorities", _GS + "#L239-L385",
-               "PrioritizeNodes: each priority scores each node 0-10; scores are multiplied by their weights and summed.")
-register_stage("selectHost", _GS + "#L133-L150",
-               "selectHost sorts by score (ties by name, descending) and round-robins among the top-scoring nodes.")
 
 NO_NODE_AVAILABLE_MSG = "No nodes are available that match all of the following predicates:"
 
@@ -111,8 +99,7 @@ class GenericScheduler:
             # one snapshot serves every predicate and priority of this attempt
             self.cache.update_node_name_to_info_map(self.cached_node_info_map)
 
-            trace.step("Computing predicates", stage="schedule.start",
-                       data={"pod": _key(pod), "nodes": [n.metadata.name for n in nodes]})
+            trace.step("Computing predicates")
             filtered_nodes, failed_predicate_map = find_nodes_that_fit(
                 pod, self.cached_node_info_map, nodes, self.predicates,
                 self.extenders, self.predicate_meta_producer,
@@ -120,23 +107,19 @@ class GenericScheduler:
             if len(filtered_nodes) == 0:
                 raise FitError(pod, failed_predicate_map)
 
-            trace.step("Prioritizing", stage="schedule.predicates", data={
-                "pod": _key(pod),
-                "filtered": [n.metadata.name for n in filtered_nodes],
-                "failed": {k: [r.get_reason() for r in v] for k, v in failed_predicate_map.items()},
-            })
+            trace.step("Prioritizing")
             meta_priorities = self.priority_meta_producer(pod, self.cached_node_info_map)
             priority_list = prioritize_nodes(
                 pod, self.cached_node_info_map, meta_priorities, self.prioritizers,
                 filtered_nodes, self.extenders,
             )
 
-            trace.step("Selecting host", stage=None)
-            return self._select_host(priority_list, pod)
+            trace.step("Selecting host")
+            return self._select_host(priority_list)
         finally:
             trace.log_if_long(0.1)
 
-    def _select_host(self, priority_list: list[HostPriority], pod: Any = None) -> str:
+    def _select_host(self, priority_list: list[HostPriority]) -> str:
         """Highest score wins; ties go round-robin through a counter shared by all pods.
 
         Go: genericScheduler.selectHost — generic_scheduler.go#L133-L150. Go sorts with
@@ -153,18 +136,7 @@ class GenericScheduler:
         with self.last_node_index_lock:
             ix = self.last_node_index % first_after_max_score
             self.last_node_index += 1
-        host = priority_list[ix].host
-        emit("selectHost", f"selected {host}", data={
-            "pod": _key(pod) if pod is not None else "",
-            "ranked": [(hp.host, hp.score) for hp in priority_list],
-            "ties": first_after_max_score, "last_node_index": self.last_node_index - 1,
-            "host": host,
-        })
-        return host
-
-
-def _key(pod: Any) -> str:
-    return f"{pod.metadata.namespace}/{pod.metadata.name}"
+        return priority_list[ix].host
 
 
 def find_nodes_that_fit(
@@ -193,7 +165,7 @@ def find_nodes_that_fit(
             node_name = nodes[i].metadata.name
             try:
                 fits, failed_predicates = pod_fits_on_node(
-                    pod, meta, node_name_to_info.get(node_name), predicate_funcs, node_name
+                    pod, meta, node_name_to_info.get(node_name), predicate_funcs
                 )
             except PANICS:
                 raise  # a panic is no returned error: HandleCrash in Parallelize re-panics
@@ -230,19 +202,16 @@ def pod_fits_on_node(
     meta: Any,
     info: Any,
     predicate_funcs: dict[str, Any],
-    node_name: str = "",
 ) -> tuple[bool, list[Any]]:
     """Run every predicate (no short circuit) and collect the reasons of those that fail.
 
-    Go: podFitsOnNode — generic_scheduler.go#L223-L237. ``node_name`` is kschedlearn-only
-    (for the trace point).
+    Go: podFitsOnNode — generic_scheduler.go#L223-L237
 
     Differs from Go: predicates run in sorted name order, not map order (module docstring).
     Public although Go's name is unexported: learners call it by hand, like ``schedule_one``
     (DESIGN §3); ``_pod_fits_on_node`` is the same function under the helper-rule name.
     """
     failed_predicates: list[Any] = []
-    verdicts: dict[str, list[str]] = {}
     for name in sorted(predicate_funcs):
         predicate = predicate_funcs[name]
         try:
@@ -253,14 +222,9 @@ def pod_fits_on_node(
             raise PredicateRunError(
                 f"SchedulerPredicates failed due to {err}, which is unexpected."
             ) from err
-        verdicts[name] = [] if fit else [r.get_reason() for r in reasons]
         if not fit:
             failed_predicates.extend(reasons)
-    fits = len(failed_predicates) == 0
-    emit("schedule.predicate_node", f"{node_name}: {'fits' if fits else 'does not fit'}", data={
-        "pod": _key(pod), "node": node_name, "fits": fits, "predicates": verdicts,
-    })
-    return fits, failed_predicates
+    return len(failed_predicates) == 0, failed_predicates
 
 
 _pod_fits_on_node = pod_fits_on_node
@@ -333,7 +297,6 @@ def prioritize_nodes(
             score = int64(score + int64(results[j][i].score * config.weight))
         result.append(HostPriority(host=node.metadata.name, score=score))
 
-    extender_scores: dict[str, int] = {}
     if extenders and nodes:
         combined_scores: dict[str, int] = {}
         for extender in extenders:
@@ -347,20 +310,10 @@ def prioritize_nodes(
                 combined_scores[hp.host] = int64(combined_scores.get(hp.host, 0) + int64(hp.score * weight))
         for i, hp in enumerate(result):
             result[i] = attrs.evolve(hp, score=int64(hp.score + combined_scores.get(hp.host, 0)))
-        extender_scores = combined_scores
 
     if glog.v(10):
         for hp in result:
             glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
-    emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
-        "pod": _key(pod),
-        "nodes": [n.metadata.name for n in nodes],
-        "scores": [[hp.score for hp in results[j]] for j in range(len(priority_configs))],
-        "weights": [c.weight for c in priority_configs],
-        "names": [getattr(c, "name", "") for c in priority_configs],
-        "extenders": extender_scores,
-        "totals": {hp.host: hp.score for hp in result},
-    })
     return result
 
 

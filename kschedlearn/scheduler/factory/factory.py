@@ -15,6 +15,12 @@ This is where the seed article's "multi-queue" lives:
 Differs from Go: Go's ``sets.String`` of keys becomes a Python ``set``; errors raise; the
 plugin registry is an explicit object (see ``plugins.py``). The informer factory's node list
 order is its store's insertion order (Go: map order).
+
+Trace points: the error path's (``error.backoff``, ``error.requeue``) are attached from outside
+by ``factory/instrument.py``. The three startup-chain markers (``NewConfigFactory``,
+``CreateFromKeys``, ``ConfigFactory.Run``) stay inline, like ``schedulercache.New`` in
+``cache.py`` and the markers of ``cmd/``: they fire while ``createScheduler`` runs, before the
+simulation can wrap anything (its ``on_created`` hook runs right after ``createScheduler``).
 """
 
 from __future__ import annotations
@@ -61,10 +67,6 @@ register_stage("CreateFromKeys", _F + "#L350-L388",
                "CreateFromKeys builds the generic scheduler, starts the pod watches (Run) and returns the scheduler Config.")
 register_stage("ConfigFactory.Run", _F + "#L449-L456",
                "Run starts the unassigned-pod reflector (feeding podQueue) and the assigned-pod informer (feeding the cache).")
-register_stage("error.backoff", _F + "#L514-L558",
-               "The error handler waits out the pod's backoff (1 s, 2 s, 4 s ... 60 s) before re-reading it.")
-register_stage("error.requeue", _F + "#L540-L552",
-               "After its backoff the pod is read again from the API server and put back with AddIfNotPresent.")
 
 INITIAL_GET_BACKOFF = 0.1  # Go: initialGetBackoff = 100 * time.Millisecond
 MAXIMAL_GET_BACKOFF = 60.0  # Go: maximalGetBackoff = time.Minute
@@ -362,11 +364,6 @@ class ConfigFactory:
         """The goroutine of MakeDefaultErrorFunc (Go: an anonymous func under HandleCrash)."""
         pod_id = f"{pod.metadata.namespace}/{pod.metadata.name}"
         entry = backoff.get_entry(pod_id)
-        in_flight = entry.req_in_flight != 0  # kschedlearn-only peek, for the trace point
-        emit("error.backoff",
-             f"{pod_id}: another retry is already waiting — this one gives up" if in_flight
-             else f"{pod_id}: backing off {entry.backoff:g}s",
-             data={"pod": pod_id, "backoff": entry.backoff, "in_flight": in_flight})
         if not entry.try_wait(backoff.max_duration):
             glog.warningf("Request for pod %v already in flight, abandoning", pod_id)
             return
@@ -386,7 +383,6 @@ class ConfigFactory:
                 sim.sleep(get_backoff)
                 continue
             if fresh.spec.node_name == "":
-                emit("error.requeue", f"{pod_id} back into podQueue (AddIfNotPresent)", data={"pod": pod_id})
                 pod_queue.add_if_not_present(fresh)
             return
 

@@ -42,6 +42,8 @@ from kschedlearn.scheduler.schedulercache.node_info import (
     new_node_info,
 )
 from kschedlearn.trace import emit, glog, register_stage
+# the debug view's values are the trace layer's (SchedulerCache implements its CacheDebugSource)
+from kschedlearn.trace.cache_view import CacheDebugState, NodeDebugState, PodDebugState, ResourceSnapshot
 from kschedlearn.trace.stages import SCHED as _SCHED
 
 register_stage("schedulercache.New", _SCHED + "schedulercache/cache.go#L34-L42",
@@ -407,6 +409,22 @@ class SchedulerCache:
         memo.last = CacheDebugState(ttl=self._ttl, nodes=nodes, pod_states=pod_states)
         return memo.last
 
+    # kschedlearn-only, not in Go: cheap read-only answers for the trace points attached from
+    # outside (``scheduler/instrument.py``); like ``debug_state`` they take no lock.
+    def debug_ttl(self) -> float:
+        """How long a bound assumed pod may wait for its confirmation (the factory's 30 s)."""
+        return self._ttl
+
+    def debug_assumed_keys(self) -> builtins.list[str]:
+        """The keys of the assumed pods, sorted."""
+        return sorted(self._assumed_pods)
+
+    def debug_pod_status(self, key: str) -> str:
+        """``"assumed"``, ``"added"`` (stored, confirmed) or ``"unknown"`` for a pod key."""
+        if key in self._assumed_pods:
+            return "assumed"
+        return "added" if key in self._pod_states else "unknown"
+
     def list(self, selector: Selector) -> builtins.list[Pod]:  # noqa: A003 - Go's method name
         """Every cached pod (assumed ones too) whose labels match.
 
@@ -472,57 +490,3 @@ class _DebugMemo:
 
 
 _DEBUG_MEMO: weakref.WeakKeyDictionary[SchedulerCache, _DebugMemo] = weakref.WeakKeyDictionary()
-
-
-@attrs.frozen
-class ResourceSnapshot:
-    """A frozen copy of a ``Resource`` (kschedlearn-only, not in Go)."""
-
-    milli_cpu: int
-    memory: int
-    nvidia_gpu: int
-    opaque_int_resources: tuple[tuple[str, int], ...] = ()
-
-    @classmethod
-    def of(cls, r: Resource) -> ResourceSnapshot:
-        """Freeze ``r``."""
-        return cls(r.milli_cpu, r.memory, r.nvidia_gpu, tuple(sorted(r.opaque_int_resources.items())))
-
-
-@attrs.frozen
-class NodeDebugState:
-    """One NodeInfo as plain data (kschedlearn-only, not in Go)."""
-
-    name: str
-    has_node: bool
-    requested: ResourceSnapshot
-    nonzero_request: ResourceSnapshot
-    allocatable: ResourceSnapshot
-    allowed_pod_number: int
-    pods: tuple[str, ...]
-    generation: int
-
-
-@attrs.frozen
-class PodDebugState:
-    """One stored pod state: assumed or added, with its expiry (kschedlearn-only, not in Go)."""
-
-    key: str
-    node_name: str
-    assumed: bool
-    deadline: float | None
-    binding_finished: bool
-
-
-@attrs.frozen
-class CacheDebugState:
-    """The whole cache as plain data (kschedlearn-only, not in Go)."""
-
-    ttl: float
-    nodes: tuple[NodeDebugState, ...]
-    pod_states: tuple[PodDebugState, ...]
-
-    @property
-    def assumed_pods(self) -> tuple[PodDebugState, ...]:
-        """The assumed pods only, with deadline and binding_finished."""
-        return tuple(p for p in self.pod_states if p.assumed)

@@ -1,0 +1,327 @@
+"""Trace points of the scheduling algorithm (``schedule.*``, ``selectHost``), attached from outside.
+
+Go: none — kschedlearn-only (DESIGN principle 5: ``generic_scheduler.py`` carries no notebook
+lines). What the ``decision`` view and the questions read comes from here:
+
+- ``schedule.start`` — ``findNodesThatFit`` is called (Go's ``trace.Step("Computing
+  predicates")`` stands just before it): the pod and the listed nodes;
+- ``schedule.predicate_node`` — ``podFitsOnNode`` returned for one node: each predicate's own
+  reasons (recorded by wrapping the predicates for that one call);
+- ``schedule.predicates`` — ``findNodesThatFit`` returned at least one node (Go's
+  ``trace.Step("Prioritizing")``): the nodes that fit and every failed node's reasons;
+- ``schedule.priorities`` — ``PrioritizeNodes`` returned: each priority's score column (recorded
+  by wrapping the map / reduce / old-style functions and the extenders for that one call), the
+  weights and the totals;
+- ``selectHost`` — ``selectHost`` returned: the ranking, how many tied, the round-robin counter.
+
+``find_nodes_that_fit``, ``pod_fits_on_node`` and ``prioritize_nodes`` are functions of the
+module, so :func:`install_module_trace_points` replaces them there once (each wrapper passes
+straight through when no tracer is attached); ``schedule`` and ``select_host`` are methods, so
+:func:`instrument_algorithm` wraps them on one scheduler instance. The accelerated engine, which
+computes the same results another way, emits the same events through the ``emit_*`` functions.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn.apimachinery._goint import int64
+from kschedlearn.scheduler.core import generic_scheduler as gs
+from kschedlearn.sim.runtime import current_goroutine
+from kschedlearn.trace import ObservedCall, emit, observed_call, register_stage
+from kschedlearn.trace.instrument import call_untraced, wrap_instance
+from kschedlearn.trace.stages import SCHED
+
+_GS = SCHED + "core/generic_scheduler.go"
+register_stage("schedule.start", _GS + "#L89-L109",
+               "Schedule lists the usable nodes and refreshes its snapshot of the cache (only NodeInfos whose generation changed are cloned).")
+register_stage("schedule.predicate_node", _GS + "#L163-L180",
+               "checkNode runs every predicate on one node; the reasons of all failing predicates are kept.")
+register_stage("schedule.predicates", _GS + "#L111-L122",
+               "findNodesThatFit is done: the nodes that passed every predicate go on to be scored.")
+register_stage("schedule.priorities", _GS + "#L239-L385",
+               "PrioritizeNodes: each priority scores each node 0-10; scores are multiplied by their weights and summed.")
+register_stage("selectHost", _GS + "#L133-L150",
+               "selectHost sorts by score (ties by name, descending) and round-robins among the top-scoring nodes.")
+
+
+def tracing() -> bool:
+    """True when the running goroutine's runtime records trace events."""
+    g = current_goroutine()
+    return g is not None and g.runtime.tracer is not None
+
+
+def pod_key(pod: Any) -> str:
+    """``namespace/name``, as the events name a pod."""
+    return f"{pod.metadata.namespace}/{pod.metadata.name}"
+
+
+def node_names(nodes: list[Any]) -> list[str]:
+    """The nodes' names, in order."""
+    return [n.metadata.name for n in nodes]
+
+
+# -- the events (one function each; the accelerated engine calls them too) ------------------
+
+def emit_schedule_start(pod: Any, nodes: list[Any]) -> None:
+    """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes``."""
+    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": node_names(nodes)})
+
+
+def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str, list[str]],
+                        observed: ObservedCall | None = None) -> None:
+    """``schedule.predicate_node``: one node's verdict and each predicate's reasons."""
+    message = f"{node_name}: {'fits' if fits else 'does not fit'}"
+    data = {"pod": pod_key(pod), "node": node_name, "fits": fits, "predicates": verdicts}
+    emit("schedule.predicate_node", message, data=data, observed=observed)
+
+
+def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]]) -> None:
+    """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons."""
+    failed = {name: [r.get_reason() for r in reasons] for name, reasons in failed_predicate_map.items()}
+    emit("schedule.predicates", "Prioritizing",
+         data={"pod": pod_key(pod), "filtered": node_names(filtered), "failed": failed})
+
+
+def emit_priorities(pod: Any, nodes: list[Any], score_columns: list[list[int]], configs: list[Any],
+                    extender_scores: dict[str, int], result: list[Any],
+                    observed: ObservedCall | None = None) -> None:
+    """``schedule.priorities``: the score table (one column per priority), weights and totals."""
+    data = {
+        "pod": pod_key(pod),
+        "nodes": node_names(nodes),
+        "scores": score_columns,
+        "weights": [c.weight for c in configs],
+        "names": [getattr(c, "name", "") for c in configs],
+        "extenders": extender_scores,
+        "totals": {hp.host: hp.score for hp in result},
+    }
+    emit("schedule.priorities", f"scored {len(nodes)} node(s)", data=data, observed=observed)
+
+
+def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, host: str,
+                     observed: ObservedCall | None = None) -> None:
+    """``selectHost``: the ranking (score, then name, descending), the ties, the counter, the pick."""
+    ranked = sorted(priority_list, key=lambda hp: (hp.score, hp.host), reverse=True)
+    ties = next((i for i, hp in enumerate(ranked) if hp.score < ranked[0].score), len(ranked))
+    data = {
+        "pod": pod_key(pod) if pod is not None else "",
+        "ranked": [(hp.host, hp.score) for hp in ranked],
+        "ties": ties,
+        "last_node_index": last_node_index,
+        "host": host,
+    }
+    emit("selectHost", f"selected {host}", data=data, observed=observed)
+
+
+# -- recording what one call computed ------------------------------------------------------
+
+def _recording_predicate(name: str, predicate: Callable[..., Any], verdicts: dict[str, list[str]]) -> Callable[..., Any]:
+    """``predicate``, also writing its own reasons into ``verdicts[name]``."""
+
+    def record(pod: Any, meta: Any, info: Any) -> Any:
+        result = predicate(pod, meta, info)
+        fit, reasons = result
+        verdicts[name] = [] if fit else [r.get_reason() for r in reasons]
+        return result
+
+    return record
+
+
+@attrs.define(eq=False)
+class _ScoreColumn:
+    """One priority's scores in one PrioritizeNodes call: the map results in node order, or the
+    list an old-style function returned; a reduce function's list once it ran (it edits it)."""
+
+    mapped: list[Any] = attrs.field(factory=list)
+    final: list[Any] | None = None
+
+    def scores(self) -> list[int]:
+        return [hp.score for hp in (self.final if self.final is not None else self.mapped)]
+
+
+def _recording_config(config: Any, column: _ScoreColumn) -> Any:
+    """A copy of ``config`` whose functions also fill ``column``."""
+    changes: dict[str, Any] = {}
+    if config.function is not None:
+        function = config.function
+
+        def recording_function(pod: Any, node_name_to_info: Any, nodes: Any) -> Any:
+            column.final = list(function(pod, node_name_to_info, nodes))
+            return column.final
+
+        changes["function"] = recording_function
+    if config.map_fn is not None:
+        map_fn = config.map_fn
+
+        def recording_map(pod: Any, meta: Any, node_info: Any) -> Any:
+            host_priority = map_fn(pod, meta, node_info)
+            column.mapped.append(host_priority)
+            return host_priority
+
+        changes["map_fn"] = recording_map
+    if config.reduce is not None:
+        reduce = config.reduce
+
+        def recording_reduce(pod: Any, meta: Any, node_name_to_info: Any, result: list[Any]) -> Any:
+            column.final = result
+            return reduce(pod, meta, node_name_to_info, result)
+
+        changes["reduce"] = recording_reduce
+    return attrs.evolve(config, **changes)
+
+
+@attrs.define(eq=False)
+class _RecordingExtender:
+    """An extender whose ``prioritize`` answers are kept (PrioritizeNodes calls nothing else)."""
+
+    extender: Any
+    answers: list[tuple[list[Any], int]]
+
+    def prioritize(self, pod: Any, nodes: Any) -> tuple[list[Any], int]:
+        prioritized_list, weight = self.extender.prioritize(pod, nodes)
+        self.answers.append((prioritized_list, weight))
+        return prioritized_list, weight
+
+
+def _extender_scores(answers: list[tuple[list[Any], int]]) -> dict[str, int]:
+    """PrioritizeNodes' ``combinedScores`` of the extenders that answered."""
+    combined: dict[str, int] = {}
+    for prioritized_list, weight in answers:
+        for hp in prioritized_list:
+            combined[hp.host] = int64(combined.get(hp.host, 0) + int64(hp.score * weight))
+    return combined
+
+
+def _node_name(info: Any) -> str:
+    node = info.node() if info is not None else None
+    return node.metadata.name if node is not None else ""
+
+
+# -- wrappers of the module's functions ----------------------------------------------------
+
+def _traced_find_nodes_that_fit(untraced: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(untraced)
+    def find_nodes_that_fit(pod: Any, node_name_to_info: Any, nodes: list[Any], predicate_funcs: Any,
+                            extenders: Any, metadata_producer: Any) -> Any:
+        if not tracing():
+            return untraced(pod, node_name_to_info, nodes, predicate_funcs, extenders, metadata_producer)
+        emit_schedule_start(pod, nodes)
+        filtered, failed_predicate_map = untraced(pod, node_name_to_info, nodes, predicate_funcs, extenders,
+                                                  metadata_producer)
+        if filtered:  # an empty list ends Schedule with a FitError before trace.Step("Prioritizing")
+            emit_predicates_done(pod, filtered, failed_predicate_map)
+        return filtered, failed_predicate_map
+
+    return find_nodes_that_fit
+
+
+def _traced_pod_fits_on_node(untraced: Callable[..., Any]) -> Callable[..., Any]:
+    observed = observed_call(untraced, "returned", in_frame=True)
+
+    @functools.wraps(untraced)
+    def pod_fits_on_node(pod: Any, meta: Any, info: Any, predicate_funcs: dict[str, Any]) -> Any:
+        if not tracing():
+            return untraced(pod, meta, info, predicate_funcs)
+        verdicts: dict[str, list[str]] = {}
+        recording = {name: _recording_predicate(name, fn, verdicts) for name, fn in predicate_funcs.items()}
+        fits, failed_predicates = untraced(pod, meta, info, recording)
+        emit_predicate_node(pod, _node_name(info), fits, verdicts, observed)
+        return fits, failed_predicates
+
+    return pod_fits_on_node
+
+
+def _traced_prioritize_nodes(untraced: Callable[..., Any]) -> Callable[..., Any]:
+    observed = observed_call(untraced, "returned", in_frame=True)
+
+    @functools.wraps(untraced)
+    def prioritize_nodes(pod: Any, node_name_to_info: Any, meta: Any, priority_configs: list[Any],
+                         nodes: list[Any], extenders: list[Any]) -> Any:
+        if not tracing() or (len(priority_configs) == 0 and len(extenders) == 0):
+            # (the EqualPriorityMap path has no trace point)
+            return untraced(pod, node_name_to_info, meta, priority_configs, nodes, extenders)
+        columns = [_ScoreColumn() for _ in priority_configs]
+        configs = [_recording_config(c, column) for c, column in zip(priority_configs, columns)]
+        answers: list[tuple[list[Any], int]] = []
+        recording_extenders = [_RecordingExtender(e, answers) for e in extenders]
+        result = untraced(pod, node_name_to_info, meta, configs, nodes, recording_extenders)
+        extender_scores = _extender_scores(answers) if extenders and nodes else {}
+        emit_priorities(pod, nodes, [column.scores() for column in columns], priority_configs,
+                        extender_scores, result, observed)
+        return result
+
+    return prioritize_nodes
+
+
+_MODULE_WRAPPERS = {
+    "find_nodes_that_fit": _traced_find_nodes_that_fit,
+    "pod_fits_on_node": _traced_pod_fits_on_node,
+    "prioritize_nodes": _traced_prioritize_nodes,
+}
+
+
+def install_module_trace_points() -> None:
+    """Replace ``generic_scheduler``'s three functions by their traced wrappers (once).
+
+    Process-wide, but a wrapper only does more than call through when the running goroutine's
+    runtime has a tracer — exactly when the lines it replaces used to emit.
+    """
+    for name, make_wrapper in _MODULE_WRAPPERS.items():
+        current = getattr(gs, name)
+        if getattr(current, "_kschedlearn_traced", False):
+            continue
+        wrapper = make_wrapper(current)
+        wrapper._kschedlearn_traced = True  # type: ignore[attr-defined]
+        setattr(gs, name, wrapper)
+
+
+# -- wrappers of one scheduler's methods ---------------------------------------------------
+
+@attrs.define(eq=False)
+class _Attempt:
+    """The pod the scheduler is working on (selectHost itself is not told)."""
+
+    pod: Any = None
+
+
+def _remembering_pod(attempt: _Attempt) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def make(original: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(original)
+        def schedule(self: Any, pod: Any, node_lister: Any) -> str:
+            attempt.pod = pod
+            return original(self, pod, node_lister)
+
+        return schedule
+
+    return make
+
+
+def _announcing_host(attempt: _Attempt) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def make(original: Callable[..., Any]) -> Callable[..., Any]:
+        observed = observed_call(original, "returned", in_frame=True)
+
+        @functools.wraps(original)
+        def select_host(self: Any, priority_list: list[Any]) -> str:
+            # looked up at call time: an exercise may have swapped in the learner's selectHost
+            host = call_untraced(self, "_select_host", priority_list)
+            emit_select_host(attempt.pod, priority_list, self.last_node_index - 1, host, observed)
+            return host
+
+        return select_host
+
+    return make
+
+
+def instrument_algorithm(algorithm: Any) -> Any:
+    """Attach the trace points above to one ``GenericScheduler`` (or accelerated) instance."""
+    install_module_trace_points()
+    attempt = _Attempt()
+    return wrap_instance(algorithm, {
+        "schedule": _remembering_pod(attempt),
+        "_select_host": _announcing_host(attempt),
+    }, tag="algorithm")

@@ -1,0 +1,115 @@
+"""generic_scheduler.py and factory.py carry no notebook lines: their trace points wrap them.
+
+kschedlearn-only (ISSUE-14 item 8). The mirrored functions take Go's parameters (podFitsOnNode,
+selectHost, findNodesThatFit, PrioritizeNodes at v1.6.1), the modules do not emit, and the
+wrappers of ``scheduler/core/instrument.py`` change no result.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from kschedlearn.scheduler.core import generic_scheduler as gs
+from kschedlearn.scheduler.core import instrument
+from kschedlearn.scheduler.factory import factory
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# Go v1.6.1 generic_scheduler.go: the parameter lists, snake_cased
+GO_PARAMETERS = {
+    "find_nodes_that_fit": ["pod", "node_name_to_info", "nodes", "predicate_funcs", "extenders", "metadata_producer"],
+    "pod_fits_on_node": ["pod", "meta", "info", "predicate_funcs"],
+    "prioritize_nodes": ["pod", "node_name_to_info", "meta", "priority_configs", "nodes", "extenders"],
+    "equal_priority_map": ["pod", "meta", "node_info"],
+}
+
+
+def _parameters(fn: object) -> list[str]:
+    return list(inspect.signature(inspect.unwrap(fn)).parameters)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(GO_PARAMETERS))
+def test_functions_take_gos_parameters(name: str) -> None:
+    assert _parameters(getattr(gs, name)) == GO_PARAMETERS[name]
+
+
+def test_schedule_and_select_host_take_gos_parameters() -> None:
+    assert _parameters(gs.GenericScheduler.schedule) == ["self", "pod", "node_lister"]
+    assert _parameters(gs.GenericScheduler._select_host) == ["self", "priority_list"]
+
+
+def _emits(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    names = []
+    for c in calls:
+        f = c.func
+        if isinstance(f, ast.Name) and f.id == "emit" and c.args and isinstance(c.args[0], ast.Constant):
+            names.append(c.args[0].value)
+        if isinstance(f, ast.Attribute) and f.attr == "step" and (len(c.args) != 1 or c.keywords):
+            names.append(f"trace.step with {len(c.args)} args / {[k.arg for k in c.keywords]}")
+    return names
+
+
+def test_generic_scheduler_emits_nothing() -> None:
+    assert _emits(ROOT / "kschedlearn/scheduler/core/generic_scheduler.py") == []
+
+
+def test_factory_keeps_only_the_startup_chain_markers() -> None:
+    assert sorted(_emits(ROOT / "kschedlearn/scheduler/factory/factory.py")) == [
+        "ConfigFactory.Run", "CreateFromKeys", "NewConfigFactory"]
+    source = inspect.getsource(factory.ConfigFactory._retry_after_backoff)
+    assert "req_in_flight" not in source and "emit(" not in source
+
+
+def _fits(pod: object, meta: object, info: object) -> tuple[bool, list[object]]:
+    return True, []
+
+
+def _no_ports(pod: object, meta: object, info: object) -> tuple[bool, list[object]]:
+    from kschedlearn.scheduler.algorithm.predicates.error import new_failure_reason
+
+    return False, [new_failure_reason("no ports"), new_failure_reason("still no ports")]
+
+
+def _node_info(name: str) -> object:
+    from kschedlearn.api.v1 import Node, ObjectMeta
+    from kschedlearn.scheduler.schedulercache.node_info import new_node_info
+
+    info = new_node_info()
+    info.set_node(Node(metadata=ObjectMeta(name=name)))
+    return info
+
+
+def test_the_module_wrappers_pass_through_without_a_tracer() -> None:
+    from kschedlearn.api.v1 import Pod
+
+    instrument.install_module_trace_points()
+    instrument.install_module_trace_points()  # idempotent: one layer of wrapping
+    assert inspect.unwrap(gs.pod_fits_on_node) is gs._pod_fits_on_node
+    fits, reasons = gs.pod_fits_on_node(Pod(), None, _node_info("n1"), {"A": _fits, "B": _no_ports})
+    assert not fits and [r.get_reason() for r in reasons] == ["no ports", "still no ports"]
+
+
+def test_predicate_node_records_each_predicates_own_reasons_by_wrapping() -> None:
+    from kschedlearn.api.v1 import ObjectMeta, Pod
+    from kschedlearn.sim import Runtime
+    from kschedlearn.trace import Tracer
+
+    instrument.install_module_trace_points()
+    rt = Runtime(seed=0)
+    rt.tracer = Tracer()
+    pod = Pod(metadata=ObjectMeta(namespace="default", name="web-1"))
+    fits, reasons = rt.run_fn(gs.pod_fits_on_node, pod, None, _node_info("n1"), {"B": _no_ports, "A": _fits})
+    assert not fits and len(reasons) == 2
+    (event,) = [e for e in rt.tracer.events if e.stage == "schedule.predicate_node"]
+    assert event.message == "n1: does not fit"
+    assert event.data == {"pod": "default/web-1", "node": "n1", "fits": False,
+                          "predicates": {"A": [], "B": ["no ports", "still no ports"]}}
+    # the event stands in pod_fits_on_node's frame (as when the function emitted it itself)
+    assert event.stack[-1].function == "pod_fits_on_node"
+    assert event.observed is not None and event.observed.phase == "returned"
