@@ -83,9 +83,12 @@ def _f32(x: float) -> float:
 
 def _go_int(x: float) -> int:
     """Go's ``int(f)`` on amd64: truncate toward zero; NaN and overflow give the minimum int64."""
-    if math.isnan(x) or math.isinf(x) or not (-(2.0**63) <= x < 2.0**63):
-        return _GO_MIN_INT64
-    return int(x)
+    if -_TWO_63 <= x < _TWO_63:  # False for NaN and the infinities too
+        return int(x)
+    return _GO_MIN_INT64
+
+
+_TWO_63 = 2.0**63
 
 
 #: Go: const maxPriority float32 = 10

@@ -74,3 +74,10 @@ def test_f32_memo_gives_the_round_trip_every_time(xs: list[float]) -> None:
     for x in xs + xs:
         got, want = ss._f32(x), _reference(x)
         assert _bits(got) == _bits(want) or (math.isnan(got) and math.isnan(want))
+
+
+@given(st.one_of(st.floats(), st.just(2.0**63), st.just(-(2.0**63)), st.just(math.nan), st.just(math.inf)))
+def test_go_int_equals_the_checked_conversion(x: float) -> None:
+    """``_go_int``'s single range test gives what the NaN/Inf/range checks gave."""
+    want = -(2**63) if math.isnan(x) or math.isinf(x) or not (-(2.0**63) <= x < 2.0**63) else int(x)
+    assert ss._go_int(x) == want
