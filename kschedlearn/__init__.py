@@ -24,6 +24,13 @@ __version__ = "0.1.0"
 
 __all__ = ["Simulation", "__version__", "open_explorer"]
 
+from kschedlearn.apimachinery.labels import fast_selector as _fast_selector  # noqa: E402
+
+# The equality-only selector fast path lives beside the mirror and is put in place from here,
+# outside the mirrored packages; it stands down while exercise 2.1 plugs in a learner's
+# Requirement.matches (kschedlearn/apimachinery/labels/fast_selector.py).
+_fast_selector.install()
+
 
 def __getattr__(name: str) -> Any:
     """``kschedlearn.Simulation``, imported on first use (PEP 562)."""

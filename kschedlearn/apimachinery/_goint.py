@@ -24,6 +24,8 @@ MAX_INT64 = (1 << 63) - 1
 
 def int64(v: int) -> int:
     """``v`` reduced to Go's int64 (and amd64 ``int``) range by two's-complement wraparound."""
+    if MIN_INT64 <= v <= MAX_INT64:
+        return v  # already in range (nearly always): the wrap below would give v back
     v &= _MASK64
     return v - (1 << 64) if v & _SIGN64 else v
 

@@ -15,6 +15,7 @@ run in a simulated process of its own (``kube-apiserver``). Calls run on the cal
 from __future__ import annotations
 
 import itertools
+import sys
 from typing import Any
 
 import attrs
@@ -126,7 +127,8 @@ class APIServer:
                 "the namespace of the provided object does not match the namespace sent on the"
                 " request"
             )
-        return request_ns or obj_ns or "default"
+        # interned, as the codec interns decoded strings (see api/v1/codec.py _dec_str)
+        return sys.intern(request_ns or obj_ns or "default")
 
     @staticmethod
     def _check_kind(info: ResourceInfo, obj: Any) -> None:

@@ -45,6 +45,7 @@ import datetime as _dt
 import functools
 import json
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -191,7 +192,14 @@ def describe_object(kind: str, metadata: Any) -> str:
 def _dec_str(value: Any, path: str) -> str:
     if not isinstance(value, str):
         raise _DecodeError(path, f"expected string, got {_describe(value)}")
-    return value
+    # Interned: namespaces, label keys and values recur across thousands of objects, and the
+    # scheduler compares them in its hottest loop (SelectorSpread's walk over every pod); equal
+    # interned strings compare by identity without reading their text (another cache miss).
+    return sys.intern(value) if len(value) <= _INTERN_MAX else value
+
+
+#: strings longer than this (annotations' JSON, messages) are not interned
+_INTERN_MAX = 253
 
 
 def _dec_int(value: Any, path: str) -> int:
@@ -271,7 +279,7 @@ def _map_codec(value_type: Any) -> tuple[Decoder, Encoder]:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise _DecodeError(path, f"expected string keys, got key {_describe(key)}")
-            out[key] = val_dec(item, _key_path(path, key))
+            out[sys.intern(key)] = val_dec(item, _key_path(path, key))
         return out
 
     def encode(value: Mapping[str, Any]) -> dict[str, Any]:

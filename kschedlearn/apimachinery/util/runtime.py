@@ -21,8 +21,7 @@ is always true (1.6's default), and logPanic prints no caller list (Go's is a li
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from kschedlearn.trace import glog
 
@@ -74,27 +73,48 @@ PANIC_HANDLERS: tuple[Callable[[BaseException], None], ...] = (_log_panic,)
 """Go: PanicHandlers — runtime.go#L35-L36."""
 
 
-@contextmanager
-def handle_crash(*additional_handlers: Callable[[BaseException], None]) -> Iterator[None]:
+def handle_crash(*additional_handlers: Callable[[BaseException], None]) -> _HandleCrash:
     """``defer runtime.HandleCrash()``: on a panic, run the handlers, then panic again.
 
     Go: HandleCrash — runtime.go#L38-L61 (``ReallyCrash`` is true in 1.6, so it re-panics).
     Differs from Go: a ``with`` block around the deferred-to body instead of ``defer``; only
     :data:`PANICS` are recovered (``glog.Fatalf`` exits the process in Go, it is no panic); a
     panic already handled by an inner ``handle_crash`` (a Parallelize piece, see below) is
-    passed on without running the handlers again.
+    passed on without running the handlers again. The ``with`` object is a small class rather
+    than a ``contextlib`` generator: Parallelize enters one per node per priority pass, and the
+    generator machinery cost more than the checks it guards.
     """
-    try:
-        yield
-    except PANICS as r:
+    if not additional_handlers:
+        return _HANDLE_CRASH
+    return _HandleCrash(additional_handlers)
+
+
+class _HandleCrash:
+    """The ``with handle_crash(...)`` block: nothing on entry, the recover-and-re-panic on exit."""
+
+    __slots__ = ("additional_handlers",)
+
+    def __init__(self, additional_handlers: tuple[Callable[[BaseException], None], ...]) -> None:
+        self.additional_handlers = additional_handlers
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: type[BaseException] | None, r: BaseException | None, tb: object) -> bool:
+        if r is None or not isinstance(r, PANICS):
+            return False  # no panic (or no exception at all): nothing to recover
         # A Parallelize piece runs in its caller's goroutine here (Go: a worker goroutine whose
         # re-panic ends the program at once), so the caller's HandleCrash meets the same panic
         # again: it is handled, and logged, only once.
         if getattr(r, "_kschedlearn_crash_handled", False):
-            raise
+            return False
         r._kschedlearn_crash_handled = True  # type: ignore[union-attr]
         for fn in PANIC_HANDLERS:
             fn(r)
-        for fn in additional_handlers:
+        for fn in self.additional_handlers:
             fn(r)
-        raise
+        return False  # re-panic: the exception goes on
+
+
+#: the shared block for the common ``handle_crash()`` without extra handlers (it holds no state)
+_HANDLE_CRASH = _HandleCrash(())

@@ -9,6 +9,7 @@ points. Unbounded Python ints made it a huge negative total and placed the pod e
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, strategies as st
 
 from kschedlearn import Simulation
 from kschedlearn.apimachinery._goint import MIN_INT64, div64, int32, int64
@@ -102,3 +103,10 @@ def test_node_info_sums_wrap_as_go_int64():
     info = new_node_info(pod("a"), pod("b"), pod("c"))
     assert info.requested_resource().memory == -(2**62)
     assert info.nonzero_request().memory == -(2**62)
+
+
+@given(st.integers(min_value=-(2**130), max_value=2**130))
+def test_int64_in_range_shortcut_equals_the_wrap(value):
+    """``int64`` returns an in-range value untouched; that equals the two's-complement wrap."""
+    wrapped = value & ((1 << 64) - 1)
+    assert int64(value) == (wrapped - (1 << 64) if wrapped & (1 << 63) else wrapped)

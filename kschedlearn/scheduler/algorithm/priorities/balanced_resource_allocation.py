@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata
 from kschedlearn.scheduler.algorithm.priorities.util.non_zero import get_nonzero_requests
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.node_info import Resource
@@ -61,9 +62,6 @@ def balanced_resource_allocation_map(pod: "Pod", meta: Any, node_info: "NodeInfo
     Go: func BalancedResourceAllocationMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L101-L116
     """
-    # Imported here: metadata imports this module for get_non_zero_requests.
-    from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
-
     if isinstance(meta, PriorityMetadata):
         non_zero_request = meta.non_zero_request
     else:

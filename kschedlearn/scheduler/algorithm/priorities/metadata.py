@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Optional
 
 import attrs
 
-from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import get_non_zero_requests
-from kschedlearn.scheduler.algorithm.priorities.taint_toleration import get_all_toleration_prefer_no_schedule
 from kschedlearn.scheduler.schedulercache.node_info import Resource
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
 
@@ -45,6 +43,15 @@ def priority_metadata(pod: "Optional[Pod]", node_name_to_info: "dict[str, NodeIn
     Go: func PriorityMetadata(pod *v1.Pod, nodeNameToInfo map[string]*schedulercache.NodeInfo) interface{}
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/metadata.go#L31-L46
     """
+    # Imported here, once per pod, so that the map functions (run once per node) can import
+    # PriorityMetadata at their module's top instead of inside every call.
+    from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import (  # noqa: PLC0415
+        get_non_zero_requests,
+    )
+    from kschedlearn.scheduler.algorithm.priorities.taint_toleration import (  # noqa: PLC0415
+        get_all_toleration_prefer_no_schedule,
+    )
+
     # A nil pod cannot be described; the map functions then fall back to their slow paths.
     if pod is None:
         return None

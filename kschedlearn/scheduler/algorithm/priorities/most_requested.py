@@ -16,6 +16,7 @@ from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation imp
     NodeNotFoundError,
     get_non_zero_requests,
 )
+from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata
 from kschedlearn.scheduler.api.types import HostPriority
 
 if TYPE_CHECKING:
@@ -29,8 +30,6 @@ def most_requested_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
     Go: func MostRequestedPriorityMap(pod *v1.Pod, meta interface{}, nodeInfo *schedulercache.NodeInfo) (schedulerapi.HostPriority, error)
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L29-L42
     """
-    from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
-
     if isinstance(meta, PriorityMetadata):
         non_zero_request = meta.non_zero_request
     else:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
 
 from kschedlearn.api.v1.helpers import tolerations_tolerate_taint
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import NodeNotFoundError
+from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata
 from kschedlearn.scheduler.api.types import HostPriority
 
 if TYPE_CHECKING:
@@ -70,8 +70,6 @@ def compute_taint_toleration_priority_map(pod: "Pod", meta: Any, node_info: "Nod
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L59-L81
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
-    from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata  # noqa: PLC0415
-
     node = node_info.node()
     if node is None:
         raise NodeNotFoundError()
@@ -92,7 +90,7 @@ def compute_taint_toleration_priority_reduce(
 
     Go: func ComputeTaintTolerationPriorityReduce(pod *v1.Pod, meta interface{}, nodeNameToInfo map[string]*schedulercache.NodeInfo, result schedulerapi.HostPriorityList) error
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L83-L108
-    Differs from Go: list elements are replaced with ``attrs.evolve`` copies (HostPriority is
+    Differs from Go: list elements are replaced with new HostPriority values (HostPriority is
     frozen); no V(10) log line.
     """
     max_count = 0
@@ -105,4 +103,4 @@ def compute_taint_toleration_priority_reduce(
         f_score = 10.0
         if max_count_float > 0:
             f_score = (1.0 - float(hp.score) / max_count_float) * 10
-        result[i] = attrs.evolve(hp, score=int(f_score))
+        result[i] = HostPriority(host=hp.host, score=int(f_score))

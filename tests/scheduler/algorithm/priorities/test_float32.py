@@ -65,3 +65,19 @@ def test_f32_special_values() -> None:
     for x in (0.0, -0.0, math.inf, -math.inf, 1e39, -1e39, 2.0**24, 2.0**24 + 1, 0.1, 1 / 3):
         assert _bits(ss._f32(x)) == _bits(_reference(x))
     assert math.isnan(ss._f32(math.nan))
+
+
+@given(st.lists(st.one_of(finite_f32_range, st.just(0.0), st.just(-0.0), st.just(math.nan),
+                          st.integers(min_value=0, max_value=40).map(lambda n: n / 3)), max_size=20))
+def test_f32_memo_gives_the_round_trip_every_time(xs: list[float]) -> None:
+    """Repeated values come from the memo; zeros keep their sign, NaN stays NaN."""
+    for x in xs + xs:
+        got, want = ss._f32(x), _reference(x)
+        assert _bits(got) == _bits(want) or (math.isnan(got) and math.isnan(want))
+
+
+@given(st.one_of(st.floats(), st.just(2.0**63), st.just(-(2.0**63)), st.just(math.nan), st.just(math.inf)))
+def test_go_int_equals_the_checked_conversion(x: float) -> None:
+    """``_go_int``'s single range test gives what the NaN/Inf/range checks gave."""
+    want = -(2**63) if math.isnan(x) or math.isinf(x) or not (-(2.0**63) <= x < 2.0**63) else int(x)
+    assert ss._go_int(x) == want
