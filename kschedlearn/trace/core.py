@@ -87,10 +87,25 @@ class TraceEvent:
 _FRAMES: dict[tuple[Any, int], Frame] = {}
 
 
+#: the last stack captured: (innermost mirrored frame, its line, limit, the stack). A trace event
+#: with a snapshot asks twice at the same point (the event's stack, the snapshot's); while the
+#: innermost frame object and its line are the same, every outer frame is suspended in its call
+#: and the stack is the same. Holding the frame keeps it alive until the next capture only.
+_LAST_STACK: list[Any] = [None, -1, 0, ()]
+
+
 def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     """The mirrored-code frames of the running goroutine, outermost first."""
-    frames: list[Frame] = []
     f = sys._getframe(1)
+    while f is not None and not _is_mirrored_frame_module(f.f_globals.get("__name__", "")):
+        f = f.f_back
+    if f is None:
+        return ()
+    last = _LAST_STACK
+    if last[0] is f and last[1] == f.f_lineno and last[2] == limit:
+        return last[3]
+    innermost, line = f, f.f_lineno
+    frames: list[Frame] = []
     while f is not None and len(frames) < limit:
         mod = f.f_globals.get("__name__", "")
         if _is_mirrored_frame_module(mod):
@@ -103,7 +118,9 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
             frames.append(frame)
         f = f.f_back
     frames.reverse()
-    return tuple(frames)
+    stack = tuple(frames)
+    _LAST_STACK[:] = [innermost, line, limit, stack]
+    return stack
 
 
 def _is_mirrored_frame_module(mod: str) -> bool:

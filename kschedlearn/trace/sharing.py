@@ -1,0 +1,127 @@
+"""Cheap snapshots: know from outside when a live component changed, reuse what was built.
+
+Go: none — kschedlearn-only (DESIGN §6). A snapshot at every trace event (the teaching mode)
+must not rebuild what did not change since the previous event. The snapshot builder
+(``trace/snapshot.py``) asks each source whether it moved, at O(1) where a generation number
+says so, and otherwise rebuilds only the parts that changed:
+
+- the scheduler cache: :func:`watch_cache` wraps the cache *instance's* mutating methods from
+  outside (like ``scheduler/instrument.py``) so that each call bumps a generation, and its
+  ``debug_state`` so that it returns the previous picture while that generation stands still.
+  Inside a mutating call (a trace event emitted by an inner wrapper, another goroutine taking
+  a snapshot while this one waits for the cache's lock) the picture is always rebuilt; the
+  cache's own per-NodeInfo memo still shares every unchanged node's part.
+- the goroutines: ``Runtime.version`` moves on every goroutine start and state change.
+- queues, the API server, processes: see :class:`Reuse` and the builder.
+
+Every change to a watched cache goes through its methods (as in Go, where the cache is only
+changed through its ``Cache`` interface); a test that pokes the cache's private dicts directly
+must not expect a watched cache's ``debug_state`` to see it.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from kschedlearn.trace.instrument import wrap_instance
+
+T = TypeVar("T")
+
+#: the cache methods that change what ``debug_state`` shows (the Cache interface, Go's
+#: cache.go, plus the expiry sweep's entry points, which the cleanup goroutine calls)
+CACHE_MUTATORS = ("assume_pod", "finish_binding", "_finish_binding", "forget_pod", "add_pod",
+                  "update_pod", "remove_pod", "add_node", "update_node", "remove_node",
+                  "_cleanup_expired_assumed_pods", "_cleanup_assumed_pods", "_expire_pod")
+
+WATCH_TAG = "snapshot-watch"
+
+
+@attrs.define(eq=False)
+class _CacheWatch:
+    """Generation of one watched cache, how many mutating calls are running, the last picture."""
+
+    generation: int = 0
+    depth: int = 0
+    seen: int = -1
+    last: Any = None
+
+
+_WATCHES: weakref.WeakKeyDictionary[Any, _CacheWatch] = weakref.WeakKeyDictionary()
+
+
+def _mutator(original: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        watch = _WATCHES[self]
+        watch.generation += 1
+        watch.depth += 1
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            watch.depth -= 1
+            watch.generation += 1
+
+    return wrapper
+
+
+def _debug_state(original: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def wrapper(self: Any) -> Any:
+        watch = _WATCHES[self]
+        if watch.depth == 0 and watch.seen == watch.generation and watch.last is not None:
+            return watch.last
+        state = original(self)
+        if watch.depth == 0:
+            watch.seen, watch.last = watch.generation, state
+        return state
+
+    return wrapper
+
+
+def watch_cache(cache: Any) -> Any:
+    """Make this scheduler cache instance's ``debug_state`` O(1) while it does not change.
+
+    Idempotent; objects that are not a scheduler cache (no ``assume_pod``/``debug_state``, e.g.
+    a proxy for "the focused replica's cache") are returned untouched. Returns ``cache``.
+    """
+    cls = type(cache)
+    if cache is None or WATCH_TAG in getattr(cls, "_kschedlearn_tags", ()):
+        return cache
+    if not all(callable(getattr(cls, name, None)) for name in (*CACHE_MUTATORS, "debug_state")):
+        return cache
+    _WATCHES[cache] = _CacheWatch()
+    wrappers: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = dict.fromkeys(CACHE_MUTATORS, _mutator)
+    wrappers["debug_state"] = _debug_state
+    return wrap_instance(cache, wrappers, tag=WATCH_TAG)
+
+
+def is_watched(cache: Any) -> bool:
+    """Whether :func:`watch_cache` was applied to this instance."""
+    return WATCH_TAG in getattr(type(cache), "_kschedlearn_tags", ())
+
+
+@attrs.define(eq=False)
+class Reuse(Generic[T]):
+    """The last value built and the signature it was built from: ``get(signature, build)``
+    returns the last value while the signature compares equal, else builds and keeps a new one.
+
+    Signatures are compared with ``==`` (identity first, element by element, in C for tuples,
+    lists and dicts), so a signature of live objects that are replaced on change (API objects,
+    ``Deltas``) costs a few pointer comparisons.
+    """
+
+    signature: Any = None
+    value: T | None = None
+    filled: bool = False
+
+    def get(self, signature: Any, build: Callable[[], T]) -> T:
+        if self.filled and self.signature == signature:
+            return self.value  # type: ignore[return-value]
+        self.value = build()
+        self.signature, self.filled = signature, True
+        return self.value
