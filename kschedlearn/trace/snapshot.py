@@ -364,7 +364,7 @@ class SnapshotBuilder:
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
-    _holders: dict[int, PodHolderView] = attrs.field(factory=dict, init=False)
+    _holders: Mapping[int, PodHolderView] = attrs.field(factory=dict, init=False)
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
     _api_last: tuple[Any, ApiServerView] | None = attrs.field(default=None, init=False, repr=False)
@@ -378,13 +378,13 @@ class SnapshotBuilder:
         self._note(event.stage)
         self._holders = self._holders_after(event.stage, event.data)
 
-    def _holders_after(self, stage: str, data: Mapping[str, Any] | None) -> dict[int, PodHolderView]:
+    def _holders_after(self, stage: str, data: Mapping[str, Any] | None) -> Mapping[int, PodHolderView]:
         g = getattr(self.runtime, "current", None)
         if g is None or not data:
             return self._alive(self._holders)
         return self._alive(next_holders(self._holders, stage, data, g.gid, g.name, g.process.name))
 
-    def _alive(self, holders: dict[int, PodHolderView]) -> dict[int, PodHolderView]:
+    def _alive(self, holders: Mapping[int, PodHolderView]) -> Mapping[int, PodHolderView]:
         """Drop holders whose goroutine has ended (killed process, finished bind goroutine)."""
         rt = self.runtime
         if rt is None or not holders:
