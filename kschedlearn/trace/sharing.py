@@ -110,7 +110,8 @@ class Reuse(Generic[T]):
     """The last value built and the signature it was built from: ``get(signature, build)``
     returns the last value while the signature compares equal, else builds and keeps a new one.
 
-    Signatures are compared with ``==`` (identity first, element by element, in C for tuples,
+    A rebuilt value equal to the last one is dropped for the last one (its parts are shared, so
+    that compares identities). Signatures are compared with ``==`` (identity first, element by element, in C for tuples,
     lists and dicts), so a signature of live objects that are replaced on change (API objects,
     ``Deltas``) costs a few pointer comparisons.
     """
@@ -122,6 +123,8 @@ class Reuse(Generic[T]):
     def get(self, signature: Any, build: Callable[[], T]) -> T:
         if self.filled and self.signature == signature:
             return self.value  # type: ignore[return-value]
-        self.value = build()
+        value = build()
+        if not (self.filled and value == self.value):  # moved and back (runnable -> running -> ...)
+            self.value = value
         self.signature, self.filled = signature, True
-        return self.value
+        return self.value  # type: ignore[return-value]
