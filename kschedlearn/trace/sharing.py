@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import weakref
 from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 import attrs
@@ -31,6 +32,7 @@ import attrs
 from kschedlearn.trace.instrument import wrap_instance
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 #: the cache methods that change what ``debug_state`` shows (the Cache interface, Go's
 #: cache.go, plus the expiry sweep's entry points, which the cleanup goroutine calls)
@@ -128,3 +130,21 @@ class Reuse(Generic[T]):
             self.value = value
         self.signature, self.filled = signature, True
         return self.value  # type: ignore[return-value]
+
+
+def shared_items(items: Mapping[str, Any], memo: dict[str, tuple[Any, V]], make: Callable[[str, Any], V]) -> list[V]:
+    """``make(key, item)`` for each item, in order, reusing the view of an item seen last time.
+
+    ``memo`` (key -> (item, its view)) is refilled with the current items only. Items must be
+    replaced, never changed in place (API objects, ``Deltas`` tuples), so the same item gives
+    the same view.
+    """
+    previous = dict(memo)
+    memo.clear()
+    views = []
+    for key, item in items.items():
+        known = previous.get(key)
+        view = known[1] if known is not None and known[0] is item else make(key, item)
+        memo[key] = (item, view)
+        views.append(view)
+    return views

@@ -43,7 +43,7 @@ from kschedlearn.trace.attrs_json import decode, encode
 from kschedlearn.scheduler.schedulercache.cache import CacheDebugState
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import PodHolderView, next_holders
-from kschedlearn.trace.sharing import Reuse, watch_cache
+from kschedlearn.trace.sharing import Reuse, shared_items, watch_cache
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -85,24 +85,7 @@ class QueueView:
         replaced, never changed in place (API objects, ``Deltas`` tuples), so the same item gives
         the same view. It is refilled with the current items only.
         """
-        items = []
-        previous = dict(memo) if memo else {}
-        if memo is not None:
-            memo.clear()
-        for key, item in state.items.items():
-            known = previous.get(key)
-            if known is not None and known[0] is item:
-                view = known[1]
-            else:
-                if kind == "DeltaFIFO":
-                    deltas = tuple(str(d.type) for d in item)
-                    newest = item[-1].object if len(item) else None
-                else:
-                    deltas, newest = (), item
-                view = QueueItemView(key, deltas, _node_name(newest))
-            if memo is not None:
-                memo[key] = (item, view)
-            items.append(view)
+        items = shared_items(state.items, {} if memo is None else memo, lambda key, item: _item_view(key, item, kind))
         return cls(
             kind=kind, line=tuple(state.queue), items=tuple(items), populated=bool(state.populated),
             initial_population_count=int(state.initial_population_count), closed=bool(state.closed),
@@ -245,6 +228,12 @@ class Snapshot:
 # --- builders from live objects --------------------------------------------------------------
 
 
+def _item_view(key: str, item: Any, kind: str) -> QueueItemView:
+    if kind == "DeltaFIFO":
+        return QueueItemView(key, tuple(str(d.type) for d in item), _node_name(item[-1].object if len(item) else None))
+    return QueueItemView(key, (), _node_name(item))
+
+
 def _node_name(obj: Any) -> str:
     spec = getattr(obj, "spec", None)
     if spec is None and hasattr(obj, "obj"):  # a DeletedFinalStateUnknown tombstone
@@ -367,7 +356,6 @@ class SnapshotBuilder:
     _holders: Mapping[int, PodHolderView] = attrs.field(factory=dict, init=False)
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
-    _api_last: tuple[Any, ApiServerView] | None = attrs.field(default=None, init=False, repr=False)
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
     _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
     _item_memo: dict[str, dict[str, tuple[Any, QueueItemView]]] = attrs.field(
@@ -433,10 +421,8 @@ class SnapshotBuilder:
         )
 
     def _cache(self) -> Any:
-        if self.cache is None:
-            return None
-        watch_cache(self.cache)  # a no-op once watched, or for a proxy (the world watches its target)
-        return self.cache.debug_state()
+        # watching is a no-op once done, or for a proxy (the world watches the replicas' caches)
+        return watch_cache(self.cache).debug_state() if self.cache is not None else None
 
     def _backoff(self) -> tuple[BackoffEntryView, ...] | None:
         if self.backoff is None:
@@ -455,36 +441,27 @@ class SnapshotBuilder:
                              state.initial_population_count, state.closed)
                 out[name] = self._reuse["queue:" + name].get(
                     signature, lambda: QueueView.of(state, kind, self._item_memo[name]))
-        return self._reuse["queues"].get(list(out.values()), lambda: out)
+        return self._reuse["queues"].get(list(out.items()), lambda: out)
 
     def _apiserver(self) -> ApiServerView | None:
         if self.api_objects is None:
             return None
         version = self.api_version() if self.api_version is not None else None  # reuse while unchanged
-        if version is not None and self._api_last is not None and self._api_last[0] == version:
-            return self._api_last[1]
-        view = api_server_view(self.api_objects(), memo=self._api_memo)
-        self._api_last = (version, view)
-        return view
+        build = lambda: api_server_view(self.api_objects(), memo=self._api_memo)  # noqa: E731
+        return build() if version is None else self._reuse["api"].get(version, build)
 
     def _goroutines(self) -> tuple[GoroutineView, ...] | None:
         """The goroutines alive now (finished ones are not shown); rebuilt when one changed."""
         rt = self.runtime
-        if rt is None:
-            return None
-        return self._reuse["goroutines"].get(rt.version, self._build_goroutines)
+        return None if rt is None else self._reuse["goroutines"].get(rt.version, self._build_goroutines)
 
     def _build_goroutines(self) -> tuple[GoroutineView, ...]:
-        previous, memo = self._goroutine_memo, {}
-        views = []
+        previous, self._goroutine_memo = self._goroutine_memo, {}
         for g in self.runtime.goroutines:
             if g.alive:
                 key = (g.gid, g.name, g.process.name, g.state, g.waiting_on)
-                view = previous.get(key) or GoroutineView(*key)
-                memo[key] = view
-                views.append(view)
-        self._goroutine_memo = memo
-        return tuple(views)
+                self._goroutine_memo[key] = previous.get(key) or GoroutineView(*key)
+        return tuple(self._goroutine_memo.values())
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
         rec = apiserver.leader_record if apiserver is not None else None
