@@ -12,7 +12,8 @@ says so, and otherwise rebuilds only the parts that changed:
   a snapshot while this one waits for the cache's lock) the picture is always rebuilt; the
   cache's own per-NodeInfo memo still shares every unchanged node's part.
 - the goroutines: ``Runtime.version`` moves on every goroutine start and state change.
-- queues, the API server, processes: see :class:`Reuse` and the builder.
+- the FIFO / DeltaFIFO queues: :func:`watch_queue`, the same way.
+- the API server, backoff, processes: see :class:`Reuse` and the builder.
 
 Every change to a watched cache goes through its methods (as in Go, where the cache is only
 changed through its ``Cache`` interface); a test that pokes the cache's private dicts directly
@@ -22,7 +23,6 @@ must not expect a watched cache's ``debug_state`` to see it.
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
@@ -43,9 +43,14 @@ CACHE_MUTATORS = ("assume_pod", "finish_binding", "_finish_binding", "forget_pod
 WATCH_TAG = "snapshot-watch"
 
 
+#: the FIFO / DeltaFIFO methods that change what ``debug_state`` shows. A popper blocked in
+#: ``pop`` counts as "inside": the line may lose ghost keys there, so it is never reused then.
+QUEUE_MUTATORS = ("add", "update", "delete", "pop", "replace", "resync", "add_if_not_present", "close")
+
+
 @attrs.define(eq=False)
-class _CacheWatch:
-    """Generation of one watched cache, how many mutating calls are running, the last picture."""
+class _Watch:
+    """Generation of one watched object, how many mutating calls are running, the last picture."""
 
     generation: int = 0
     depth: int = 0
@@ -53,13 +58,10 @@ class _CacheWatch:
     last: Any = None
 
 
-_WATCHES: weakref.WeakKeyDictionary[Any, _CacheWatch] = weakref.WeakKeyDictionary()
-
-
 def _mutator(original: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(original)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        watch = _WATCHES[self]
+        watch = type(self)._kschedlearn_watch
         watch.generation += 1
         watch.depth += 1
         try:
@@ -74,7 +76,7 @@ def _mutator(original: Callable[..., Any]) -> Callable[..., Any]:
 def _debug_state(original: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(original)
     def wrapper(self: Any) -> Any:
-        watch = _WATCHES[self]
+        watch = type(self)._kschedlearn_watch
         if watch.depth == 0 and watch.seen == watch.generation and watch.last is not None:
             return watch.last
         state = original(self)
@@ -85,26 +87,43 @@ def _debug_state(original: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _watch(obj: Any, mutators: tuple[str, ...]) -> Any:
+    cls = type(obj)
+    if obj is None or WATCH_TAG in getattr(cls, "_kschedlearn_tags", ()):
+        return obj
+    if not all(callable(getattr(cls, name, None)) for name in (*mutators, "debug_state")):
+        return obj  # not that kind of object (e.g. a proxy for "the focused replica's" one)
+    wrappers: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = dict.fromkeys(mutators, _mutator)
+    wrappers["debug_state"] = _debug_state
+    wrap_instance(obj, wrappers, tag=WATCH_TAG)
+    type(obj)._kschedlearn_watch = _Watch()  # the generated class is this instance's own
+    return obj
+
+
 def watch_cache(cache: Any) -> Any:
     """Make this scheduler cache instance's ``debug_state`` O(1) while it does not change.
 
-    Idempotent; objects that are not a scheduler cache (no ``assume_pod``/``debug_state``, e.g.
-    a proxy for "the focused replica's cache") are returned untouched. Returns ``cache``.
+    Idempotent; anything that is not a scheduler cache is returned untouched. Returns ``cache``.
     """
-    cls = type(cache)
-    if cache is None or WATCH_TAG in getattr(cls, "_kschedlearn_tags", ()):
-        return cache
-    if not all(callable(getattr(cls, name, None)) for name in (*CACHE_MUTATORS, "debug_state")):
-        return cache
-    _WATCHES[cache] = _CacheWatch()
-    wrappers: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = dict.fromkeys(CACHE_MUTATORS, _mutator)
-    wrappers["debug_state"] = _debug_state
-    return wrap_instance(cache, wrappers, tag=WATCH_TAG)
+    return _watch(cache, CACHE_MUTATORS)
 
 
-def is_watched(cache: Any) -> bool:
-    """Whether :func:`watch_cache` was applied to this instance."""
-    return WATCH_TAG in getattr(type(cache), "_kschedlearn_tags", ())
+def watch_queue(queue: Any) -> Any:
+    """The same for a FIFO or DeltaFIFO instance (``debug_state`` reused while no call runs)."""
+    return _watch(queue, QUEUE_MUTATORS)
+
+
+def type_name(obj: Any) -> str:
+    """The name of ``obj``'s class as it was before :func:`_watch` gave it its own subclass."""
+    cls = type(obj)
+    while "_kschedlearn_watch" in cls.__dict__:
+        cls = cls.__mro__[1]
+    return cls.__name__
+
+
+def is_watched(obj: Any) -> bool:
+    """Whether :func:`watch_cache` / :func:`watch_queue` was applied to this instance."""
+    return WATCH_TAG in getattr(type(obj), "_kschedlearn_tags", ())
 
 
 @attrs.define(eq=False)
@@ -123,7 +142,7 @@ class Reuse(Generic[T]):
     filled: bool = False
 
     def get(self, signature: Any, build: Callable[[], T]) -> T:
-        if self.filled and self.signature == signature:
+        if self.filled and (self.signature is signature or self.signature == signature):
             return self.value  # type: ignore[return-value]
         value = build()
         if not (self.filled and value == self.value):  # moved and back (runnable -> running -> ...)

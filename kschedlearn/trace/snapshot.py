@@ -43,7 +43,7 @@ from kschedlearn.trace.attrs_json import decode, encode
 from kschedlearn.scheduler.schedulercache.cache import CacheDebugState
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import PodHolderView, next_holders
-from kschedlearn.trace.sharing import Reuse, shared_items, watch_cache
+from kschedlearn.trace.sharing import Reuse, shared_items, type_name, watch_cache, watch_queue
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -433,14 +433,12 @@ class SnapshotBuilder:
     def _queues(self) -> dict[str, QueueView]:
         out = {}
         for name, q in self.queues.items():
-            state = q.debug_state()
+            state = watch_queue(q).debug_state()  # the same object while a watched queue stands still
             if state is not None:
                 # a proxy for "the focused replica's queue" names its kind itself
-                kind = getattr(q, "kind", type(q).__name__)
-                signature = (kind, state.queue, state.items, state.populated,
-                             state.initial_population_count, state.closed)
+                kind = getattr(q, "kind", None) or type_name(q)
                 out[name] = self._reuse["queue:" + name].get(
-                    signature, lambda: QueueView.of(state, kind, self._item_memo[name]))
+                    (kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
         return self._reuse["queues"].get(list(out.items()), lambda: out)
 
     def _apiserver(self) -> ApiServerView | None:
