@@ -70,6 +70,9 @@ def next_holders(holders: Mapping[int, PodHolderView], stage: str, data: Mapping
             return out  # some other FIFO consumer
         old = out.get(gid)
         node = str(data.get("host", "")) or (old.node if old is not None and old.pod == pod else "")
+        if old is not None and (old.pod, old.holder, old.phase, old.node, old.goroutine, old.process) == (
+                pod, "scheduleOne", stage, node, goroutine, process):
+            return out  # the same pod at the same phase (one event per node of the predicate loop)
         return _with(out, gid, PodHolderView(pod, "scheduleOne", goroutine, process, stage, node))
     elif stage in BIND_PHASES:
         return _with(out, gid, PodHolderView(pod, "bind", goroutine, process, stage, str(data.get("node", ""))))

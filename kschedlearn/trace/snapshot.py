@@ -378,7 +378,7 @@ class SnapshotBuilder:
         if rt is None or not holders:
             return holders
         alive = self._reuse["alive"].get(rt.version, lambda: {g.gid for g in rt.goroutines if g.alive})
-        if all(k in alive for k in holders):
+        if alive.issuperset(holders):
             return holders
         return {k: h for k, h in holders.items() if k in alive}
 
