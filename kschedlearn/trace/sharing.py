@@ -15,16 +15,15 @@ says so, and otherwise rebuilds only the parts that changed:
 - the FIFO / DeltaFIFO queues: :func:`watch_queue`, the same way.
 - the API server, backoff, processes: see :class:`Reuse` and the builder.
 
-Every change to a watched cache goes through its methods (as in Go, where the cache is only
-changed through its ``Cache`` interface); a test that pokes the cache's private dicts directly
-must not expect a watched cache's ``debug_state`` to see it.
+Every change to a watched cache or queue goes through its methods (as in Go, where the cache is
+only changed through its ``Cache`` interface and a queue through its ``Queue`` one); a test that
+pokes their private fields directly must not expect a watched object's ``debug_state`` to see it.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 import attrs
