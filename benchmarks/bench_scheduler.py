@@ -32,6 +32,7 @@ import subprocess
 import sys
 import statistics
 import time
+import tracemalloc
 import types
 
 from kschedlearn import Simulation, sim, trace
@@ -57,8 +58,15 @@ def _pod(i: int) -> Pod:
                           "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}}}]}})
 
 
-def throughput(nodes: int, pods: int, mode: str) -> dict[str, object]:
-    """Wall-clock pods/s for ``pods`` pods on ``nodes`` nodes; mode: off | traced | snapshots."""
+def throughput(nodes: int, pods: int, mode: str, memory: bool = False) -> dict[str, object]:
+    """Wall-clock pods/s for ``pods`` pods on ``nodes`` nodes; mode: off | traced | snapshots.
+
+    ``memory``: also trace allocations (slow: not a timing run) and report ``held_mb``, the
+    memory the run's objects (cluster, scheduler, trace, snapshots) hold at its end.
+    """
+    if memory:
+        gc.collect()
+        tracemalloc.start()
     rt = sim.Runtime(seed=1)
     if mode != "off":
         rt.tracer = trace.Tracer(capture_stacks=(mode == "snapshots"), log_verbosity=0,
@@ -89,7 +97,13 @@ def throughput(nodes: int, pods: int, mode: str) -> dict[str, object]:
     rt.run(stop_when=lambda: sum(1 for p in api.storage.items("pods") if p.spec.node_name) >= pods)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     bound = sum(1 for p in api.storage.items("pods") if p.spec.node_name)
-    return {"bench": "throughput", "nodes": nodes, "pods": pods, "mode": mode, "bound": bound,
+    extra: dict[str, object] = {}
+    if memory:
+        gc.collect()
+        extra = {"held_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 2),
+                 "events": len(rt.tracer.events) if rt.tracer is not None else 0}
+        tracemalloc.stop()
+    return {"bench": "throughput", **extra, "nodes": nodes, "pods": pods, "mode": mode, "bound": bound,
             "wall_s": round(wall, 4), "pods_per_s": round(bound / wall, 2) if wall else None,
             "cpu_s": round(cpu, 4), "pods_per_cpu_s": round(bound / cpu, 2) if cpu else None}
 
@@ -133,6 +147,8 @@ def main() -> None:
     ap.add_argument("--only", default="", help="--shapes: comma-separated subset of small,medium,large")
     ap.add_argument("--teaching", type=int, default=0, metavar="PODS",
                     help="only the 100-node untraced / traced / snapshot-every-event comparison")
+    ap.add_argument("--memory", action="store_true",
+                    help="--teaching: then the memory held by a traced and a teaching run (tracemalloc, slow)")
     ap.add_argument("--engines", default=",".join(ENGINES), help="--shapes: comma-separated engines")
     args = ap.parse_args()
     if args.workload:
@@ -148,6 +164,9 @@ def main() -> None:
     if args.teaching:
         for mode in ("off", "traced", "snapshots"):
             print(json.dumps(throughput(100, args.teaching, mode)), flush=True)
+        if args.memory:
+            for mode in ("traced", "snapshots"):
+                print(json.dumps({**throughput(100, args.teaching, mode, memory=True), "bench": "memory"}), flush=True)
         return
     sizes = [(100, 50), (1000, 20)] if args.quick else [(100, 200), (1000, 50), (5000, 10)]
     results = []

@@ -82,13 +82,31 @@ class Goroutine:
     process: Process
     runtime: Runtime = attrs.field(repr=False)
     glet: _GoGreenlet | None = attrs.field(default=None, repr=False)
-    state: str = "runnable"  # runnable | running | blocked | sleeping | paused | done | killed
-    waiting_on: str = ""
+    _state: str = "runnable"  # runnable | running | blocked | sleeping | paused | done | killed
+    _waiting_on: str = ""
     killed: bool = False
 
     @property
+    def state(self) -> str:
+        return self._state
+
+    @state.setter
+    def state(self, value: str) -> None:
+        self._state = value
+        self.runtime.version += 1  # see Runtime.version
+
+    @property
+    def waiting_on(self) -> str:
+        return self._waiting_on
+
+    @waiting_on.setter
+    def waiting_on(self, value: str) -> None:
+        self._waiting_on = value
+        self.runtime.version += 1
+
+    @property
     def alive(self) -> bool:
-        return self.state not in ("done", "killed")
+        return self._state not in ("done", "killed")
 
 
 @attrs.frozen
@@ -127,6 +145,9 @@ class Runtime:
     crashes: list[Crash] = attrs.field(factory=list, init=False)
     tracer: Any = attrs.field(default=None, init=False)  # kschedlearn.trace.Tracer, set from outside
     max_switches: int | None = None
+    #: bumped whenever a goroutine starts or any goroutine's state or waiting_on changes, so the
+    #: trace snapshots reuse the goroutine views they built while it stands still
+    version: int = attrs.field(default=0, init=False, repr=False)
     _ready: deque[tuple[Goroutine, Any]] = attrs.field(factory=deque, init=False, repr=False)
     _to_unwind: deque[Goroutine] = attrs.field(factory=deque, init=False, repr=False)
     _timers: list[_Timer] = attrs.field(factory=list, init=False, repr=False)
@@ -175,6 +196,7 @@ class Runtime:
         g.glet.goroutine = g
         process.goroutines.append(g)
         self.goroutines.append(g)
+        self.version += 1
         if g.gid % 512 == 0:  # forget finished goroutines now and then (keeps lists short)
             self.goroutines = [x for x in self.goroutines if x.alive]
             for p in self.processes:

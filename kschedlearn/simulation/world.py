@@ -27,6 +27,7 @@ from kschedlearn.scheduler.factory.plugins import copy_registry
 from kschedlearn.scheduler.instrument import instrument_scheduler
 from kschedlearn.simulation.no_assume import switch_off_assume
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
+from kschedlearn.trace.sharing import watch_cache, watch_queue
 from kschedlearn.trace.snapshot import SnapshotBuilder
 
 register_stage("workload", "", "The scenario's timeline acted on the cluster (a pod or node came or went, or a fault was set up).")
@@ -276,6 +277,9 @@ def build_world(
             instrument_scheduler(h)
             if not scenario.assume:
                 switch_off_assume(h)
+            watch_cache(h.scheduler.config.scheduler_cache)  # cheap snapshots (trace/sharing.py)
+            watch_queue(h.config_factory.pod_queue)
+            watch_queue(h.config_factory.scheduled_pod_populator.config.queue)
             _attach_to_builder(world, replica)
             if on_replica_created is not None:
                 on_replica_created(h)

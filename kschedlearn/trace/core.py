@@ -98,25 +98,51 @@ _FRAMES: dict[tuple[Any, int], Frame] = {}
 _in_frame: Frame | None = None
 
 
+#: frame object -> (the frame, its line then, the mirrored stack up to it, outermost first), for
+#: the frames of recent stacks. While a frame is alive at the same line, every frame outside it is
+#: suspended in its call, so its stack is still the same: a capture walks only the frames that
+#: are new since the last one (a trace event with a snapshot asks twice at the same point). A
+#: generator or coroutine frame can be resumed by another caller, so it is walked through, never
+#: memoised. Bounded (cleared when full); it keeps those frame objects alive until then.
+_STACKS: dict[int, tuple[Any, int, tuple[Frame, ...]]] = {}
+_REENTRANT = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
+
+
 def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
-    """The mirrored-code frames of the running goroutine, outermost first."""
-    frames: list[Frame] = []
+    """The mirrored-code frames of the running goroutine (the innermost ``limit``), outermost first."""
+    new: list[tuple[Any, Frame]] = []  # innermost first
+    prefix: tuple[Frame, ...] = ()
     f = sys._getframe(1)
-    while f is not None and len(frames) < limit:
+    while f is not None:
         mod = f.f_globals.get("__name__", "")
         if _is_mirrored_frame_module(mod):
-            where = (f.f_code, f.f_lineno)
-            frame = _FRAMES.get(where)
-            if frame is None:
-                code = f.f_code
-                frame = _FRAMES[where] = Frame(code.co_qualname if hasattr(code, "co_qualname") else code.co_name,
-                                               mod, f.f_lineno)
-            frames.append(frame)
+            known = _STACKS.get(id(f))
+            if known is not None and known[0] is f and known[1] == f.f_lineno:
+                prefix = known[2]
+                break
+            new.append((f, _frame(f, mod)))
         f = f.f_back
-    frames.reverse()
-    if _in_frame is not None:
-        frames.append(_in_frame)
-    return tuple(frames)
+    if len(_STACKS) > 512:
+        _STACKS.clear()
+    stack = prefix
+    for frame_obj, frame in reversed(new):
+        stack = (*stack, frame)
+        if not frame_obj.f_code.co_flags & _REENTRANT:
+            _STACKS[id(frame_obj)] = (frame_obj, frame.line, stack)
+    stack = stack[-limit:] if len(stack) > limit else stack
+    if _in_frame is not None:  # an in_frame event: the observed function's frame ends it
+        stack = (*stack, _in_frame)
+    return stack
+
+
+def _frame(f: Any, mod: str) -> Frame:
+    where = (f.f_code, f.f_lineno)
+    frame = _FRAMES.get(where)
+    if frame is None:
+        code = f.f_code
+        frame = _FRAMES[where] = Frame(code.co_qualname if hasattr(code, "co_qualname") else code.co_name,
+                                       mod, f.f_lineno)
+    return frame
 
 
 def _is_mirrored_frame_module(mod: str) -> bool:

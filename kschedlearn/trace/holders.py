@@ -48,29 +48,45 @@ _ASSIGNED_POD_LOOP = "scheduledPodPopulator"  # the goroutine name of that infor
 
 
 def next_holders(holders: Mapping[int, PodHolderView], stage: str, data: Mapping[str, Any],
-                 gid: int, goroutine: str, process: str) -> dict[int, PodHolderView]:
+                 gid: int, goroutine: str, process: str) -> Mapping[int, PodHolderView]:
     """The holders after an event of ``stage`` (with ``data``) emitted by goroutine ``gid``.
 
     Pure: keyed by goroutine id, so two replicas (or a bind goroutine per pod) never mix.
+    ``holders`` is never changed; when nothing moves it is returned itself (so a snapshot can
+    reuse what it built from it), else a new mapping.
     """
     # cache.addPod is traced just before AddPod runs: once any later event happens, it has run
-    out = {k: h for k, h in holders.items() if h.phase != "cache.addPod"}
+    out = holders
+    if any(h.phase == "cache.addPod" for h in holders.values()):
+        out = {k: h for k, h in holders.items() if h.phase != "cache.addPod"}
     pod = data.get("pod") or data.get("key")
     if not isinstance(pod, str) or not pod:
         return out
     if stage in PROCESS_LOOP_PHASES:
         if _ASSIGNED_POD_LOOP in goroutine:
-            out[gid] = PodHolderView(pod, "processLoop", goroutine, process, stage, str(data.get("node", "")))
+            return _with(out, gid, PodHolderView(pod, "processLoop", goroutine, process, stage, str(data.get("node", ""))))
     elif stage in SCHEDULE_ONE_PHASES:
         if stage == "fifo.pop" and "scheduleOne" not in goroutine:
             return out  # some other FIFO consumer
         old = out.get(gid)
         node = str(data.get("host", "")) or (old.node if old is not None and old.pod == pod else "")
-        out[gid] = PodHolderView(pod, "scheduleOne", goroutine, process, stage, node)
+        if old is not None and (old.pod, old.holder, old.phase, old.node, old.goroutine, old.process) == (
+                pod, "scheduleOne", stage, node, goroutine, process):
+            return out  # the same pod at the same phase (one event per node of the predicate loop)
+        return _with(out, gid, PodHolderView(pod, "scheduleOne", goroutine, process, stage, node))
     elif stage in BIND_PHASES:
-        out[gid] = PodHolderView(pod, "bind", goroutine, process, stage, str(data.get("node", "")))
+        return _with(out, gid, PodHolderView(pod, "bind", goroutine, process, stage, str(data.get("node", ""))))
     elif stage in _RELEASE:
-        for k, h in list(out.items()):
-            if h.pod == pod and (k == gid or stage != "assume" or h.holder == "scheduleOne"):
-                del out[k]
+        gone = [k for k, h in out.items() if h.pod == pod and (k == gid or stage != "assume" or h.holder == "scheduleOne")]
+        if gone:
+            out = {k: h for k, h in out.items() if k not in gone}
+    return out
+
+
+def _with(holders: Mapping[int, PodHolderView], gid: int, view: PodHolderView) -> Mapping[int, PodHolderView]:
+    """``holders`` with ``gid`` holding ``view`` (``holders`` itself when it already does)."""
+    if holders.get(gid) == view:
+        return holders
+    out = dict(holders)
+    out[gid] = view
     return out

@@ -32,6 +32,7 @@ plug it into ``Tracer.snapshot_fn`` and ``Tracer.listeners`` (``builder.observe`
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -42,6 +43,7 @@ from kschedlearn.trace.attrs_json import decode, encode
 from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import PodHolderView, next_holders
+from kschedlearn.trace.sharing import Reuse, shared_items, type_name, watch_cache, watch_queue
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -76,16 +78,14 @@ class QueueView:
     closed: bool = False
 
     @classmethod
-    def of(cls, state: Any, kind: str) -> QueueView:
-        """Summarise a ``QueueDebugState`` (FIFO items are objects, DeltaFIFO items ``Deltas``)."""
-        items = []
-        for key, item in state.items.items():
-            if kind == "DeltaFIFO":
-                deltas = tuple(str(d.type) for d in item)
-                newest = item[-1].object if len(item) else None
-            else:
-                deltas, newest = (), item
-            items.append(QueueItemView(key, deltas, _node_name(newest)))
+    def of(cls, state: Any, kind: str, memo: dict[str, tuple[Any, QueueItemView]] | None = None) -> QueueView:
+        """Summarise a ``QueueDebugState`` (FIFO items are objects, DeltaFIFO items ``Deltas``).
+
+        ``memo`` (key -> (item, its view)) shares item views between snapshots: queue items are
+        replaced, never changed in place (API objects, ``Deltas`` tuples), so the same item gives
+        the same view. It is refilled with the current items only.
+        """
+        items = shared_items(state.items, {} if memo is None else memo, lambda key, item: _item_view(key, item, kind))
         return cls(
             kind=kind, line=tuple(state.queue), items=tuple(items), populated=bool(state.populated),
             initial_population_count=int(state.initial_population_count), closed=bool(state.closed),
@@ -228,6 +228,12 @@ class Snapshot:
 # --- builders from live objects --------------------------------------------------------------
 
 
+def _item_view(key: str, item: Any, kind: str) -> QueueItemView:
+    if kind == "DeltaFIFO":
+        return QueueItemView(key, tuple(str(d.type) for d in item), _node_name(item[-1].object if len(item) else None))
+    return QueueItemView(key, (), _node_name(item))
+
+
 def _node_name(obj: Any) -> str:
     spec = getattr(obj, "spec", None)
     if spec is None and hasattr(obj, "obj"):  # a DeletedFinalStateUnknown tombstone
@@ -347,29 +353,33 @@ class SnapshotBuilder:
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
-    _holders: dict[int, PodHolderView] = attrs.field(factory=dict, init=False)
+    _holders: Mapping[int, PodHolderView] = attrs.field(factory=dict, init=False)
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
-    _api_last: tuple[Any, ApiServerView] | None = attrs.field(default=None, init=False, repr=False)
-    _goroutines_last: tuple[list[Any], tuple[GoroutineView, ...]] | None = attrs.field(default=None, init=False, repr=False)
+    # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
+    _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
+    _item_memo: dict[str, dict[str, tuple[Any, QueueItemView]]] = attrs.field(
+        factory=lambda: defaultdict(dict), init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage and who holds which pod after it."""
         self._note(event.stage)
         self._holders = self._holders_after(event.stage, event.data)
 
-    def _holders_after(self, stage: str, data: Mapping[str, Any] | None) -> dict[int, PodHolderView]:
+    def _holders_after(self, stage: str, data: Mapping[str, Any] | None) -> Mapping[int, PodHolderView]:
         g = getattr(self.runtime, "current", None)
         if g is None or not data:
             return self._alive(self._holders)
         return self._alive(next_holders(self._holders, stage, data, g.gid, g.name, g.process.name))
 
-    def _alive(self, holders: dict[int, PodHolderView]) -> dict[int, PodHolderView]:
+    def _alive(self, holders: Mapping[int, PodHolderView]) -> Mapping[int, PodHolderView]:
         """Drop holders whose goroutine has ended (killed process, finished bind goroutine)."""
         rt = self.runtime
         if rt is None or not holders:
             return holders
-        alive = {g.gid for g in rt.goroutines if g.alive}
+        alive = self._reuse["alive"].get(rt.version, lambda: {g.gid for g in rt.goroutines if g.alive})
+        if alive.issuperset(holders):
+            return holders
         return {k: h for k, h in holders.items() if k in alive}
 
     def _note(self, stage: str) -> None:
@@ -386,6 +396,7 @@ class SnapshotBuilder:
         tracer = getattr(rt, "tracer", None)
         current = getattr(rt, "current", None)
         apiserver = self._apiserver()
+        reuse = self._reuse
         return Snapshot(
             seq=len(tracer.events) if tracer is not None else 0,
             time=float(rt.now) if rt is not None else 0.0,
@@ -393,56 +404,62 @@ class SnapshotBuilder:
             goroutine=current.name if current is not None else "",
             queues=self._queues() if self.queues else None,
             stores={n: tuple(sorted(s.list_keys())) for n, s in self.stores.items()} if self.stores else None,
-            cache=self.cache.debug_state() if self.cache is not None else None,
-            backoff=tuple(BackoffEntryView(*e) for e in (self.backoff.debug_state() or ()))
-            if self.backoff is not None else None,
+            cache=self._cache(),
+            backoff=self._backoff(),
             apiserver=apiserver,
             goroutines=self._goroutines(),
-            processes=tuple(ProcessView(p.name, p.alive, p.exit_reason) for p in rt.processes)
+            processes=reuse["processes"].get(
+                [(p, p.alive, p.exit_reason) for p in rt.processes],
+                lambda: tuple(ProcessView(p.name, p.alive, p.exit_reason) for p in rt.processes))
             if rt is not None else None,
             stack=capture_stack() if (self.capture_stacks and current is not None) else None,
-            leader=self._leader(apiserver),
-            stages_seen=tuple(self._stages),
-            holders=tuple(holders[k] for k in sorted(holders)) if rt is not None else None,
+            leader=reuse["leader"].get((apiserver.leader_record if apiserver is not None else None,
+                                        self.leader_candidates), lambda: self._leader(apiserver)),
+            stages_seen=reuse["stages"].get(len(self._stages), lambda: tuple(self._stages)),
+            holders=reuse["holders"].get(holders, lambda: tuple(holders[k] for k in sorted(holders)))
+            if rt is not None else None,
         )
+
+    def _cache(self) -> Any:
+        # watching is a no-op once done, or for a proxy (the world watches the replicas' caches)
+        return watch_cache(self.cache).debug_state() if self.cache is not None else None
+
+    def _backoff(self) -> tuple[BackoffEntryView, ...] | None:
+        if self.backoff is None:
+            return None
+        entries = self.backoff.debug_state() or ()
+        return self._reuse["backoff"].get(entries, lambda: tuple(BackoffEntryView(*e) for e in entries))
 
     def _queues(self) -> dict[str, QueueView]:
         out = {}
         for name, q in self.queues.items():
-            state = q.debug_state()
+            state = watch_queue(q).debug_state()  # the same object while a watched queue stands still
             if state is not None:
                 # a proxy for "the focused replica's queue" names its kind itself
-                out[name] = QueueView.of(state, getattr(q, "kind", type(q).__name__))
-        return out
+                kind = getattr(q, "kind", None) or type_name(q)
+                out[name] = self._reuse["queue:" + name].get(
+                    (kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
+        return self._reuse["queues"].get(list(out.items()), lambda: out)
 
     def _apiserver(self) -> ApiServerView | None:
         if self.api_objects is None:
             return None
         version = self.api_version() if self.api_version is not None else None  # reuse while unchanged
-        if version is not None and self._api_last is not None and self._api_last[0] == version:
-            return self._api_last[1]
-        view = api_server_view(self.api_objects(), memo=self._api_memo)
-        self._api_last = (version, view)
-        return view
+        build = lambda: api_server_view(self.api_objects(), memo=self._api_memo)  # noqa: E731
+        return build() if version is None else self._reuse["api"].get(version, build)
 
     def _goroutines(self) -> tuple[GoroutineView, ...] | None:
-        """The goroutines alive now (finished ones are not shown)."""
-        if self.runtime is None:
-            return None
-        signature = [(g, g.state, g.waiting_on) for g in self.runtime.goroutines if g.alive]
-        if self._goroutines_last is not None and self._goroutines_last[0] == signature:
-            return self._goroutines_last[1]
-        previous, memo = self._goroutine_memo, {}
-        views = []
+        """The goroutines alive now (finished ones are not shown); rebuilt when one changed."""
+        rt = self.runtime
+        return None if rt is None else self._reuse["goroutines"].get(rt.version, self._build_goroutines)
+
+    def _build_goroutines(self) -> tuple[GoroutineView, ...]:
+        previous, self._goroutine_memo = self._goroutine_memo, {}
         for g in self.runtime.goroutines:
             if g.alive:
                 key = (g.gid, g.name, g.process.name, g.state, g.waiting_on)
-                view = previous.get(key) or GoroutineView(*key)
-                memo[key] = view
-                views.append(view)
-        self._goroutine_memo = memo
-        self._goroutines_last = (signature, tuple(views))
-        return self._goroutines_last[1]
+                self._goroutine_memo[key] = previous.get(key) or GoroutineView(*key)
+        return tuple(self._goroutine_memo.values())
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
         rec = apiserver.leader_record if apiserver is not None else None
