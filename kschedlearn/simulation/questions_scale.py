@@ -34,7 +34,7 @@ def spread_walk_question(seed: int) -> Question:
     nodes, bound = _size(seed)
     h = scale.build(scale.make_workload(nodes, bound, 1))
     counts = scale.count_calls(h, h.workload.new[0], [InternalSelector.matches])
-    calls = dict(counts["InternalSelector.matches"].by_caller).get("calculate_spread_priority", 0)
+    calls = dict(counts[InternalSelector.matches.__qualname__].by_caller).get("calculate_spread_priority", 0)
     truth = f"{calls:,}"
     pool = [f"{x:,}" for x in (nodes, bound, 2 * bound, nodes * bound, nodes * 2)]
     prompt = (f"A cluster of `{nodes}` nodes holds `{bound}` bound replicas of one ReplicationController, which one "

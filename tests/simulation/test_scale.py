@@ -64,5 +64,5 @@ def test_call_counts_follow_pods_for_spread_and_nodes_for_predicates() -> None:
     for nodes, bound in ((5, 20), (10, 70)):
         h = scale.build(scale.make_workload(nodes, bound, 1))
         c = scale.count_calls(h, h.workload.new[0], [InternalSelector.matches, general_predicates, core.pod_fits_on_node])
-        assert dict(c["InternalSelector.matches"].by_caller)["calculate_spread_priority"] == bound
+        assert dict(c[InternalSelector.matches.__qualname__].by_caller)["calculate_spread_priority"] == bound
         assert c["general_predicates"].calls == c["pod_fits_on_node"].calls == nodes

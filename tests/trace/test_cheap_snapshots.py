@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from kschedlearn import Simulation
 from kschedlearn.scenarios.scenario import bundled_names
 from kschedlearn.scheduler.schedulercache import cache as cache_module
+from kschedlearn.trace import core as trace_core
 from kschedlearn.trace.core import Frame, _is_mirrored_frame_module
 from kschedlearn.trace.sharing import is_watched
 from kschedlearn.trace.snapshot import Snapshot, SnapshotBuilder
@@ -38,7 +39,8 @@ def _naive_stack(limit: int = 40) -> tuple[Frame, ...]:
         if _is_mirrored_frame_module(mod):
             frames.append(Frame(f.f_code.co_qualname, mod, f.f_lineno))
         f = f.f_back
-    return tuple(reversed(frames))
+    in_frame = (trace_core._in_frame,) if trace_core._in_frame is not None else ()
+    return (*reversed(frames), *in_frame)
 
 
 @attrs.define(eq=False)
