@@ -42,6 +42,9 @@ from kschedlearn.scheduler.algorithm.predicates.utils import (
 from kschedlearn.scheduler.algorithm.priorities.util import topologies as priorityutil
 from kschedlearn.scheduler.schedulercache.node_info import Resource
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
+# Go's NodeInfo accessors are nil-safe: a node missing from nodeNameToInfo is a nil *NodeInfo, whose
+# Node() is nil, Pods() empty, ... (node_info.go); ni.<accessor>(info) is that call, for None too.
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import (
@@ -199,7 +202,7 @@ def no_disk_conflict(pod: "Pod", meta: Any, node_info: "NodeInfo") -> PredicateR
     Go: predicates.NoDiskConflict  (registered as ``NoDiskConflict``)
     """
     for v in pod.spec.volumes:
-        for ev in node_info.pods():
+        for ev in ni.pods(node_info):
             if _is_volume_conflict(v, ev):
                 return False, [errs.ERR_DISK_CONFLICT]
     return True, []
@@ -277,7 +280,7 @@ class MaxPDVolumeCountChecker:
         if not new_volumes:
             return True, []
         existing_volumes: dict[str, bool] = {}
-        for existing_pod in node_info.pods():
+        for existing_pod in ni.pods(node_info):
             self._filter_volumes(existing_pod.spec.volumes, existing_pod.metadata.namespace, existing_volumes)
         num_existing = len(existing_volumes)
         for k in existing_volumes:
@@ -387,7 +390,7 @@ class VolumeZoneChecker:
         """
         if not pod.spec.volumes:
             return True, []
-        node = node_info.node()
+        node = ni.node(node_info)
         if node is None:
             raise PredicateError("node not found")
         node_constraints = {
@@ -468,14 +471,14 @@ def pod_fits_resources(pod: "Pod", meta: Any, node_info: "NodeInfo") -> Predicat
 
     Go: predicates.PodFitsResources  (registered as ``PodFitsResources``)
     """
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise PredicateError("node not found")
     predicate_fails: Reasons = []
-    allowed_pod_number = node_info.allowed_pod_number()
-    if len(node_info.pods()) + 1 > allowed_pod_number:
+    allowed_pod_number = ni.allowed_pod_number(node_info)
+    if len(ni.pods(node_info)) + 1 > allowed_pod_number:
         predicate_fails.append(
-            errs.new_insufficient_resource_error(RESOURCE_PODS, 1, len(node_info.pods()), allowed_pod_number)
+            errs.new_insufficient_resource_error(RESOURCE_PODS, 1, len(ni.pods(node_info)), allowed_pod_number)
         )
     if isinstance(meta, PredicateMetadata):
         pod_request = meta.pod_request
@@ -488,8 +491,8 @@ def pod_fits_resources(pod: "Pod", meta: Any, node_info: "NodeInfo") -> Predicat
         and not pod_request.opaque_int_resources
     ):
         return not predicate_fails, predicate_fails
-    allocatable = node_info.allocatable_resource()
-    requested = node_info.requested_resource()
+    allocatable = ni.allocatable_resource(node_info)
+    requested = ni.requested_resource(node_info)
     if allocatable.milli_cpu < pod_request.milli_cpu + requested.milli_cpu:
         predicate_fails.append(
             errs.new_insufficient_resource_error(RESOURCE_CPU, pod_request.milli_cpu, requested.milli_cpu, allocatable.milli_cpu)
@@ -554,7 +557,7 @@ def _pod_matches_node_labels(pod: "Pod", node: "Node") -> bool:
 
 def pod_selector_matches(pod: "Pod", meta: Any, node_info: "NodeInfo") -> PredicateResult:
     """Go: predicates.PodSelectorMatches  (registered as ``MatchNodeSelector``)"""
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise PredicateError("node not found")
     if _pod_matches_node_labels(pod, node):
@@ -569,7 +572,7 @@ def pod_fits_host(pod: "Pod", meta: Any, node_info: "NodeInfo") -> PredicateResu
     """
     if not pod.spec.node_name:
         return True, []
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise PredicateError("node not found")
     if pod.spec.node_name == node.metadata.name:
@@ -592,7 +595,7 @@ class NodeLabelChecker:
 
         Go: NodeLabelChecker.CheckNodeLabelPresence
         """
-        node = node_info.node()
+        node = ni.node(node_info)
         if node is None:
             raise PredicateError("node not found")
         node_labels = node.metadata.labels
@@ -654,7 +657,7 @@ class ServiceAffinity:
             pm = PredicateMetadata(pod=pod)  # resilient when metadata is missing
             self.service_affinity_precomputation(pm)
             pods, services = pm.service_affinity_matching_pod_list, pm.service_affinity_matching_pod_services
-        node = node_info.node()
+        node = ni.node(node_info)
         if node is None:
             raise PredicateError("node not found")
         affinity_labels = find_labels_in_set(self.labels, pod.spec.node_selector)
@@ -693,7 +696,7 @@ def pod_fits_host_ports(pod: "Pod", meta: Any, node_info: "NodeInfo") -> Predica
         want_ports = get_used_ports(pod)
     if not want_ports:
         return True, []
-    existing_ports = get_used_ports(*node_info.pods())
+    existing_ports = get_used_ports(*ni.pods(node_info))
     for wport in want_ports:
         if wport != 0 and existing_ports.get(wport, False):
             return False, [errs.ERR_POD_NOT_FITS_HOST_PORTS]
@@ -772,7 +775,7 @@ class PodAffinityChecker:
 
         Go: PodAffinityChecker.InterPodAffinityMatches  (registered as ``MatchInterPodAffinity``)
         """
-        node = node_info.node()
+        node = ni.node(node_info)
         if node is None:
             raise PredicateError("node not found")
         if not self._satisfies_existing_pods_anti_affinity(pod, meta, node):
@@ -937,12 +940,12 @@ def get_matching_anti_affinity_terms(
 
     def process_node(i: int) -> None:
         node_info = node_info_map[all_node_names[i]]
-        node = node_info.node()
+        node = ni.node(node_info)
         if node is None:
             catch_error(PredicateError("node not found"))
             return
         node_result: list[MatchingPodAntiAffinityTerm] = []
-        for existing_pod in node_info.pods_with_affinity():
+        for existing_pod in ni.pods_with_affinity(node_info):
             affinity = reconcile_affinity(existing_pod)
             if affinity is None:
                 continue
@@ -981,7 +984,7 @@ def pod_tolerates_node_taints(pod: "Pod", meta: Any, node_info: "NodeInfo") -> P
 
     Go: predicates.PodToleratesNodeTaints  (registered as ``PodToleratesNodeTaints``)
     """
-    taints = node_info.taints()
+    taints = ni.taints(node_info)
     if tolerations_tolerate_taints_with_filter(pod.spec.tolerations, taints, _is_no_schedule_or_no_execute):
         return True, []
     return False, [errs.ERR_TAINTS_TOLERATIONS_NOT_MATCH]
@@ -1003,7 +1006,7 @@ def check_node_memory_pressure_predicate(pod: "Pod", meta: Any, node_info: "Node
         pod_best_effort = _is_pod_best_effort(pod)
     if not pod_best_effort:
         return True, []
-    if node_info.memory_pressure_condition() == CONDITION_TRUE:
+    if ni.memory_pressure_condition(node_info) == CONDITION_TRUE:
         return False, [errs.ERR_NODE_UNDER_MEMORY_PRESSURE]
     return True, []
 
@@ -1013,6 +1016,6 @@ def check_node_disk_pressure_predicate(pod: "Pod", meta: Any, node_info: "NodeIn
 
     Go: predicates.CheckNodeDiskPressurePredicate  (registered as ``CheckNodeDiskPressure``)
     """
-    if node_info.disk_pressure_condition() == CONDITION_TRUE:
+    if ni.disk_pressure_condition(node_info) == CONDITION_TRUE:
         return False, [errs.ERR_NODE_UNDER_DISK_PRESSURE]
     return True, []

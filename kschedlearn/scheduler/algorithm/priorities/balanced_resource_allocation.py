@@ -16,6 +16,9 @@ from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata
 from kschedlearn.scheduler.algorithm.priorities.util.non_zero import get_nonzero_requests
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.node_info import Resource
+# Go's NodeInfo accessors are nil-safe: a node missing from nodeNameToInfo is a nil *NodeInfo, whose
+# Node() is nil, Pods() empty, ... (node_info.go); ni.<accessor>(info) is that call, for None too.
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Pod
@@ -89,15 +92,15 @@ def _calculate_balanced_resource_allocation(
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L51-L92
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise NodeNotFoundError()
 
-    allocatable_resources = node_info.allocatable_resource()
+    allocatable_resources = ni.allocatable_resource(node_info)
     # Go copies the struct (``*podRequests``) before adding the node's load to it.
     total_resources = pod_requests.clone()
-    total_resources.milli_cpu += node_info.nonzero_request().milli_cpu
-    total_resources.memory += node_info.nonzero_request().memory
+    total_resources.milli_cpu += ni.nonzero_request(node_info).milli_cpu
+    total_resources.memory += ni.nonzero_request(node_info).memory
 
     cpu_fraction = _fraction_of_capacity(total_resources.milli_cpu, allocatable_resources.milli_cpu)
     memory_fraction = _fraction_of_capacity(total_resources.memory, allocatable_resources.memory)

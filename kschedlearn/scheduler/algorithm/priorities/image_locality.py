@@ -20,6 +20,9 @@ from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation imp
     NodeNotFoundError,
 )
 from kschedlearn.scheduler.api.types import HostPriority
+# Go's NodeInfo accessors are nil-safe: a node missing from nodeNameToInfo is a nil *NodeInfo, whose
+# Node() is nil, Pods() empty, ... (node_info.go); ni.<accessor>(info) is that call, for None too.
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Container, Node, Pod
@@ -33,7 +36,7 @@ def image_locality_priority_map(pod: "Pod", meta: Any, node_info: "NodeInfo") ->
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/image_locality.go#L27-L46
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise NodeNotFoundError()
 

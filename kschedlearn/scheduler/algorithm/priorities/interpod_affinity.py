@@ -31,6 +31,9 @@ from kschedlearn.scheduler.algorithm.priorities.util.topologies import (
 )
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
+# Go's NodeInfo accessors are nil-safe: a node missing from nodeNameToInfo is a nil *NodeInfo, whose
+# Node() is nil, Pods() empty, ... (node_info.go); ni.<accessor>(info) is that call, for None too.
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm
@@ -111,10 +114,10 @@ class InterPodAffinity:
             node_info = node_name_to_info[all_node_names[i]]
             if has_affinity_constraints or has_anti_affinity_constraints:
                 # The incoming pod has terms of its own: every existing pod may match them.
-                existing_pods = node_info.pods()
+                existing_pods = ni.pods(node_info)
             else:
                 # Otherwise only pods with (anti-)affinity terms can contribute (symmetry).
-                existing_pods = node_info.pods_with_affinity()
+                existing_pods = ni.pods_with_affinity(node_info)
             for existing_pod in existing_pods:
                 try:
                     process_pod(existing_pod)

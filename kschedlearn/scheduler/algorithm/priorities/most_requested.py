@@ -18,6 +18,9 @@ from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation imp
 )
 from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata
 from kschedlearn.scheduler.api.types import HostPriority
+# Go's NodeInfo accessors are nil-safe: a node missing from nodeNameToInfo is a nil *NodeInfo, whose
+# Node() is nil, Pods() empty, ... (node_info.go); ni.<accessor>(info) is that call, for None too.
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Pod
@@ -58,14 +61,14 @@ def _calculate_used_priority(pod: "Pod", pod_requests: "Resource", node_info: "N
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/most_requested.go#L63-L94
     Differs from Go: raises ``NodeNotFoundError``; no V(10) log line.
     """
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise NodeNotFoundError()
 
-    allocatable_resources = node_info.allocatable_resource()
+    allocatable_resources = ni.allocatable_resource(node_info)
     total_resources = pod_requests.clone()
-    total_resources.milli_cpu = int64(total_resources.milli_cpu + node_info.nonzero_request().milli_cpu)
-    total_resources.memory = int64(total_resources.memory + node_info.nonzero_request().memory)
+    total_resources.milli_cpu = int64(total_resources.milli_cpu + ni.nonzero_request(node_info).milli_cpu)
+    total_resources.memory = int64(total_resources.memory + ni.nonzero_request(node_info).memory)
 
     cpu_score = _calculate_used_score(total_resources.milli_cpu, allocatable_resources.milli_cpu, node.metadata.name)
     memory_score = _calculate_used_score(total_resources.memory, allocatable_resources.memory, node.metadata.name)

@@ -19,6 +19,9 @@ from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation imp
 from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
+# Go's NodeInfo accessors are nil-safe: a node missing from nodeNameToInfo is a nil *NodeInfo, whose
+# Node() is nil, Pods() empty, ... (node_info.go); ni.<accessor>(info) is that call, for None too.
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Pod
@@ -35,7 +38,7 @@ def calculate_node_affinity_priority_map(pod: "Pod", meta: Any, node_info: "Node
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/node_affinity.go#L29-L75
     Differs from Go: raises instead of returning an error.
     """
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise NodeNotFoundError()
 

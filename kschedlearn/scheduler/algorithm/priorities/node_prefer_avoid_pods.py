@@ -16,6 +16,9 @@ from kschedlearn.api.v1.helpers import get_avoid_pods_from_node_annotations
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import NodeNotFoundError
 from kschedlearn.scheduler.algorithm.priorities.util.util import get_controller_ref
 from kschedlearn.scheduler.api.types import HostPriority
+# Go's NodeInfo accessors are nil-safe: a node missing from nodeNameToInfo is a nil *NodeInfo, whose
+# Node() is nil, Pods() empty, ... (node_info.go); ni.<accessor>(info) is that call, for None too.
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Pod
@@ -31,7 +34,7 @@ def calculate_node_prefer_avoid_pods_priority_map(pod: "Pod", meta: Any, node_in
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/node_prefer_avoid_pods.go#L28-L60
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise NodeNotFoundError()
 

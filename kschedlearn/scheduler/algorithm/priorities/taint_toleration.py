@@ -17,6 +17,9 @@ from kschedlearn.api.v1.helpers import tolerations_tolerate_taint
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import NodeNotFoundError
 from kschedlearn.scheduler.algorithm.priorities.metadata import PriorityMetadata
 from kschedlearn.scheduler.api.types import HostPriority
+# Go's NodeInfo accessors are nil-safe: a node missing from nodeNameToInfo is a nil *NodeInfo, whose
+# Node() is nil, Pods() empty, ... (node_info.go); ni.<accessor>(info) is that call, for None too.
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Pod, Taint, Toleration
@@ -70,7 +73,7 @@ def compute_taint_toleration_priority_map(pod: "Pod", meta: Any, node_info: "Nod
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/taint_toleration.go#L59-L81
     Differs from Go: raises ``NodeNotFoundError`` instead of returning an error.
     """
-    node = node_info.node()
+    node = ni.node(node_info)
     if node is None:
         raise NodeNotFoundError()
     if isinstance(meta, PriorityMetadata):
