@@ -24,7 +24,11 @@ from typing import Any
 import attrs
 
 from kschedlearn.apimachinery._goint import int64
-from kschedlearn.accelerated.spread import SpreadCounts, accelerated_spread_priority
+from kschedlearn.accelerated import fastpath
+from kschedlearn.accelerated.changelog import ChangeLogMap
+from kschedlearn.accelerated.fastpath import Fallback as _Fallback
+from kschedlearn.accelerated.nodelist import NodeListMemo
+from kschedlearn.accelerated.spread import SpreadCounts, _score as spread_score, accelerated_spread_priority
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.priorities import (
     balanced_resource_allocation,
@@ -39,7 +43,6 @@ from kschedlearn.scheduler.algorithm.priorities import (
 )
 from kschedlearn.scheduler.core import generic_scheduler as mirror
 from kschedlearn.scheduler.api.types import HostPriority
-from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import emit, glog
 from kschedlearn.trace.util_trace import new_trace
@@ -65,10 +68,6 @@ PURE_REDUCES = frozenset({node_affinity.calculate_node_affinity_priority_reduce,
                           taint_toleration.compute_taint_toleration_priority_reduce})
 
 
-class _Fallback(Exception):
-    """Something raised: redo this phase with the mirror's functions (errors word for word)."""
-
-
 def equivalence_key(pod: Any) -> str:
     """Everything a node-local predicate or map function may read of a pod (not its name/uid)."""
     m = pod.metadata
@@ -80,7 +79,13 @@ def _tracing() -> bool:
     return g is not None and g.runtime.tracer is not None
 
 
-def _predicate_is_local(fn: Any, pod: Any, meta: Any) -> bool:
+def _predicate_is_local(fn: Any, pod: Any, is_metadata: bool, own_affinity: bool, no_matching_terms: bool) -> bool:
+    """Whether ``fn``'s verdict for this pod depends only on the pod and the node's NodeInfo.
+
+    ``is_metadata``: the predicate metadata is a PredicateMetadata (not None);
+    ``own_affinity``: the pod has pod (anti-)affinity; ``no_matching_terms``: its
+    ``matching_anti_affinity_terms`` is empty.
+    """
     if fn in NODE_LOCAL_PREDICATES:
         return True
     owner = getattr(fn, "__self__", None)
@@ -88,11 +93,9 @@ def _predicate_is_local(fn: Any, pod: Any, meta: Any) -> bool:
         return True
     if isinstance(owner, (preds.MaxPDVolumeCountChecker, preds.VolumeZoneChecker)):
         return not pod.spec.volumes  # both return (True, []) before reading anything else
-    if isinstance(owner, preds.PodAffinityChecker) and isinstance(meta, preds.PredicateMetadata):
+    if isinstance(owner, preds.PodAffinityChecker) and is_metadata:
         # No existing pod's anti-affinity matches and the pod has no terms: only node() is read.
-        affinity = reconcile_affinity(pod)
-        own = affinity is not None and (affinity.pod_affinity is not None or affinity.pod_anti_affinity is not None)
-        return not own and not meta.matching_anti_affinity_terms
+        return not own_affinity and no_matching_terms
     return False
 
 
@@ -114,53 +117,92 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     reduce_cache: dict[tuple[str, int], tuple[list[tuple[str, int]], list[Any]]] = attrs.field(factory=dict)
     _spread_fns: dict[int, Any] = attrs.field(factory=dict)
 
+    predicate_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+    column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+    spread_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+    node_list_memo: NodeListMemo = attrs.field(factory=NodeListMemo)
+
+    @staticmethod
+    def spread_score(*inputs: Any) -> int:
+        """SelectorSpread's per-node float32 formula (the mirror's statements)."""
+        return spread_score(*inputs)
+
     def schedule(self, pod: Any, node_lister: Any) -> str:
         """The mirror's Schedule (same steps, trace points and errors), with reuse between pods."""
         if self.extenders:
             return super().schedule(pod, node_lister)
+        if type(self.cached_node_info_map) is not ChangeLogMap:
+            self.cached_node_info_map = ChangeLogMap(self.cached_node_info_map)
+        info_map = self.cached_node_info_map
+        tracing = _tracing()
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
-            nodes = node_lister.list()
+            nodes = self.node_list_memo.list(node_lister)
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
-            self.cache.update_node_name_to_info_map(self.cached_node_info_map)
-            trace.step("Computing predicates", stage="schedule.start",
-                       data={"pod": mirror._key(pod), "nodes": [n.metadata.name for n in nodes]})
+            self.cache.update_node_name_to_info_map(info_map)
+            trace.step("Computing predicates", stage="schedule.start", data={
+                "pod": mirror._key(pod), "nodes": [n.metadata.name for n in nodes]} if tracing else None)
             key = equivalence_key(pod)
             try:
-                filtered_nodes, failed_predicate_map = self._find_nodes_that_fit(pod, key, nodes)
+                filtered_nodes, failed_predicate_map = self._find_nodes_that_fit(pod, key, nodes, tracing)
             except _Fallback:
                 filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
-                    pod, self.cached_node_info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
+                    pod, info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing", stage="schedule.predicates", data={
                 "pod": mirror._key(pod),
                 "filtered": [n.metadata.name for n in filtered_nodes],
                 "failed": {k: [r.get_reason() for r in v] for k, v in failed_predicate_map.items()},
-            })
-            meta_priorities = self.priority_meta_producer(pod, self.cached_node_info_map)
+            } if tracing else None)
+            meta_priorities = self.priority_meta_producer(pod, info_map)
+            fast = None
             try:
-                priority_list = self._prioritize_nodes(pod, key, meta_priorities, filtered_nodes)
+                kinds = fastpath.priority_kinds(self, pod, _map_is_local, PURE_REDUCES) if self.prioritizers else None
+                if kinds is not None:
+                    fast = fastpath.prioritize(self, pod, key, meta_priorities, filtered_nodes, *kinds)
+                if fast is None:
+                    priority_list = self._prioritize_nodes(pod, key, meta_priorities, filtered_nodes)
             except _Fallback:
-                priority_list = mirror.prioritize_nodes(pod, self.cached_node_info_map, meta_priorities,
+                fast = None
+                priority_list = mirror.prioritize_nodes(pod, info_map, meta_priorities,
                                                         self.prioritizers, filtered_nodes, self.extenders)
+            if fast is not None:
+                columns, totals, names = fast
+                if tracing:
+                    priority_list = self._report_priorities(pod, filtered_nodes, columns, totals)
+                else:
+                    trace.step("Selecting host", stage=None)
+                    return fastpath.select_host(self, totals, names)
             trace.step("Selecting host", stage=None)
             return self._select_host(priority_list, pod)
         finally:
             trace.log_if_long(0.1)
 
-    def _find_nodes_that_fit(self, pod: Any, key: str, nodes: list[Any]) -> tuple[list[Any], mirror.FailedPredicateMap]:
+    def _find_nodes_that_fit(self, pod: Any, key: str, nodes: list[Any],
+                             tracing: bool) -> tuple[list[Any], mirror.FailedPredicateMap]:
         """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error."""
         failed_predicate_map: mirror.FailedPredicateMap = {}
         if len(self.predicates) == 0:
             return list(nodes), failed_predicate_map
         info_map = self.cached_node_info_map
-        meta = self.predicate_meta_producer(pod, info_map)
         names = sorted(self.predicates)
-        local = tuple(n for n in names if _predicate_is_local(self.predicates[n], pod, meta))
+        fast = fastpath.find_nodes_that_fit(self, pod, key, nodes, _predicate_is_local, tracing)
+        if fast[0] != "meta":
+            filtered, failed_predicate_map, outcomes = fast
+            if tracing:
+                for node, (fits, _, verdicts) in zip(nodes, outcomes):
+                    node_name = node.metadata.name
+                    emit("schedule.predicate_node", f"{node_name}: {'fits' if fits else 'does not fit'}", data={
+                        "pod": mirror._key(pod), "node": node_name, "fits": fits, "predicates": verdicts})
+            return filtered, failed_predicate_map
+        meta = fast[1]
+        is_metadata = isinstance(meta, preds.PredicateMetadata)
+        local = tuple(n for n in names if _predicate_is_local(
+            self.predicates[n], pod, is_metadata, fastpath.has_own_pod_affinity(pod),
+            is_metadata and not meta.matching_anti_affinity_terms))
         live = [n for n in names if n not in local]
-        tracing = _tracing()
         filtered: list[Any] = []
         emits: list[tuple[str, bool, dict[str, list[str]]]] = []
         per_node = self.predicate_cache.setdefault((key, local), {})
@@ -280,6 +322,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             for s, w in zip(row, weights):
                 total = int64(total + int64(s * w))
             totals.append(total)
+        return self._report_priorities(pod, nodes, score_columns, totals)
+
+    def _report_priorities(self, pod: Any, nodes: list[Any], score_columns: list[list[int]],
+                           totals: list[int]) -> list[HostPriority]:
+        """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns."""
+        configs = self.prioritizers
         shared = self.spread_counts.host_priority
         result = [shared(node.metadata.name, total) for node, total in zip(nodes, totals)]
         if glog.v(10):
@@ -288,8 +336,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
             "pod": mirror._key(pod),
             "nodes": [n.metadata.name for n in nodes],
-            "scores": score_columns,
-            "weights": weights,
+            "scores": [list(column) for column in score_columns],
+            "weights": [c.weight for c in configs],
             "names": [getattr(c, "name", "") for c in configs],
             "extenders": {},
             "totals": {hp.host: hp.score for hp in result},
@@ -300,6 +348,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
 def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:
     """An AcceleratedScheduler over the same cache, predicates, priorities and extenders."""
     return AcceleratedScheduler(
-        cache=algorithm.cache, predicates=algorithm.predicates,
+        cached_node_info_map=ChangeLogMap(algorithm.cached_node_info_map), cache=algorithm.cache,
+        predicates=algorithm.predicates,
         predicate_meta_producer=algorithm.predicate_meta_producer, prioritizers=algorithm.prioritizers,
         priority_meta_producer=algorithm.priority_meta_producer, extenders=list(algorithm.extenders))
