@@ -82,7 +82,9 @@ def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: 
         entry = per_node.get(node_name)
         if entry is None or entry[0] is not info or info is None or entry[1] != info.generation:
             if not box:
-                box.append(s.predicate_meta_producer(pod, info_map))
+                # (lazy case) with no affinity pods and no node-less entry the map is read only
+                # for matching_anti_affinity_terms, which is then [] — as for an empty map
+                box.append(s.predicate_meta_producer(pod, {}))
             meta = box[0]
             results = {}
             for n in local:
@@ -113,7 +115,7 @@ def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any, nodes: list[Any
     state = s.spread_counts
     memo = state.scores
     n = len(nodes)
-    selectors = spread._get_selectors(pod)
+    selectors = s.selector_memo.selectors(spread, pod)
     if len(selectors) == 0:
         inputs = (0.0, 0.0, False, False, 0.0, 0.0)
         score = memo.get(inputs)

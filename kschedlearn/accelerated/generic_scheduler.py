@@ -28,7 +28,7 @@ from kschedlearn.accelerated import fastpath
 from kschedlearn.accelerated.changelog import ChangeLogMap
 from kschedlearn.accelerated.fastpath import Fallback as _Fallback
 from kschedlearn.accelerated.nodelist import NodeListMemo
-from kschedlearn.accelerated.spread import SpreadCounts, _score as spread_score, accelerated_spread_priority
+from kschedlearn.accelerated.spread import SelectorMemo, SpreadCounts, _score as spread_score, accelerated_spread_priority
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.priorities import (
     balanced_resource_allocation,
@@ -121,6 +121,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     spread_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     node_list_memo: NodeListMemo = attrs.field(factory=NodeListMemo)
+    selector_memo: SelectorMemo = attrs.field(factory=SelectorMemo)
 
     @staticmethod
     def spread_score(*inputs: Any) -> int:
