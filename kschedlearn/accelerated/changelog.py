@@ -35,6 +35,10 @@ class ChangeLogMap(dict):  # type: ignore[type-arg]
         for name, info in dict(items).items():
             self[name] = info
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copy / pickle rebuild from the items (pickle would set items before the attributes)
+        return (ChangeLogMap, (dict(self),))
+
     def _note(self, name: str, info: Any) -> None:
         if len(self.log) > len(self) + _SLACK:
             self.epoch += 1
