@@ -110,8 +110,10 @@ def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: 
 # ---------------------------------------------------------------------------------------------
 # priorities
 # ---------------------------------------------------------------------------------------------
-def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any, nodes: list[Any]) -> list[int] | None:
-    """SelectorSpread's scores from a SpreadView (None: a count too large for this path)."""
+def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any,
+                   nodes: list[Any]) -> tuple[list[int], int | None] | None:
+    """SelectorSpread's scores from a SpreadView and the one score if all are equal (None: a
+    count too large for this path)."""
     state = s.spread_counts
     memo = state.scores
     n = len(nodes)
@@ -121,7 +123,7 @@ def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any, nodes: list[Any
         score = memo.get(inputs)
         if score is None:
             score = memo[inputs] = s.spread_score(*inputs)
-        return [score] * n
+        return [score] * n, score
     namespace = pod.metadata.namespace
     skey = (namespace, tuple(selectors))
     per_node = state.counts.setdefault(skey, {})
@@ -135,7 +137,7 @@ def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any, nodes: list[Any
         view.set(i, state.count(per_node, node.metadata.name, info, namespace, selectors), get_zone_key(node))
 
     view.refresh(info_map, nodes, compute)
-    max_count_by_node_name = max(0.0, max(view.counts))
+    max_count_by_node_name = max(0.0, max(count for count, _ in view.key_counts))  # = max over the nodes
     max_count_by_zone = max(0.0, max(view.zone_totals.values(), default=0.0))
     if max_count_by_node_name >= _F32_EXACT or max_count_by_zone >= _F32_EXACT:
         return None
@@ -151,12 +153,14 @@ def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any, nodes: list[Any
             score = memo[inputs] = s.spread_score(*inputs)
         table[k] = score
     if len(table) == 1:
-        return [next(iter(table.values()))] * n
-    return list(map(table.__getitem__, view.keys))
+        only = next(iter(table.values()))
+        return [only] * n, only
+    return list(map(table.__getitem__, view.keys)), None
 
 
-def _reduce_column(reduce: Any, pod: Any, meta: Any, info_map: Any, column: list[int]) -> list[int]:
-    """A pure reduce (each result a function of its own score and the list's max) on a column."""
+def _reduce_column(reduce: Any, pod: Any, meta: Any, info_map: Any, column: list[int]) -> tuple[list[int], int | None]:
+    """A pure reduce (each result a function of its own score and the list's max) on a column,
+    and the one result if all are equal."""
     distinct = sorted(set(column))
     fake = [HostPriority(host="", score=v) for v in distinct]
     try:
@@ -165,8 +169,8 @@ def _reduce_column(reduce: Any, pod: Any, meta: Any, info_map: Any, column: list
         raise Fallback() from err
     table = dict(zip(distinct, (hp.score for hp in fake)))
     if len(table) == 1:
-        return [fake[0].score] * len(column)
-    return list(map(table.__getitem__, column))
+        return [fake[0].score] * len(column), fake[0].score
+    return list(map(table.__getitem__, column)), None
 
 
 def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: list[str],
@@ -199,25 +203,33 @@ def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: l
     n = len(nodes)
     local_columns = dict(zip(map_local, view.columns))
     columns: list[list[int]] = []
+    constant: dict[int, int] = {}  # column index -> its one value, where known without a scan
     for i, (config, kind) in enumerate(zip(configs, kinds)):
         if kind == "spread":
-            column = _spread_column(s, config.function.__self__, pod, info_map, nodes)
-            if column is None:
+            spread = _spread_column(s, config.function.__self__, pod, info_map, nodes)
+            if spread is None:
                 return None
+            column, only = spread
+            if only is not None:
+                constant[i] = only
         elif kind == "interpod-zero":
             column = [0] * n
+            constant[i] = 0
         else:
             column = local_columns[i]
             if config.reduce is not None:
-                column = _reduce_column(config.reduce, pod, meta, info_map, column)
+                column, only = _reduce_column(config.reduce, pod, meta, info_map, column)
+                if only is not None:
+                    constant[i] = only
         columns.append(column)
-    totals = weighted_totals(columns, [c.weight for c in configs], n)
+    totals = weighted_totals(columns, [c.weight for c in configs], n, constant)
     if totals is None:
         return None
     return columns, totals, view.names
 
 
-def weighted_totals(columns: list[list[int]], weights: list[int], n: int) -> list[int] | None:
+def weighted_totals(columns: list[list[int]], weights: list[int], n: int,
+                    constant: dict[int, int] | None = None) -> list[int] | None:
     """Σ score × weight per node, when no 64-bit wrap-around can happen (else None).
 
     The mirror wraps the product and every partial sum at 64 bits (Go's int); when the
@@ -227,8 +239,11 @@ def weighted_totals(columns: list[list[int]], weights: list[int], n: int) -> lis
     bound = 0
     const = 0
     varying = []
-    for column, w in zip(columns, weights):
-        lo, hi = min(column), max(column)
+    for j, (column, w) in enumerate(zip(columns, weights)):
+        if constant and j in constant:
+            lo = hi = constant[j]
+        else:
+            lo, hi = min(column), max(column)
         bound += max(-lo, hi) * abs(w)
         if lo == hi:
             const += lo * w

@@ -181,7 +181,9 @@ def test_reduce_over_distinct_scores_equals_the_reduce(scores: list[int], reduce
     """The pure reduces on the distinct values give each node what they give on the full list."""
     full = [HostPriority(host=f"h{i}", score=s) for i, s in enumerate(scores)]
     reduce(None, None, {}, full)  # type: ignore[operator]
-    assert _reduce_column(reduce, None, None, {}, scores) == [hp.score for hp in full]
+    column, only = _reduce_column(reduce, None, None, {}, scores)
+    assert column == [hp.score for hp in full]
+    assert only is None or column == [only] * len(column)
 
 
 def _store(objs: list[object]) -> object:
