@@ -15,6 +15,11 @@ Everything else (old-style functions other than SelectorSpread, reduce functions
 that read services, PVs or other pods' affinity) runs exactly as in the mirror. Whenever a
 predicate or priority raises, or extenders are configured, the attempt falls back to the
 mirror's own functions, so errors are the mirror's, word for word.
+
+When every predicate / priority of the policy is of a kind whose per-node value is known to
+depend only on the pod's class and the node's NodeInfo, the phases go through ``fastpath``:
+per-class views refreshed only at the nodes the snapshot's change log names (``changelog``,
+``incremental``), SelectorSpread from maintained aggregates, selectHost without the sort.
 """
 
 from __future__ import annotations
