@@ -143,7 +143,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         tracing = _tracing()
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
-            nodes = self.node_list_memo.list(node_lister)
+            # traced, the lister's own list() runs (an instrumented lister keeps its events)
+            nodes = node_lister.list() if tracing else self.node_list_memo.list(node_lister)
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
             self.cache.update_node_name_to_info_map(info_map)
