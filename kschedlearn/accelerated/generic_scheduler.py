@@ -15,6 +15,11 @@ Everything else (old-style functions other than SelectorSpread, reduce functions
 that read services, PVs or other pods' affinity) runs exactly as in the mirror. Whenever a
 predicate or priority raises, or extenders are configured, the attempt falls back to the
 mirror's own functions, so errors are the mirror's, word for word.
+
+When every predicate / priority of the policy is of a kind whose per-node value is known to
+depend only on the pod's class and the node's NodeInfo, the phases go through ``fastpath``:
+per-class views refreshed only at the nodes the snapshot's change log names (``changelog``,
+``incremental``), SelectorSpread from maintained aggregates, selectHost without the sort.
 """
 
 from __future__ import annotations
@@ -24,7 +29,11 @@ from typing import Any
 import attrs
 
 from kschedlearn.apimachinery._goint import int64
-from kschedlearn.accelerated.spread import SpreadCounts, accelerated_spread_priority
+from kschedlearn.accelerated import fastpath
+from kschedlearn.accelerated.changelog import ChangeLogMap
+from kschedlearn.accelerated.fastpath import Fallback as _Fallback
+from kschedlearn.accelerated.nodelist import NodeListMemo
+from kschedlearn.accelerated.spread import SelectorMemo, SpreadCounts, _score as spread_score, accelerated_spread_priority
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.priorities import (
     balanced_resource_allocation,
@@ -40,7 +49,6 @@ from kschedlearn.scheduler.algorithm.priorities import (
 from kschedlearn.scheduler.core import generic_scheduler as mirror
 from kschedlearn.scheduler.core import instrument as traced
 from kschedlearn.scheduler.api.types import HostPriority
-from kschedlearn.scheduler.schedulercache.reconcile_affinity import reconcile_affinity
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import emit, glog, observed_call
 from kschedlearn.trace.util_trace import new_trace
@@ -66,10 +74,6 @@ PURE_REDUCES = frozenset({node_affinity.calculate_node_affinity_priority_reduce,
                           taint_toleration.compute_taint_toleration_priority_reduce})
 
 
-class _Fallback(Exception):
-    """Something raised: redo this phase with the mirror's functions (errors word for word)."""
-
-
 def equivalence_key(pod: Any) -> str:
     """Everything a node-local predicate or map function may read of a pod (not its name/uid)."""
     m = pod.metadata
@@ -81,7 +85,13 @@ def _tracing() -> bool:
     return g is not None and g.runtime.tracer is not None
 
 
-def _predicate_is_local(fn: Any, pod: Any, meta: Any) -> bool:
+def _predicate_is_local(fn: Any, pod: Any, is_metadata: bool, own_affinity: bool, no_matching_terms: bool) -> bool:
+    """Whether ``fn``'s verdict for this pod depends only on the pod and the node's NodeInfo.
+
+    ``is_metadata``: the predicate metadata is a PredicateMetadata (not None);
+    ``own_affinity``: the pod has pod (anti-)affinity; ``no_matching_terms``: its
+    ``matching_anti_affinity_terms`` is empty.
+    """
     if fn in NODE_LOCAL_PREDICATES:
         return True
     owner = getattr(fn, "__self__", None)
@@ -89,11 +99,9 @@ def _predicate_is_local(fn: Any, pod: Any, meta: Any) -> bool:
         return True
     if isinstance(owner, (preds.MaxPDVolumeCountChecker, preds.VolumeZoneChecker)):
         return not pod.spec.volumes  # both return (True, []) before reading anything else
-    if isinstance(owner, preds.PodAffinityChecker) and isinstance(meta, preds.PredicateMetadata):
+    if isinstance(owner, preds.PodAffinityChecker) and is_metadata:
         # No existing pod's anti-affinity matches and the pod has no terms: only node() is read.
-        affinity = reconcile_affinity(pod)
-        own = affinity is not None and (affinity.pod_affinity is not None or affinity.pod_anti_affinity is not None)
-        return not own and not meta.matching_anti_affinity_terms
+        return not own_affinity and no_matching_terms
     return False
 
 
@@ -115,25 +123,41 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     reduce_cache: dict[tuple[str, int], tuple[list[tuple[str, int]], list[Any]]] = attrs.field(factory=dict)
     _spread_fns: dict[int, Any] = attrs.field(factory=dict)
 
+    predicate_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+    column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+    spread_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+    node_list_memo: NodeListMemo = attrs.field(factory=NodeListMemo)
+    selector_memo: SelectorMemo = attrs.field(factory=SelectorMemo)
+
+    @staticmethod
+    def spread_score(*inputs: Any) -> int:
+        """SelectorSpread's per-node float32 formula (the mirror's statements)."""
+        return spread_score(*inputs)
+
     def schedule(self, pod: Any, node_lister: Any) -> str:
         """The mirror's Schedule (same steps, trace points and errors), with reuse between pods."""
         if self.extenders:
             return super().schedule(pod, node_lister)
+        if type(self.cached_node_info_map) is not ChangeLogMap:
+            self.cached_node_info_map = ChangeLogMap(self.cached_node_info_map)
+        info_map = self.cached_node_info_map
+        tracing = _tracing()
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
-            nodes = node_lister.list()
+            # traced, the lister's own list() runs (an instrumented lister keeps its events)
+            nodes = node_lister.list() if tracing else self.node_list_memo.list(node_lister)
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
-            self.cache.update_node_name_to_info_map(self.cached_node_info_map)
+            self.cache.update_node_name_to_info_map(info_map)
             trace.step("Computing predicates")
             key = equivalence_key(pod)
             try:
-                filtered_nodes, failed_predicate_map, verdicts = self._find_nodes_that_fit(pod, key, nodes)
+                filtered_nodes, failed_predicate_map, verdicts = self._find_nodes_that_fit(pod, key, nodes, tracing)
             except _Fallback:  # (the mirror's findNodesThatFit emits its own trace points)
                 filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
-                    pod, self.cached_node_info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
+                    pod, info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
             else:
-                if _tracing():  # the mirror's trace points of findNodesThatFit, in its order
+                if tracing:  # the mirror's trace points of findNodesThatFit, in its order
                     traced.emit_schedule_start(pod, nodes)
                     for node_name, fits, node_verdicts in verdicts:
                         traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _IN_FIND_NODES_THAT_FIT)
@@ -142,19 +166,32 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
-            meta_priorities = self.priority_meta_producer(pod, self.cached_node_info_map)
+            meta_priorities = self.priority_meta_producer(pod, info_map)
+            fast = None
             try:
-                priority_list = self._prioritize_nodes(pod, key, meta_priorities, filtered_nodes)
+                kinds = fastpath.priority_kinds(self, pod, _map_is_local, PURE_REDUCES) if self.prioritizers else None
+                if kinds is not None:
+                    fast = fastpath.prioritize(self, pod, key, meta_priorities, filtered_nodes, *kinds)
+                if fast is None:
+                    priority_list = self._prioritize_nodes(pod, key, meta_priorities, filtered_nodes)
             except _Fallback:
-                priority_list = mirror.prioritize_nodes(pod, self.cached_node_info_map, meta_priorities,
+                fast = None
+                priority_list = mirror.prioritize_nodes(pod, info_map, meta_priorities,
                                                         self.prioritizers, filtered_nodes, self.extenders)
+            if fast is not None:
+                columns, totals, names = fast
+                if tracing:
+                    priority_list = self._report_priorities(pod, filtered_nodes, columns, totals)
+                else:
+                    trace.step("Selecting host")
+                    return fastpath.select_host(self, totals, names)
             trace.step("Selecting host")
             return self._select_host(priority_list)
         finally:
             trace.log_if_long(0.1)
 
     def _find_nodes_that_fit(
-        self, pod: Any, key: str, nodes: list[Any],
+        self, pod: Any, key: str, nodes: list[Any], tracing: bool,
     ) -> tuple[list[Any], mirror.FailedPredicateMap, list[tuple[str, bool, dict[str, list[str]]]]]:
         """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error.
 
@@ -164,11 +201,19 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         if len(self.predicates) == 0:
             return list(nodes), failed_predicate_map, []
         info_map = self.cached_node_info_map
-        meta = self.predicate_meta_producer(pod, info_map)
         names = sorted(self.predicates)
-        local = tuple(n for n in names if _predicate_is_local(self.predicates[n], pod, meta))
+        fast = fastpath.find_nodes_that_fit(self, pod, key, nodes, _predicate_is_local, tracing)
+        if fast[0] != "meta":
+            filtered, failed_predicate_map, outcomes = fast
+            emits = ([(node.metadata.name, fits, verdicts) for node, (fits, _, verdicts) in zip(nodes, outcomes)]
+                     if tracing else [])
+            return filtered, failed_predicate_map, emits
+        meta = fast[1]
+        is_metadata = isinstance(meta, preds.PredicateMetadata)
+        local = tuple(n for n in names if _predicate_is_local(
+            self.predicates[n], pod, is_metadata, fastpath.has_own_pod_affinity(pod),
+            is_metadata and not meta.matching_anti_affinity_terms))
         live = [n for n in names if n not in local]
-        tracing = _tracing()
         filtered: list[Any] = []
         emits: list[tuple[str, bool, dict[str, list[str]]]] = []
         per_node = self.predicate_cache.setdefault((key, local), {})
@@ -285,6 +330,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             for s, w in zip(row, weights):
                 total = int64(total + int64(s * w))
             totals.append(total)
+        return self._report_priorities(pod, nodes, score_columns, totals)
+
+    def _report_priorities(self, pod: Any, nodes: list[Any], score_columns: list[list[int]],
+                           totals: list[int]) -> list[HostPriority]:
+        """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns."""
+        configs = self.prioritizers
         shared = self.spread_counts.host_priority
         result = [shared(node.metadata.name, total) for node, total in zip(nodes, totals)]
         if glog.v(10):
@@ -293,8 +344,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
             "pod": traced.pod_key(pod),
             "nodes": [n.metadata.name for n in nodes],
-            "scores": score_columns,
-            "weights": weights,
+            "scores": [list(column) for column in score_columns],
+            "weights": [c.weight for c in configs],
             "names": [getattr(c, "name", "") for c in configs],
             "extenders": {},
             "totals": {hp.host: hp.score for hp in result},
@@ -309,6 +360,7 @@ _IN_FIND_NODES_THAT_FIT = observed_call(AcceleratedScheduler._find_nodes_that_fi
 def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:
     """An AcceleratedScheduler over the same cache, predicates, priorities and extenders."""
     return AcceleratedScheduler(
-        cache=algorithm.cache, predicates=algorithm.predicates,
+        cached_node_info_map=ChangeLogMap(algorithm.cached_node_info_map), cache=algorithm.cache,
+        predicates=algorithm.predicates,
         predicate_meta_producer=algorithm.predicate_meta_producer, prioritizers=algorithm.prioritizers,
         priority_meta_producer=algorithm.priority_meta_producer, extenders=list(algorithm.extenders))

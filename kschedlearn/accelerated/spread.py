@@ -14,6 +14,8 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.accelerated.incremental import same_objects
+
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as mirror
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache import node_info as schedulercache_node_info
@@ -120,3 +122,40 @@ def accelerated_spread_priority(spread: mirror.SelectorSpread, state: SpreadCoun
         return result
 
     return calculate
+
+
+@attrs.define(eq=False)
+class SelectorMemo:
+    """``getSelectors(pod)`` remembered per (namespace, labels) while the four stores hold the same objects.
+
+    The mirror's ``get_selectors`` reads only the pod's namespace and labels (its name appears in
+    lister error texts it swallows) and the Service, RC, ReplicaSet and StatefulSet stores. Used
+    only when all four are informer-backed listers (their stores can be compared object by object).
+    """
+
+    entries: dict[tuple[Any, ...], tuple[list[list[Any]], list[Any]]] = attrs.field(factory=dict)
+
+    def selectors(self, spread: mirror.SelectorSpread, pod: Any) -> list[Any]:
+        """``spread._get_selectors(pod)``."""
+        listers = (spread.service_lister, spread.controller_lister, spread.replica_set_lister,
+                   spread.stateful_set_lister)
+        if not all(type(lister) in _INFORMER_LISTERS for lister in listers):
+            return spread._get_selectors(pod)
+        stores = [lister.indexer.list() for lister in listers]
+        key = (pod.metadata.namespace, tuple(sorted(pod.metadata.labels.items())))
+        entry = self.entries.get(key)
+        if entry is not None and all(map(same_objects, stores, entry[0])):
+            return list(entry[1])
+        result = spread._get_selectors(pod)
+        self.entries[key] = (stores, list(result))
+        return result
+
+
+def _informer_listers() -> frozenset[type]:
+    from kschedlearn.client_go.listers.apps.v1beta1 import StatefulSetLister
+    from kschedlearn.client_go.listers.core.v1 import ReplicationControllerLister, ServiceLister
+    from kschedlearn.client_go.listers.extensions.v1beta1 import ReplicaSetLister
+    return frozenset({ServiceLister, ReplicationControllerLister, ReplicaSetLister, StatefulSetLister})
+
+
+_INFORMER_LISTERS = _informer_listers()

@@ -31,10 +31,17 @@ from kschedlearn.scheduler.core.generic_scheduler import new_generic_scheduler
 from kschedlearn.scheduler.core.instrument import instrument_algorithm
 from kschedlearn.scheduler.factory import plugins
 from kschedlearn.scheduler.schedulercache import cache as schedulercache
+from kschedlearn.client_go.listers.apps.v1beta1 import StatefulSetLister
+from kschedlearn.client_go.listers.core import v1 as v1listers
+from kschedlearn.client_go.listers.extensions.v1beta1 import ReplicaSetLister
+from kschedlearn.client_go.tools.cache.index import NAMESPACE_INDEX, meta_namespace_index_func
+from kschedlearn.client_go.tools.cache.store import meta_namespace_key_func, new_indexer
+from kschedlearn.scheduler.factory.factory import NodePredicateLister
 from kschedlearn.scheduler.testing import fake_lister as fl
 
 ZONES = ["z1", "z2", "z3"]
 APPS = ["a", "b", "c"]
+TIERS = ["front", "back"]
 IMAGES = ["img/web:1", "img/db:2", "img/cache:3"]
 PREDICATES = ["CheckNodeDiskPressure", "CheckNodeMemoryPressure", "GeneralPredicates", "HostName",
               "MatchInterPodAffinity", "MatchNodeSelector", "MaxAzureDiskVolumeCount", "MaxEBSVolumeCount",
@@ -75,7 +82,8 @@ def _term(r: random.Random) -> dict:
             "topologyKey": r.choice(["kubernetes.io/hostname", "failure-domain.beta.kubernetes.io/zone"])}
 
 
-def _pod(r: random.Random, name: str, node_names: list[str], node: str | None = None) -> dict:
+def _pod(r: random.Random, name: str, node_names: list[str], node: str | None = None,
+         pod_affinity: float = 0.15) -> dict:
     app = r.choice(APPS)
     c: dict[str, Any] = {"name": "c", "image": r.choice(IMAGES)}
     if r.random() < 0.85:
@@ -84,6 +92,8 @@ def _pod(r: random.Random, name: str, node_names: list[str], node: str | None = 
         c["ports"] = [{"containerPort": 80, "hostPort": r.choice([8080, 9090])}]
     spec: dict[str, Any] = {"containers": [c]}
     meta: dict[str, Any] = {"name": name, "namespace": r.choice(["default", "default", "other"]), "labels": {"app": app}}
+    if r.random() < 0.4:
+        meta["labels"]["tier"] = r.choice(TIERS)  # a second label that only some Services select on
     if r.random() < 0.6:
         meta["ownerReferences"] = [{"apiVersion": "v1", "kind": "ReplicationController", "name": f"rc-{app}",
                                     "uid": f"uid-rc-{app}", "controller": True}]
@@ -95,10 +105,10 @@ def _pod(r: random.Random, name: str, node_names: list[str], node: str | None = 
         aff["nodeAffinity"] = ({"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [term]}}
                                if r.random() < 0.5 else
                                {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": r.randint(1, 10), "preference": term}]})
-    if r.random() < 0.15:
+    if r.random() < pod_affinity:
         aff["podAffinity"] = ({"requiredDuringSchedulingIgnoredDuringExecution": [_term(r)]} if r.random() < 0.5 else
                               {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": r.randint(1, 10), "podAffinityTerm": _term(r)}]})
-    if r.random() < 0.15:
+    if r.random() < pod_affinity:
         aff["podAntiAffinity"] = ({"requiredDuringSchedulingIgnoredDuringExecution": [_term(r)]} if r.random() < 0.5 else
                                   {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": r.randint(1, 10), "podAffinityTerm": _term(r)}]})
     if aff:
@@ -133,30 +143,42 @@ def _policy(r: random.Random) -> tuple[list[str], list[tuple[str, int]]]:
 def scenario(seed: int, steps: int = 12) -> dict:
     """A random scenario as plain data (reproducible from the seed)."""
     r = random.Random(seed)
+    # In two scenarios of five no pod has pod (anti-)affinity terms — until, in half of those,
+    # one arrives late: the engine's affinity-free shortcuts are used, then switched off.
+    affinity = 0.15 if r.random() < 0.6 else 0.0
+    late_affinity = affinity == 0.0 and r.random() < 0.5
     nodes = [_node(r, i) for i in range(r.randint(2, 7))]
     names = [n["metadata"]["name"] for n in nodes]
-    bound = [_pod(r, f"b{i}", names, node=r.choice(names)) for i in range(r.randint(0, 10))]
+    bound = [_pod(r, f"b{i}", names, node=r.choice(names), pod_affinity=affinity) for i in range(r.randint(0, 10))]
     todo: list[tuple[str, Any]] = []
     # Pods of a few shapes recur (as replicas do), so the equivalence cache is hit and must be
     # invalidated right; a fresh shape now and then.
-    templates = [_pod(r, "t", names) for _ in range(r.randint(1, 3))]
+    templates = [_pod(r, "t", names, pod_affinity=affinity) for _ in range(r.randint(1, 3))]
     for i in range(steps):
         x = r.random()
-        if x < 0.7:
+        if late_affinity and i == steps // 2:
+            todo.append(("schedule", _pod(r, f"p{i}", names, pod_affinity=0.9)))
+        elif x < 0.66:
             if r.random() < 0.8:
                 pod = json.loads(json.dumps(r.choice(templates)))
                 pod["metadata"]["name"] = f"p{i}"
             else:
-                pod = _pod(r, f"p{i}", names)
+                pod = _pod(r, f"p{i}", names, pod_affinity=affinity)
             todo.append(("schedule", pod))
-        elif x < 0.8:
+        elif x < 0.78:
             todo.append(("remove_pod", r.randint(0, 10**6)))
-        elif x < 0.88:
+        elif x < 0.86:
             todo.append(("add_node", _node(r, 100 + i)))
-        elif x < 0.94:
+        elif x < 0.9:
             todo.append(("remove_node", r.randint(0, 10**6)))
-        else:
+        elif x < 0.92:
             todo.append(("relabel_node", (r.randint(0, 10**6), r.choice(ZONES))))
+        elif x < 0.94:
+            todo.append(("flip_ready", r.randint(0, 10**6)))
+        else:  # a Service appears, changes its selector or goes away
+            selector = {"app": r.choice(APPS)} if r.random() < 0.5 else {"tier": r.choice(TIERS)}
+            todo.append(("service", (r.choice(APPS), r.choice(["default", "default", "other"]), selector,
+                                     r.random() < 0.6)))
     predicates, priorities = _policy(r)
     return {"nodes": nodes, "bound": bound, "steps": todo, "predicates": predicates, "priorities": priorities,
             "services": [{"metadata": {"name": f"svc-{a}", "namespace": "default"}, "spec": {"selector": {"app": a}}} for a in APPS[:2]],
@@ -185,11 +207,18 @@ def _build(sc: dict, nodes: list[Node], engine: str) -> tuple[Any, Any]:
     reg = _registry()
     cache = schedulercache._new_scheduler_cache(30.0, 1.0, None)
     node_lister = _LiveNodes(nodes)
+    for n in nodes:
+        node_lister.store.add(n)
+    # informer-backed listers (as kube-scheduler wires them), so that the accelerated engine's
+    # memos over the stores (node list, getSelectors) are exercised and invalidated
+    services = _store([Service.from_dict(d) for d in sc["services"]])
+    node_lister.services = services
     args = plugins.PluginFactoryArgs(
-        pod_lister=cache, service_lister=fl.FakeServiceLister([Service.from_dict(d) for d in sc["services"]]),
-        controller_lister=fl.FakeControllerLister([ReplicationController.from_dict(d) for d in sc["rcs"]]),
-        replica_set_lister=fl.FakeReplicaSetLister([ReplicaSet.from_dict(d) for d in sc["rss"]]),
-        stateful_set_lister=fl.FakeStatefulSetLister([StatefulSet.from_dict(d) for d in sc["sss"]]),
+        pod_lister=cache, service_lister=v1listers.ServiceLister(services, "services"),
+        controller_lister=v1listers.ReplicationControllerLister(
+            _store([ReplicationController.from_dict(d) for d in sc["rcs"]]), "replicationcontrollers"),
+        replica_set_lister=ReplicaSetLister(_store([ReplicaSet.from_dict(d) for d in sc["rss"]]), "replicasets"),
+        stateful_set_lister=StatefulSetLister(_store([StatefulSet.from_dict(d) for d in sc["sss"]]), "statefulsets"),
         node_lister=node_lister, node_info=node_lister,
         pv_info=fl.FakePersistentVolumeInfo([PersistentVolume.from_dict(d) for d in sc["pvs"]]),
         pvc_info=fl.FakePersistentVolumeClaimInfo([PersistentVolumeClaim.from_dict(d) for d in sc["pvcs"]]),
@@ -205,11 +234,27 @@ def _build(sc: dict, nodes: list[Node], engine: str) -> tuple[Any, Any]:
     return cache, instrument_algorithm(algo), node_lister
 
 
+def _store(objs: list[Any]) -> Any:
+    store = new_indexer(meta_namespace_key_func, {NAMESPACE_INDEX: meta_namespace_index_func})
+    for obj in objs:
+        store.add(obj)
+    return store
+
+
 @attrs.define(eq=False)
 class _LiveNodes:
-    """A node lister / node-info getter over the scenario's current nodes."""
+    """A node lister / node-info getter over the scenario's current nodes.
+
+    ``store`` holds the same nodes for the informer-backed lister that ``Schedule`` is given
+    (``NodePredicateLister``: the Ready / OutOfDisk / unschedulable filter).
+    """
 
     nodes: list[Node]
+    store: Any = attrs.field(factory=lambda: _store([]))
+    services: Any = None
+
+    def scheduling_lister(self) -> Any:
+        return NodePredicateLister(v1listers.NodeLister(self.store, "nodes", namespaced=False))
 
     def list(self) -> list[Node]:  # noqa: A003 - Go's method name
         return list(self.nodes)
@@ -221,9 +266,11 @@ class _LiveNodes:
         raise LookupError(f"Unable to find node: {name}")
 
 
-def _play(sc: dict, engine: str) -> list[Any]:
+def _play(sc: dict, engine: str, traced: bool = True) -> list[Any]:
+    """One engine's transcript; untraced, only the outcomes (the engine's untraced shortcuts)."""
     rt = sim.Runtime(seed=1)
-    rt.tracer = trace.Tracer(capture_stacks=False, log_verbosity=0, snapshot_every=0)
+    if traced:
+        rt.tracer = trace.Tracer(capture_stacks=False, log_verbosity=0, snapshot_every=0)
     transcript: list[Any] = []
 
     def body() -> None:
@@ -237,9 +284,9 @@ def _play(sc: dict, engine: str) -> list[Any]:
         for kind, arg in sc["steps"]:
             if kind == "schedule":
                 pod = Pod.from_dict(arg)
-                start = len(rt.tracer.events)
+                start = len(rt.tracer.events) if traced else 0
                 try:
-                    host = algo.schedule(pod, lister)
+                    host = algo.schedule(pod, lister.scheduling_lister())
                     out: Any = ["host", host]
                     assumed = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=host))
                     cache.assume_pod(assumed)
@@ -250,7 +297,7 @@ def _play(sc: dict, engine: str) -> list[Any]:
                     out = ["error", type(err).__name__, str(err), sorted(
                         (k, [x.get_reason() for x in v]) for k, v in getattr(err, "failed_predicates", {}).items())]
                 events = [(e.stage, e.message, repr(e.data)) for e in rt.tracer.events[start:]
-                          if e.stage.startswith("schedule.") or e.stage == "selectHost"]
+                          if e.stage.startswith("schedule.") or e.stage == "selectHost"] if traced else []
                 transcript.append([out, events])
             elif kind == "remove_pod" and placed:
                 pod = placed.pop(arg % len(placed))
@@ -260,10 +307,29 @@ def _play(sc: dict, engine: str) -> list[Any]:
                 n = Node.from_dict(arg)
                 if all(x.metadata.name != n.metadata.name for x in lister.nodes):
                     lister.nodes.append(n)
+                    lister.store.add(n)
                     cache.add_node(n)
             elif kind == "remove_node" and len(lister.nodes) > 1:
                 n = lister.nodes.pop(arg % len(lister.nodes))
+                lister.store.delete(n)
                 cache.remove_node(n)
+            elif kind == "flip_ready" and lister.nodes:
+                i = arg % len(lister.nodes)
+                old = lister.nodes[i]
+                conds = [attrs.evolve(c, status="False" if c.status == "True" else "True") if c.type == "Ready" else c
+                         for c in old.status.conditions]
+                new = attrs.evolve(old, status=attrs.evolve(old.status, conditions=conds))
+                lister.nodes[i] = new
+                lister.store.update(new)
+                cache.update_node(old, new)
+            elif kind == "service":
+                name, namespace, selector, add = arg
+                svc = Service.from_dict({"metadata": {"name": f"svc-{name}", "namespace": namespace},
+                                         "spec": {"selector": selector}})
+                if add:
+                    lister.services.update(svc)
+                else:
+                    lister.services.delete(svc)
             elif kind == "relabel_node" and lister.nodes:
                 i = arg[0] % len(lister.nodes)
                 old = lister.nodes[i]
@@ -271,6 +337,7 @@ def _play(sc: dict, engine: str) -> list[Any]:
                 labels["failure-domain.beta.kubernetes.io/zone"] = arg[1]
                 new = attrs.evolve(old, metadata=attrs.evolve(old.metadata, labels=labels))
                 lister.nodes[i] = new
+                lister.store.update(new)
                 cache.update_node(old, new)
         transcript.append(["last_node_index", algo.last_node_index])
 
@@ -279,7 +346,12 @@ def _play(sc: dict, engine: str) -> list[Any]:
     return transcript
 
 
-def run(seed: int, steps: int = 12) -> tuple[list[Any], list[Any]]:
-    """(mirrored transcript, accelerated transcript) of ``scenario(seed)``."""
+def run(seed: int, steps: int = 12, traced: bool = True) -> tuple[list[Any], list[Any]]:
+    """(mirrored transcript, accelerated transcript) of ``scenario(seed)``.
+
+    Untraced (``traced=False``) the transcripts hold the outcomes only (hosts, error texts,
+    failed-predicate maps, round-robin state): that is the accelerated engine's other path
+    (no per-node trace data, selectHost without the sorted list).
+    """
     sc = scenario(seed, steps)
-    return _play(sc, "mirrored"), _play(sc, "accelerated")
+    return _play(sc, "mirrored", traced), _play(sc, "accelerated", traced)

@@ -14,11 +14,13 @@ from differential import run
 CI_SCENARIOS = 500
 
 
+@pytest.mark.parametrize("traced", [True, False], ids=["traced", "untraced"])
 @pytest.mark.parametrize("chunk", range(10), ids=lambda c: f"seeds-{c * 50}-{c * 50 + 49}")
-def test_accelerated_equals_mirrored(chunk: int) -> None:
+def test_accelerated_equals_mirrored(chunk: int, traced: bool) -> None:
+    """Traced: every trace event too; untraced: the outcomes (the engine's shortcut path)."""
     scheduled = 0
     for seed in range(chunk * CI_SCENARIOS // 10, (chunk + 1) * CI_SCENARIOS // 10):
-        mirrored, accelerated = run(seed)
-        assert accelerated == mirrored, f"scenario seed {seed} differs"
+        mirrored, accelerated = run(seed, traced=traced)
+        assert accelerated == mirrored, f"scenario seed {seed} differs ({'traced' if traced else 'untraced'})"
         scheduled += sum(1 for step in mirrored if isinstance(step[0], list) and step[0][0] == "host")
     assert scheduled > 0  # the scenarios do place pods (not only errors)

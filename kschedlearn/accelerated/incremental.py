@@ -1,0 +1,161 @@
+"""Per-node results kept between pods and brought up to date node by node (the accelerated engine).
+
+kschedlearn-only (see ``docs/accelerated-engine.md``). A :class:`NodeView` holds one value per
+position of a node list (the lister's nodes for predicates, the filtered nodes for priorities)
+for one equivalence class of pods. While the list holds the very same node objects, only the
+positions whose snapshot entry was written since the view last looked (the
+:class:`~kschedlearn.accelerated.changelog.ChangeLogMap` log) are recomputed — after one
+placement, one node. Anything else (another list, a compacted log) recomputes every position.
+The per-node values themselves are what the mirror's functions return for that node's
+``NodeInfo`` (the engine's second-level caches, keyed by the NodeInfo object and generation,
+make a full recomputation cheap too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import is_
+from typing import Any
+
+import attrs
+
+
+def same_objects(a: list[Any], b: list[Any]) -> bool:
+    """The two lists hold the very same objects in the same order."""
+    return len(a) == len(b) and all(map(is_, a, b))
+
+
+@attrs.define(eq=False)
+class NodeView:
+    """Values per node position, refreshed from the snapshot's change log.
+
+    ``compute(i, info)`` stores position ``i``'s value (subclasses keep the values); it may
+    raise, which leaves the view empty (the next refresh recomputes everything).
+    """
+
+    nodes: list[Any] = attrs.field(factory=list)
+    names: list[str] = attrs.field(factory=list)
+    index: dict[str, int] = attrs.field(factory=dict)
+    position: tuple[int, int] | None = None
+    unique: bool = False
+
+    def reset(self, n: int) -> None:
+        """Forget every value (``n`` positions follow)."""
+
+    def refresh(self, info_map: Any, nodes: list[Any], compute: Callable[[int, Any], None]) -> list[int] | None:
+        """Bring every position up to date; returns the recomputed positions (None: all)."""
+        changed: list[int] | None = None
+        if self.unique and self.position is not None and same_objects(nodes, self.nodes):
+            names = info_map.changed_since(*self.position)
+            if names is not None:
+                index = self.index
+                changed = [index[n] for n in names if n in index]
+        self.position = None
+        if changed is None:
+            self.nodes = list(nodes)
+            names_list = self.names = [n.metadata.name for n in nodes]
+            self.index = {n: i for i, n in enumerate(names_list)}
+            self.unique = len(self.index) == len(names_list)
+            self.reset(len(names_list))
+            get = info_map.get
+            for i, name in enumerate(names_list):
+                compute(i, get(name))
+        else:
+            get = info_map.get
+            for i in changed:
+                compute(i, get(self.nodes[i].metadata.name))
+        self.position = info_map.position()
+        return changed
+
+
+@attrs.define(eq=False)
+class PredicateView(NodeView):
+    """Per node: (fits, failed reasons, per-predicate verdicts) of the cached predicates."""
+
+    outcomes: list[Any] = attrs.field(factory=list)
+    flags: list[bool] = attrs.field(factory=list)
+    failing: dict[int, tuple[Any, ...]] = attrs.field(factory=dict)
+
+    def reset(self, n: int) -> None:
+        self.outcomes = [None] * n
+        self.flags = [True] * n
+        self.failing = {}
+
+    def set(self, i: int, outcome: tuple[bool, tuple[Any, ...], dict[str, list[str]]]) -> None:
+        """Position ``i``'s podFitsOnNode outcome."""
+        self.outcomes[i] = outcome
+        self.flags[i] = outcome[0]
+        if outcome[0]:
+            self.failing.pop(i, None)
+        else:
+            self.failing[i] = outcome[1]
+
+
+@attrs.define(eq=False)
+class ColumnsView(NodeView):
+    """Per node: the scores of the cached priority map functions, one column per function."""
+
+    width: int = 0
+    columns: list[list[int]] = attrs.field(factory=list)
+
+    def reset(self, n: int) -> None:
+        self.columns = [[0] * n for _ in range(self.width)]
+
+    def set(self, i: int, scores: tuple[int, ...]) -> None:
+        """Position ``i``'s map scores."""
+        for column, score in zip(self.columns, scores):
+            column[i] = score
+
+
+@attrs.define(eq=False)
+class SpreadView(NodeView):
+    """Per node: SelectorSpread's match count and zone key, with the per-zone aggregates.
+
+    ``zone_totals`` are the per-zone sums of the counts (exact: integer-valued floats, checked
+    below 2^24 by the caller, where float32 summation is exact in any order);
+    ``key_counts`` counts the positions per (count, zone key).
+    """
+
+    counts: list[float] = attrs.field(factory=list)
+    zones: list[str] = attrs.field(factory=list)
+    keys: list[tuple[float, str]] = attrs.field(factory=list)
+    zone_totals: dict[str, float] = attrs.field(factory=dict)
+    zone_members: dict[str, int] = attrs.field(factory=dict)
+    key_counts: dict[tuple[float, str], int] = attrs.field(factory=dict)
+
+    def reset(self, n: int) -> None:
+        self.counts = [0.0] * n
+        self.zones = [""] * n
+        self.keys = [(0.0, "")] * n
+        self.zone_totals, self.zone_members, self.key_counts = {}, {}, {}
+        self._filled = [False] * n
+
+    def set(self, i: int, count: float, zone: str) -> None:
+        """Position ``i``'s count and zone key."""
+        if self._filled[i]:
+            self._drop(i)
+        self._filled[i] = True
+        self.counts[i], self.zones[i] = count, zone
+        key = self.keys[i] = (count, zone)
+        self.key_counts[key] = self.key_counts.get(key, 0) + 1
+        if zone != "":
+            self.zone_totals[zone] = self.zone_totals.get(zone, 0.0) + count
+            self.zone_members[zone] = self.zone_members.get(zone, 0) + 1
+
+    def _drop(self, i: int) -> None:
+        key, zone, count = self.keys[i], self.zones[i], self.counts[i]
+        left = self.key_counts[key] - 1
+        if left:
+            self.key_counts[key] = left
+        else:
+            del self.key_counts[key]
+        if zone != "":
+            members = self.zone_members[zone] - 1
+            if members:
+                self.zone_members[zone] = members
+                self.zone_totals[zone] -= count
+            else:
+                del self.zone_members[zone]
+                del self.zone_totals[zone]
+
+    _filled: list[bool] = attrs.field(factory=list)
