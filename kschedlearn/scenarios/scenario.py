@@ -133,16 +133,36 @@ def bundled_names() -> list[str]:
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
     """Load a bundled scenario by name, or a scenario file by path."""
+    if not isinstance(name_or_path, (str, Path)) or str(name_or_path) == "":
+        raise ScenarioError(f"scenario: expected a bundled scenario's name or a file path, got {name_or_path!r} "
+                            f"(bundled ones: {', '.join(bundled_names())})")
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") or path.exists():
         if not path.exists():
             raise ScenarioError(f"{path}: no such scenario file")
-        return parse_scenario(path.read_text(encoding="utf-8"), source=path.name)
+        if not path.is_file():
+            raise ScenarioError(f"{path}: is a folder, not a scenario file")
+        return parse_scenario(_read_text(path), source=path.name)
     bundled = importlib.resources.files("kschedlearn.scenarios") / "data" / f"{name_or_path}.yaml"
     if not bundled.is_file():
         raise ScenarioError(
             f"unknown scenario {str(name_or_path)!r}; bundled ones: {', '.join(bundled_names())}")
     return parse_scenario(bundled.read_text(encoding="utf-8"), source=f"{name_or_path}.yaml")
+
+
+def _read_text(path: Path) -> str:
+    """A scenario file's text: UTF-8, at most the YAML size limit (checked before reading it all)."""
+    from kschedlearn.api.v1.yaml_load import MAX_YAML_CHARS
+
+    size = path.stat().st_size
+    if size > MAX_YAML_CHARS:
+        raise ScenarioError(f"{path}: the file is {size:,} bytes; the limit is {MAX_YAML_CHARS:,}")
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {err.start}: {err.object[err.start:err.start + 1]!r})") from None
+    except OSError as err:
+        raise ScenarioError(f"{path}: cannot read the file: {err.strerror}") from None
 
 
 def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:

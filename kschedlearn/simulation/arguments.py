@@ -9,8 +9,10 @@ close names for unknown pods and nodes, so the session (cursor, recorded history
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from kschedlearn.scenarios.validate import suggest
@@ -24,7 +26,12 @@ DNS_NAME = _NAME
 
 
 def whole_number(call: str, param: str, value: Any, *, low: int = 0, high: int | None = None) -> int:
-    """``value`` as an int in ``low..high``; SimulationError otherwise (bool is not a number)."""
+    """``value`` as an int in ``low..high``; SimulationError otherwise (bool is not a number).
+
+    Integer types other than ``int`` (numpy's ``int64``, ...) are taken through ``__index__``.
+    """
+    if not isinstance(value, (bool, int)) and hasattr(type(value), "__index__") and type(value).__name__ != "bool_":
+        value = operator.index(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise SimulationError(f"{call}: {param} must be a whole number, got {value!r} ({type(value).__name__})")
     if value < low or (high is not None and value > high):
@@ -33,14 +40,35 @@ def whole_number(call: str, param: str, value: Any, *, low: int = 0, high: int |
     return value
 
 
+#: Go's time.Duration is int64 nanoseconds: no wait, timeout or clock jump is longer (~292 years)
+MAX_SECONDS = (2**63 - 1) // 10**9
+
+
 def seconds(call: str, param: str, value: Any, *, positive: bool = True) -> float:
-    """``value`` as finite seconds (> 0 with ``positive``, else >= 0)."""
+    """``value`` as finite seconds (> 0 with ``positive``, else >= 0; at most Go's longest Duration)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise SimulationError(f"{call}: {param} must be a finite number of seconds, got {value!r}")
     if value < 0 or (positive and value == 0):
         raise SimulationError(f"{call}: {param} must be {'> 0' if positive else '>= 0'} "
                               f"(virtual time only moves forward), got {value!r}")
+    if value > MAX_SECONDS:
+        raise SimulationError(f"{call}: {param} must be at most {MAX_SECONDS} (Go's longest time.Duration, "
+                              f"~292 years), got {value!r}")
     return float(value)
+
+
+def flag(call: str, param: str, value: Any) -> bool:
+    """``value`` if it is True or False (a string such as "no" is not silently truthy)."""
+    if not isinstance(value, bool):
+        raise SimulationError(f"{call}: {param} must be True or False, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def text(call: str, param: str, value: Any) -> str:
+    """``value`` if it is a string."""
+    if not isinstance(value, str):
+        raise SimulationError(f"{call}: {param} must be a string, got {value!r} ({type(value).__name__})")
+    return value
 
 
 def pod_key(call: str, value: Any, known: Iterable[str]) -> str:
@@ -76,3 +104,16 @@ def one_of(call: str, param: str, value: Any, choices: Iterable[Any]) -> Any:
         raise SimulationError(f"{call}: {param} must be one of {shown}, got {value!r}"
                               + (suggest(value, [str(o) for o in options]) if isinstance(value, str) else ""))
     return value
+
+
+def writable_path(call: str, param: str, value: Any) -> Path:
+    """``value`` as a path a file can be written to: its folder exists, it is not a folder."""
+    if not isinstance(value, (str, Path)) or str(value) == "":
+        raise SimulationError(f"{call}: {param} must be a file path, got {value!r} ({type(value).__name__})")
+    path = Path(value)
+    if path.is_dir():
+        raise SimulationError(f"{call}: {param} {str(value)!r} is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise SimulationError(f"{call}: {param} {str(value)!r}: the folder {str(folder)!r} does not exist")
+    return path
