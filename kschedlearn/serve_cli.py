@@ -42,11 +42,13 @@ def _port(text: str) -> int:
 
 def add_serve_parser(sub: Any) -> None:
     """Register the ``serve`` subcommand on ``kschedlearn``'s parser."""
+    from kschedlearn.cli import seed_arg  # cli imports this module: imported when the parser is built
+
     p = sub.add_parser("serve", help="serve a running scenario to kubectl on 127.0.0.1 (Ctrl-C to stop)")
     p.add_argument("scenario", nargs="?", help="a bundled scenario's name or a scenario YAML file")
     p.add_argument("--from", dest="dump", metavar="DUMP.yaml",
                    help="a `kubectl get ... -o yaml` dump of a real cluster to replay instead of a scenario")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--port", type=_port, default=0, help="the port on 127.0.0.1 (default: any free port)")
     p.add_argument("--kubeconfig", default="kschedlearn.kubeconfig", help="where to write the kubeconfig")
     p.add_argument("--speed", type=_positive_speed, default=1.0,
@@ -62,7 +64,12 @@ def _simulation(args: argparse.Namespace) -> Any:
     if (args.scenario is None) == (args.dump is None):
         raise CLIError("serve: give a SCENARIO or --from DUMP.yaml (one of them)")
     if args.dump is not None:
-        sim = Simulation.from_manifests(args.dump, seed=args.seed, snapshots=False)
+        from kschedlearn.scenarios.scenario import ScenarioError
+
+        try:
+            sim = Simulation.from_manifests(args.dump, seed=args.seed, snapshots=False)
+        except ScenarioError as err:
+            raise CLIError(f"--from {args.dump}: {err}") from None
     else:
         sim = Simulation(scenario=_load(args.scenario), seed=args.seed, snapshots=False)
     # a served cluster runs until stopped, not for the scenario's duration

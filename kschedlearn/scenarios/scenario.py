@@ -125,6 +125,11 @@ class Scenario:
         return tuple(f.replace(FILES_PLACEHOLDER, folder) for f in flags)
 
 
+MAX_DURATION = 86_400.0
+"""Longest virtual run (one day): an idle cluster still ticks every second (assumed-pod cleanup,
+leader-election renewals), so a year of virtual time would take days of real time."""
+
+
 def bundled_names() -> list[str]:
     """Names of the scenarios shipped with kschedlearn."""
     folder = importlib.resources.files("kschedlearn.scenarios") / "data"
@@ -197,6 +202,9 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     )
     if scenario.duration <= 0:
         raise ScenarioError(f"{source}: duration: expected a number of seconds > 0, got {doc.get('duration')!r}")
+    if scenario.duration > MAX_DURATION:
+        raise ScenarioError(f"{source}: duration: {doc.get('duration')!r} seconds is more than kschedlearn "
+                            f"simulates ({MAX_DURATION:g} s, one virtual day)")
     problem = check_references(scenario, source)
     if problem:
         raise ScenarioError(problem)
