@@ -202,6 +202,10 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     )
     if scenario.duration <= 0:
         raise ScenarioError(f"{source}: duration: expected a number of seconds > 0, got {doc.get('duration')!r}")
+    for i, action in enumerate(scenario.timeline):
+        if action.at > scenario.duration:
+            raise ScenarioError(f"{source}: timeline[{i}].at: {action.at:g} is after the scenario's end "
+                                f"(duration: {scenario.duration:g}); it would never happen")
     if scenario.duration > MAX_DURATION:
         raise ScenarioError(f"{source}: duration: {doc.get('duration')!r} seconds is more than kschedlearn "
                             f"simulates ({MAX_DURATION:g} s, one virtual day)")
@@ -230,7 +234,8 @@ def _files(value: Any, source: str) -> tuple[tuple[str, str], ...]:
         raise ScenarioError(f"{source}: files: expected a mapping of file name to content, got {type(value).__name__}")
     out = []
     for name, content in value.items():
-        if not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", ".."):
+        if (not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", "..")
+                or not name.isprintable()):
             raise ScenarioError(f"{source}: files: {name!r}: expected a plain file name (no directories)")
         if not isinstance(content, str):
             raise ScenarioError(f"{source}: files.{name}: expected the file's text, got {type(content).__name__}")
@@ -269,6 +274,9 @@ def _schedulers(value: Any, source: str) -> tuple[SchedulerSpec, ...]:
         where = f"{source}: schedulers[{i}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise ScenarioError(f"{where}.name: expected a string")
+        for key in item:
+            if key not in ("name", "flags"):
+                raise ScenarioError(f"{where}.{key}: unknown field (expected name, flags)")
         flags = item.get("flags", [])
         if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
             raise ScenarioError(f"{where}.flags: expected a list of strings")
