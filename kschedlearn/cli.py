@@ -228,17 +228,6 @@ def _positive_duration(flag: str, text: str) -> float:
     return seconds
 
 
-def seed_arg(text: str) -> int:
-    """``--seed``: a whole number that fits Go's int64 (argparse turns the error into a usage error)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not -(2**63) <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"{text!r} does not fit a 64-bit integer")
-    return value
-
-
 def _take_option(argv: list[str], names: tuple[str, ...]) -> str | None:
     """Remove ``--name VALUE`` / ``--name=VALUE`` (last one wins) from ``argv``; returns VALUE."""
     value = None
@@ -349,6 +338,8 @@ def _serve_http(endpoints: Any, port: int, serve_for_text: str | None, err: Text
 # -- entry point ---------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
+    from kschedlearn.serve_cli import seed_arg
+
     parser = argparse.ArgumentParser(prog="kschedlearn", description="Learn the Kubernetes v1.6.1 scheduler by running it.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("scenarios", help="list the bundled scenarios with their descriptions")

@@ -40,10 +40,19 @@ def _port(text: str) -> int:
     return value
 
 
+def seed_arg(text: str) -> int:
+    """``--seed``: a whole number that fits Go's int64 (argparse turns the error into a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not -(2**63) <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"{text!r} does not fit a 64-bit integer")
+    return value
+
+
 def add_serve_parser(sub: Any) -> None:
     """Register the ``serve`` subcommand on ``kschedlearn``'s parser."""
-    from kschedlearn.cli import seed_arg  # cli imports this module: imported when the parser is built
-
     p = sub.add_parser("serve", help="serve a running scenario to kubectl on 127.0.0.1 (Ctrl-C to stop)")
     p.add_argument("scenario", nargs="?", help="a bundled scenario's name or a scenario YAML file")
     p.add_argument("--from", dest="dump", metavar="DUMP.yaml",

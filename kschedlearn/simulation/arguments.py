@@ -13,12 +13,16 @@ import operator
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kschedlearn.scenarios.validate import suggest
 
 
 from kschedlearn.simulation.checks import SimulationError  # one error class for the whole notebook API
+
+if TYPE_CHECKING:
+    from kschedlearn.simulation.simulation import Simulation
+    from kschedlearn.trace import TraceEvent
 
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")  # DNS-1123 subdomain (Go's validation)
@@ -117,3 +121,54 @@ def writable_path(call: str, param: str, value: Any) -> Path:
     if not folder.is_dir():
         raise SimulationError(f"{call}: {param} {str(value)!r}: the folder {str(folder)!r} does not exist")
     return path
+
+
+def check_keywords(sim: Simulation) -> None:
+    """Every keyword of ``Simulation(...)`` checked before a world is built: a bad one is an error
+    naming it, not a session that fails (or silently misbehaves: ``snapshot_every=0``,
+    ``assume="no"``) later. The engine is checked by ``build_world``."""
+    from kschedlearn.simulation.history import GRANULARITIES
+
+    call = "Simulation"
+    whole_number(call, "seed", sim.seed, low=-(2**63), high=2**63 - 1)
+    flag(call, "snapshots", sim.snapshots)
+    whole_number(call, "snapshot_every", sim.snapshot_every, low=1)
+    whole_number(call, "log_verbosity", sim.log_verbosity, high=999)  # as the command line's --v
+    text(call, "follow", sim.follow)
+    one_of(call, "granularity", sim.granularity, GRANULARITIES)
+    if sim.assume is not None:
+        flag(call, "assume", sim.assume)
+    text(call, "feature_gates", sim.feature_gates)
+
+
+class GuardedPredicate:
+    """A learner's ``run_until`` predicate that cannot kill a simulated process.
+
+    It runs inside a simulated goroutine (the tracer asks it at every event): an exception
+    escaping it would end that process as a Go panic. The first exception is kept, the run
+    pauses at that event (the call answers True), and :meth:`error` reports it.
+    """
+
+    def __init__(self, predicate: Any) -> None:
+        if predicate is not None and not callable(predicate):
+            raise SimulationError(f"run_until: predicate must be a function of an event or a stage name, "
+                                  f"got {predicate!r} ({type(predicate).__name__})")
+        self.predicate = predicate
+        self.failure: tuple[TraceEvent, Exception] | None = None
+
+    def __call__(self, ev: TraceEvent) -> bool:
+        if self.predicate is None:
+            return True
+        try:
+            return bool(self.predicate(ev))
+        except Exception as err:  # noqa: BLE001 - the learner's function, reported whole
+            self.failure = self.failure or (ev, err)
+            return True
+
+    def error(self, cursor: int) -> SimulationError:
+        assert self.failure is not None
+        ev, err = self.failure
+        error = SimulationError(f"run_until: the predicate raised {type(err).__name__}: {err} at event "
+                                f"{ev.seq} ({ev.stage}); the cursor stays at event {cursor}")
+        error.__cause__ = err
+        return error

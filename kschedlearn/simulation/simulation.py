@@ -32,7 +32,7 @@ from kschedlearn.simulation.checks import (
 )
 from kschedlearn.simulation.history import GRANULARITIES, TEACHING_STAGES, Injection, replay
 from kschedlearn.simulation.where import CodeLocation
-from kschedlearn.simulation.world import World, build_world
+from kschedlearn.simulation.world import World, action_problem, build_world
 from kschedlearn.trace import TraceEvent
 
 @attrs.define(eq=False)
@@ -66,8 +66,7 @@ class Simulation(Questions):
 
     def __attrs_post_init__(self) -> None:
         from kschedlearn.simulation.inject import Injector
-
-        self._check_arguments()
+        args.check_keywords(self)  # before anything is built
         if self.feature_gates:
             joined = ",".join(g for g in (self.scenario.feature_gates, self.feature_gates) if g)
             self.scenario = attrs.evolve(self.scenario, feature_gates=joined)
@@ -76,20 +75,6 @@ class Simulation(Questions):
         if self.assume is not None and self.assume != self.scenario.assume:
             self.scenario = attrs.evolve(self.scenario, assume=self.assume)
         self.inject = Injector(self)
-
-    def _check_arguments(self) -> None:
-        """Every keyword checked before a world is built: a bad one is an error naming it, not a
-        session that fails (or silently misbehaves: ``snapshot_every=0``, ``assume="no"``) later."""
-        call = "Simulation"
-        args.whole_number(call, "seed", self.seed, low=-(2**63), high=2**63 - 1)
-        args.flag(call, "snapshots", self.snapshots)
-        args.whole_number(call, "snapshot_every", self.snapshot_every, low=1)
-        args.whole_number(call, "log_verbosity", self.log_verbosity, high=999)  # as the CLI's --v
-        args.text(call, "follow", self.follow)
-        args.one_of(call, "granularity", self.granularity, GRANULARITIES)
-        if self.assume is not None:
-            args.flag(call, "assume", self.assume)
-        args.text(call, "feature_gates", self.feature_gates)
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -197,10 +182,8 @@ class Simulation(Questions):
             raise SimulationError(f"unknown granularity {g!r}; use one of {', '.join(GRANULARITIES)}")
         if g == "pod" and not self.follow:
             raise SimulationError("step('pod') needs a pod to follow: set sim.follow = 'namespace/name'")
-        if g == "pod":
-            # an unknown pod would match nothing and run the scenario to its end
-            args.text("step('pod')", "follow", self.follow)
-            self.check_names(pod=self.follow, where_from="step('pod'): sim.follow")
+        if g == "pod":  # an unknown pod would match nothing and run the scenario to its end
+            self.check_names(pod=args.text("step('pod')", "follow", self.follow), where_from="step('pod'): sim.follow")
         if self.finished and self._world is not None:
             warnings.warn(self.end_message(), ScenarioEnded, stacklevel=2)
             return None
@@ -220,33 +203,20 @@ class Simulation(Questions):
             stage, predicate = predicate, None
         if predicate is None and stage is None and pod is None and node is None:
             raise SimulationError("run_until needs a predicate, a stage, a pod or a node")
-        if predicate is not None and not callable(predicate):
-            raise SimulationError(f"run_until: predicate must be a function of an event or a stage name, "
-                                  f"got {predicate!r} ({type(predicate).__name__})")
+        guarded = args.GuardedPredicate(predicate)  # a learner's exception must not kill a process
         self.check_names(stage=stage, pod=pod, node=node, where_from="run_until")
         bp = Breakpoint(stage=stage, pod=pod, node=node)
-        failed: list[tuple[TraceEvent, Exception]] = []
 
         def pred(ev: TraceEvent) -> bool:
             if ev.stage == "log" and stage != "log":
                 return False
-            if predicate is None:
-                return bp.matches(ev)
-            # The predicate runs inside a simulated goroutine: an exception escaping it would
-            # kill that process (a Go panic). Pause at the event instead and report it below.
-            try:
-                return bool(predicate(ev)) and bp.matches(ev)
-            except Exception as err:  # noqa: BLE001 - the learner's function, reported whole
-                failed.append((ev, err))
-                return True
+            ok = guarded(ev)
+            return guarded.failure is not None or (ok and bp.matches(ev))
 
-        before = self.cursor
-        event = self._advance(pred)
-        if failed:
-            ev, err = failed[0]
+        before, event = self.cursor, self._advance(pred)
+        if guarded.failure is not None:
             self.cursor = before
-            raise SimulationError(f"run_until: the predicate raised {type(err).__name__}: {err} at event "
-                                  f"{ev.seq} ({ev.stage}); the cursor stays at event {before}") from err
+            raise guarded.error(before)
         return event
 
     def run(self) -> TraceEvent | None:
@@ -356,14 +326,9 @@ class Simulation(Questions):
 
         The history after the cursor is discarded (a fork) and replays repeat the action.
         """
-        from kschedlearn.simulation.world import ACTION_KINDS, action_problem
-
-        if not isinstance(action, Action):
-            raise SimulationError(f"apply_external: expected a scenario Action, got {action!r} ({type(action).__name__})")
-        args.one_of("apply_external", "action.kind", action.kind, ACTION_KINDS)
-        problem = action_problem(action)
+        problem = action_problem(action)  # checked before anything forks or is recorded
         if problem:
-            raise SimulationError(f"apply_external: action.arg: {problem}")
+            raise SimulationError(f"apply_external: {problem}")
         world = self._fork_here()
         paused = world.runtime.paused is not None
         last = self.trace[-1].seq if self.trace else -1
@@ -374,9 +339,7 @@ class Simulation(Questions):
 
     def run_for(self, seconds: float) -> TraceEvent | None:
         """Run on for ``seconds`` of virtual time without pausing (breakpoints still stop it)."""
-        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds < float("inf"):
-            raise SimulationError(f"run_for: seconds must be a finite number >= 0, got {seconds!r}")
-        args.seconds("run_for", "seconds", seconds, positive=False)  # at most Go's longest Duration
+        args.seconds("run_for", "seconds", seconds, positive=False)  # finite, >= 0, at most a Go Duration
         self.serve_pending()
         self._fork_here()
         target = self.world.runtime.now + seconds
@@ -409,10 +372,9 @@ class Simulation(Questions):
         """The recorded trace as JSON text (byte-identical for the same scenario and seed)."""
         from kschedlearn.simulation.recording import dump_trace
 
-        if path is not None:
-            target = args.writable_path("export_json", "path", path)
+        target = args.writable_path("export_json", "path", path) if path is not None else None
         text = dump_trace(self, with_snapshots=with_snapshots)
-        if path is not None:
+        if target is not None:
             target.write_text(text, encoding="utf-8")
         return text
 
@@ -427,11 +389,8 @@ class Simulation(Questions):
         """Plain facts about the run so far (for notebooks and the command line)."""
         snap = self.snapshot
         pods = snap.apiserver.pods if snap is not None and snap.apiserver is not None else ()
-        return {
-            "scenario": self.scenario.name, "seed": self.seed, "events": len(self.trace),
-            "cursor": self.cursor, "time": self.time,
-            "bound": sum(1 for p in pods if p.node_name), "pods": len(pods),
-        }
+        return {"scenario": self.scenario.name, "seed": self.seed, "events": len(self.trace), "cursor": self.cursor,
+                "time": self.time, "bound": sum(1 for p in pods if p.node_name), "pods": len(pods)}
 
     def __repr__(self) -> str:
         return f"<Simulation {self.scenario.name!r} seed={self.seed} at event {self.cursor}/{len(self.trace) - 1 if self._world else '?'} t={self.time:g}s>"
