@@ -326,6 +326,16 @@ SCENARIOS = [
      ("fail_next.n", "True")),
     ("delay-huge", "name: x\ntimeline:\n  - {at: 1, fault: {delay_next: {verb: bind, seconds: 1e300}}}\n",
      ("delay_next.seconds", "1e300")),
+    # (defect) a resource the API server does not serve matched nothing: the fault never fired
+    ("fail-next-resource-typo", "name: x\ntimeline:\n  - {at: 1, fault: {fail_next: {verb: bind, resource: podz}}}\n",
+     ("fail_next.resource", "unknown resource 'podz'", "did you mean 'pods'")),
+    ("delay-resource-kind", "name: x\ntimeline:\n  - {at: 1, fault: {delay_next: {verb: get, seconds: 1, resource: Node}}}\n",
+     ("delay_next.resource", "'Node'", "nodes")),
+    # (defect) 1.0e300 (a float to YAML) was accepted: virtual time could never reach the end of the delay
+    ("delay-float-huge", "name: x\ntimeline:\n  - {at: 1, fault: {delay_next: {verb: bind, seconds: 1.0e+300}}}\n",
+     ("delay_next.seconds", "time.Duration", "1e+300")),
+    ("stall-float-huge", "name: x\ntimeline:\n  - {at: 1, fault: {stall_watches: {duration: 1.0e+300}}}\n",
+     ("stall_watches.duration", "at most")),
     ("create-null", "name: x\ntimeline:\n  - {at: 1, create: null}\n", ("timeline[0].create", "NoneType")),
     ("objects-mapping", "name: x\nobjects: {a: b}\n", ("objects", "expected a list")),
     ("follow-bare-name", "name: x\nobjects:\n  - {kind: Pod, metadata: {name: p}}\nfollow: p\n",
