@@ -186,6 +186,32 @@ def test_integer_like_arguments_are_accepted(sim):
     assert sim.goto(IndexLike(5)).seq == 5
 
 
+SHOW = [
+    # (defect) an unknown renderer was accepted; the error came when Jupyter first drew the view
+    ("show-renderer", lambda s: s.show("cache", renderer="ascii"), SimulationError, ("show", "renderer", "'ascii'")),
+    ("show-view-typo", lambda s: s.show("cach"), SimulationError, ("show", "view", "'cach'", "did you mean 'cache'")),
+    ("show-view-int", lambda s: s.show(3), SimulationError, ("show", "view", "3")),
+    ("show-decision-pod", lambda s: s.show("decision", pod="default/ghost"), SimulationError,
+     ("decision", "'default/ghost'", "did you mean")),
+]
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    s = Simulation.from_scenario("three-nodes")
+    for _ in range(6):
+        s.step()
+    return s
+
+
+@pytest.mark.parametrize("call, error, fragments", [c[1:] for c in SHOW], ids=[c[0] for c in SHOW])
+def test_show(drawn, call, error, fragments):
+    before = _state(drawn)
+    _raises(lambda: call(drawn), error, fragments)
+    assert _state(drawn) == before
+    assert drawn.show("cache").title == "cache"  # the session still draws
+
+
 # -- the notebook API: constructors and loaders ------------------------------------------------------
 
 def _three(**kwargs: Any) -> Callable[[], Any]:
@@ -422,6 +448,6 @@ def test_a_policy_file_that_is_a_folder_kills_the_process_as_1_6_does(in_files, 
 
 
 def test_the_corpus_is_large():
-    total = (len(NOTEBOOK) + 2 + len(CONSTRUCT) + len(FILE_CASES) + len(YAML) + 2 + len(SCENARIOS) + len(CLI)
+    total = (len(NOTEBOOK) + len(SHOW) + 2 + len(CONSTRUCT) + len(FILE_CASES) + len(YAML) + 2 + len(SCENARIOS) + len(CLI)
              + len(ARGPARSE) + 1)
     assert total >= 60, total
