@@ -214,6 +214,13 @@ def test_show(drawn, call, error, fragments):
 
 # -- the notebook API: constructors and loaders ------------------------------------------------------
 
+def test_integer_like_keywords_become_ints():
+    """A numpy-style seed used to reach ``random.Random`` as is (a TypeError at the first step)."""
+    s = Simulation.from_scenario("three-nodes", seed=IndexLike(3), snapshot_every=IndexLike(2), snapshots=False)
+    assert (type(s.seed), s.seed, s.snapshot_every) == (int, 3, 2)
+    assert s.step() is not None
+
+
 def _three(**kwargs: Any) -> Callable[[], Any]:
     return lambda: Simulation.from_scenario("three-nodes", **kwargs)
 
@@ -448,6 +455,6 @@ def test_a_policy_file_that_is_a_folder_kills_the_process_as_1_6_does(in_files, 
 
 
 def test_the_corpus_is_large():
-    total = (len(NOTEBOOK) + len(SHOW) + 2 + len(CONSTRUCT) + len(FILE_CASES) + len(YAML) + 2 + len(SCENARIOS) + len(CLI)
+    total = (len(NOTEBOOK) + len(SHOW) + 3 + len(CONSTRUCT) + len(FILE_CASES) + len(YAML) + 2 + len(SCENARIOS) + len(CLI)
              + len(ARGPARSE) + 1)
     assert total >= 60, total

@@ -130,10 +130,11 @@ def check_keywords(sim: Simulation) -> None:
     from kschedlearn.simulation.history import GRANULARITIES
 
     call = "Simulation"
-    whole_number(call, "seed", sim.seed, low=-(2**63), high=2**63 - 1)
+    # numpy-style integers become plain ints (random.Random refuses them)
+    sim.seed = whole_number(call, "seed", sim.seed, low=-(2**63), high=2**63 - 1)
     flag(call, "snapshots", sim.snapshots)
-    whole_number(call, "snapshot_every", sim.snapshot_every, low=1)
-    whole_number(call, "log_verbosity", sim.log_verbosity, high=999)  # as the command line's --v
+    sim.snapshot_every = whole_number(call, "snapshot_every", sim.snapshot_every, low=1)
+    sim.log_verbosity = whole_number(call, "log_verbosity", sim.log_verbosity, high=999)  # as the CLI's --v
     text(call, "follow", sim.follow)
     one_of(call, "granularity", sim.granularity, GRANULARITIES)
     if sim.assume is not None:
