@@ -34,7 +34,9 @@ from typing import Any, TextIO
 
 import attrs
 
-from kschedlearn.scenarios.scenario import Scenario, ScenarioError, SchedulerSpec, bundled_names, load_scenario
+from kschedlearn.scenarios.scenario import (
+    MAX_DURATION, Scenario, ScenarioError, SchedulerSpec, bundled_names, load_scenario,
+)
 from kschedlearn.scenarios.validate import suggest
 from kschedlearn.trace import TraceEvent
 
@@ -221,6 +223,8 @@ def _positive_duration(flag: str, text: str) -> float:
         raise UsageError(f"{flag}: {e}") from e
     if not seconds > 0:
         raise UsageError(f"{flag}: expected a duration > 0 such as 60s, got {text!r}")
+    if flag == "--duration" and seconds > MAX_DURATION:
+        raise UsageError(f"{flag}: {text!r} is more than kschedlearn simulates ({MAX_DURATION:g}s, 24h of virtual time)")
     return seconds
 
 
@@ -339,13 +343,15 @@ def _serve_http(endpoints: Any, port: int, serve_for_text: str | None, err: Text
 # -- entry point ---------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
+    from kschedlearn.serve_cli import seed_arg
+
     parser = argparse.ArgumentParser(prog="kschedlearn", description="Learn the Kubernetes v1.6.1 scheduler by running it.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("scenarios", help="list the bundled scenarios with their descriptions")
 
     trace = sub.add_parser("trace", help="print a scenario's narrated trace")
     trace.add_argument("scenario", help="a bundled scenario's name or a scenario YAML file")
-    trace.add_argument("--seed", type=int, default=0)
+    trace.add_argument("--seed", type=seed_arg, default=0)
     trace.add_argument("--until", metavar="STAGE", help="stop after the first event of this stage")
     trace.add_argument("--granularity", default="stage", choices=("stage", "event", "pod"))
     trace.add_argument("--links", action="store_true", help="end each line with the Go source link of the code running")
@@ -353,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     render = sub.add_parser("render", help="draw a view of a scenario at an event number")
     render.add_argument("scenario")
-    render.add_argument("--seed", type=int, default=0)
+    render.add_argument("--seed", type=seed_arg, default=0)
     render.add_argument("--view", required=True, help="pipeline, startup, cache, decision, pod_states, leader_election")
     render.add_argument("--step", type=int, required=True, help="the event number (sequence) to draw")
     render.add_argument("-o", "--output", required=True, help="the SVG file to write (.dot writes DOT; - for stdout)")

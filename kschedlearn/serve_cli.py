@@ -40,13 +40,24 @@ def _port(text: str) -> int:
     return value
 
 
+def seed_arg(text: str) -> int:
+    """``--seed``: a whole number that fits Go's int64 (argparse turns the error into a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not -(2**63) <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"{text!r} does not fit a 64-bit integer")
+    return value
+
+
 def add_serve_parser(sub: Any) -> None:
     """Register the ``serve`` subcommand on ``kschedlearn``'s parser."""
     p = sub.add_parser("serve", help="serve a running scenario to kubectl on 127.0.0.1 (Ctrl-C to stop)")
     p.add_argument("scenario", nargs="?", help="a bundled scenario's name or a scenario YAML file")
     p.add_argument("--from", dest="dump", metavar="DUMP.yaml",
                    help="a `kubectl get ... -o yaml` dump of a real cluster to replay instead of a scenario")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--port", type=_port, default=0, help="the port on 127.0.0.1 (default: any free port)")
     p.add_argument("--kubeconfig", default="kschedlearn.kubeconfig", help="where to write the kubeconfig")
     p.add_argument("--speed", type=_positive_speed, default=1.0,
@@ -62,7 +73,12 @@ def _simulation(args: argparse.Namespace) -> Any:
     if (args.scenario is None) == (args.dump is None):
         raise CLIError("serve: give a SCENARIO or --from DUMP.yaml (one of them)")
     if args.dump is not None:
-        sim = Simulation.from_manifests(args.dump, seed=args.seed, snapshots=False)
+        from kschedlearn.scenarios.scenario import ScenarioError
+
+        try:
+            sim = Simulation.from_manifests(args.dump, seed=args.seed, snapshots=False)
+        except ScenarioError as err:
+            raise CLIError(f"--from {args.dump}: {err}") from None
     else:
         sim = Simulation(scenario=_load(args.scenario), seed=args.seed, snapshots=False)
     # a served cluster runs until stopped, not for the scenario's duration

@@ -200,8 +200,13 @@ def _is_file(text: str) -> bool:
 
 def _read(text_or_path: str | os.PathLike[str]) -> tuple[str, str]:
     """(text, source name): a PathLike or a one-line string naming a file is read; anything else is the text."""
+    if not isinstance(text_or_path, (str, os.PathLike)):
+        raise ScenarioError(f"<dump>: expected the dump's YAML text or a file path, got {text_or_path!r} "
+                            f"({type(text_or_path).__name__})")
     if not isinstance(text_or_path, os.PathLike):
         text = str(text_or_path)
+        if "\n" not in text and os.path.isdir(text):
+            raise ScenarioError(f"{text}: is a folder, not a dump file")
         if "\n" in text or text.lstrip().startswith(("{", "[")) or not (text.endswith((".yaml", ".yml", ".json"))
                                                                         or _is_file(text)):
             return text, "<dump>"
@@ -210,6 +215,8 @@ def _read(text_or_path: str | os.PathLike[str]) -> tuple[str, str]:
         return path.read_text(encoding="utf-8"), path.name
     except OSError as err:
         raise ScenarioError(f"{path}: cannot read the dump: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {err.start})") from None
 
 
 __all__ = ["DumpReport", "load_cluster_dump", "CONVERSIONS", "USED_KINDS"]

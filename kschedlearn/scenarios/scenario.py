@@ -125,6 +125,11 @@ class Scenario:
         return tuple(f.replace(FILES_PLACEHOLDER, folder) for f in flags)
 
 
+MAX_DURATION = 86_400.0
+"""Longest virtual run (one day): an idle cluster still ticks every second (assumed-pod cleanup,
+leader-election renewals), so a year of virtual time would take days of real time."""
+
+
 def bundled_names() -> list[str]:
     """Names of the scenarios shipped with kschedlearn."""
     folder = importlib.resources.files("kschedlearn.scenarios") / "data"
@@ -133,16 +138,36 @@ def bundled_names() -> list[str]:
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
     """Load a bundled scenario by name, or a scenario file by path."""
+    if not isinstance(name_or_path, (str, Path)) or str(name_or_path) == "":
+        raise ScenarioError(f"scenario: expected a bundled scenario's name or a file path, got {name_or_path!r} "
+                            f"(bundled ones: {', '.join(bundled_names())})")
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") or path.exists():
         if not path.exists():
             raise ScenarioError(f"{path}: no such scenario file")
-        return parse_scenario(path.read_text(encoding="utf-8"), source=path.name)
+        if not path.is_file():
+            raise ScenarioError(f"{path}: is a folder, not a scenario file")
+        return parse_scenario(_read_text(path), source=path.name)
     bundled = importlib.resources.files("kschedlearn.scenarios") / "data" / f"{name_or_path}.yaml"
     if not bundled.is_file():
         raise ScenarioError(
             f"unknown scenario {str(name_or_path)!r}; bundled ones: {', '.join(bundled_names())}")
     return parse_scenario(bundled.read_text(encoding="utf-8"), source=f"{name_or_path}.yaml")
+
+
+def _read_text(path: Path) -> str:
+    """A scenario file's text: UTF-8, at most the YAML size limit (checked before reading it all)."""
+    from kschedlearn.api.v1.yaml_load import MAX_YAML_CHARS
+
+    size = path.stat().st_size
+    if size > MAX_YAML_CHARS:
+        raise ScenarioError(f"{path}: the file is {size:,} bytes; the limit is {MAX_YAML_CHARS:,}")
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {err.start}: {err.object[err.start:err.start + 1]!r})") from None
+    except OSError as err:
+        raise ScenarioError(f"{path}: cannot read the file: {err.strerror}") from None
 
 
 def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
@@ -177,6 +202,13 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     )
     if scenario.duration <= 0:
         raise ScenarioError(f"{source}: duration: expected a number of seconds > 0, got {doc.get('duration')!r}")
+    for i, action in enumerate(scenario.timeline):
+        if action.at > scenario.duration:
+            raise ScenarioError(f"{source}: timeline[{i}].at: {action.at:g} is after the scenario's end "
+                                f"(duration: {scenario.duration:g}); it would never happen")
+    if scenario.duration > MAX_DURATION:
+        raise ScenarioError(f"{source}: duration: {doc.get('duration')!r} seconds is more than kschedlearn "
+                            f"simulates ({MAX_DURATION:g} s, one virtual day)")
     problem = check_references(scenario, source)
     if problem:
         raise ScenarioError(problem)
@@ -202,7 +234,8 @@ def _files(value: Any, source: str) -> tuple[tuple[str, str], ...]:
         raise ScenarioError(f"{source}: files: expected a mapping of file name to content, got {type(value).__name__}")
     out = []
     for name, content in value.items():
-        if not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", ".."):
+        if (not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", "..")
+                or not name.isprintable()):
             raise ScenarioError(f"{source}: files: {name!r}: expected a plain file name (no directories)")
         if not isinstance(content, str):
             raise ScenarioError(f"{source}: files.{name}: expected the file's text, got {type(content).__name__}")
@@ -241,6 +274,9 @@ def _schedulers(value: Any, source: str) -> tuple[SchedulerSpec, ...]:
         where = f"{source}: schedulers[{i}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise ScenarioError(f"{where}.name: expected a string")
+        for key in item:
+            if key not in ("name", "flags"):
+                raise ScenarioError(f"{where}.{key}: unknown field (expected name, flags)")
         flags = item.get("flags", [])
         if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
             raise ScenarioError(f"{where}.flags: expected a list of strings")

@@ -18,6 +18,9 @@ from typing import Any
 import attrs
 
 from kschedlearn.apiserver.faults import ANY, VERBS
+from kschedlearn.apiserver.registry import RESOURCES
+
+MAX_SECONDS = (2**63 - 1) // 10**9  # Go's time.Duration is int64 nanoseconds (~292 years)
 
 #: fault name -> {parameter: (kind, required)}; kinds: verb, resource, count, seconds, error
 FAULT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
@@ -75,6 +78,10 @@ def _check_value(kind: str, value: Any) -> None:
     elif kind in ("resource", "name"):
         if value is not None and (not isinstance(value, str) or not value or " " in value):
             raise _Problem(f"expected a resource name such as 'pods', got {value!r}")
+        # a resource the API server does not serve would match no request: the fault never fires
+        if kind == "resource" and value is not None and value != ANY and value not in RESOURCES:
+            raise _Problem(f"unknown resource {value!r} (one of {', '.join(sorted(RESOURCES))} or '*')"
+                           + suggest(value, RESOURCES))
     elif kind in ("count", "window"):
         low = 1 if kind == "count" else 0
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -82,6 +89,8 @@ def _check_value(kind: str, value: Any) -> None:
     elif kind == "seconds":
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
             raise _Problem(f"expected a finite number of seconds >= 0, got {value!r}")
+        if value > MAX_SECONDS:
+            raise _Problem(f"expected at most {MAX_SECONDS} seconds (Go's longest time.Duration), got {value!r}")
     elif kind == "error":
         if value not in ERRORS:
             raise _Problem(f"expected one of {', '.join(ERRORS)}, got {value!r}" + suggest(str(value), ERRORS))

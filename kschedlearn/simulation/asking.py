@@ -54,6 +54,10 @@ class Questions:
         """Every scheduling attempt for ``pod`` so far: predicates per node, scores, choice."""
         from kschedlearn.viz.decision import decisions_from_events
 
+        if pod is not None and not isinstance(pod, str):
+            raise SimulationError(f"decision: pod must be 'namespace/name', got {pod!r} ({type(pod).__name__})")
+        if pod == "":
+            raise SimulationError("decision: pod '' is empty; give 'namespace/name' or leave it out to use sim.follow")
         key = pod or self.follow
         if not key:
             raise SimulationError("decision() needs a pod: decision('default/web-1')")

@@ -171,7 +171,11 @@ def known_nodes(sim: Simulation) -> set[str]:
 
 
 def check_names(sim: Simulation, *, stage: str | None, pod: str | None, node: str | None, where_from: str) -> None:
-    """Raise :class:`UnknownNameError` for the first unknown one of ``stage``, ``pod``, ``node``."""
+    """Raise :class:`UnknownNameError` for the first unknown one of ``stage``, ``pod``, ``node``
+    (and :class:`SimulationError` for one that is not a string)."""
+    for kind, value in (("stage", stage), ("pod", pod), ("node", node)):
+        if value is not None and not isinstance(value, str):
+            raise SimulationError(f"{where_from}: {kind} must be a name (a string), got {value!r} ({type(value).__name__})")
     if stage is not None:
         check_name("stage", stage, known_stages(sim), where_from)
     if pod is not None:

@@ -35,6 +35,7 @@ class Injector:
     def fail_next_bind(self, n: int = 1, *, conflict: bool = False) -> TraceEvent | None:
         """The next ``n`` bindings are refused by the API server (500, or 409 with ``conflict``)."""
         args.whole_number("inject.fail_next_bind", "n", n, low=1)
+        args.flag("inject.fail_next_bind", "conflict", conflict)
         return self._do("fault", {"fail_next": {"verb": "bind", "resource": "pods", "n": n,
                                                 "error": "conflict" if conflict else "internal"}})
 
@@ -116,7 +117,7 @@ class Injector:
     def kill_scheduler(self, name: str) -> TraceEvent | None:
         """Kill one kube-scheduler replica's process (as ``kill -9``)."""
         replicas = list(self.sim.world.replicas)
-        if name not in replicas:
+        if not isinstance(name, str) or name not in replicas:
             raise KeyError(f"inject.kill_scheduler: no scheduler replica {name!r}" + suggest(str(name), replicas))
         return self._do("kill", name)
 

@@ -55,13 +55,25 @@ class Recording:
 
 def load_trace(text_or_path: str | Path) -> Recording:
     """Parse an exported trace (raises ValueError naming what is wrong)."""
+    if not isinstance(text_or_path, (str, Path)):
+        raise ValueError(f"trace: expected exported JSON text or a file path, got {text_or_path!r} "
+                         f"({type(text_or_path).__name__})")
     text = str(text_or_path)
-    if not text.lstrip().startswith("{"):
-        text = Path(text_or_path).read_text(encoding="utf-8")
+    if isinstance(text_or_path, Path) or not text.lstrip().startswith(("{", "[")):
+        path = Path(text_or_path)
+        if not path.is_file():
+            raise ValueError(f"trace: {text[:200]!r} is {'a folder' if path.is_dir() else 'not a file'} "
+                             "(expected exported JSON text or the path of a file holding it)")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ValueError(f"trace: {str(path)!r}: cannot read the file: {err}") from None
     try:
         doc = json.loads(text)
     except ValueError as err:
         raise ValueError(f"trace: invalid JSON: {err}") from err
+    if not isinstance(doc, dict):
+        raise ValueError(f"trace: expected a JSON object, got {type(doc).__name__}")
     if doc.get("format") != FORMAT:
         raise ValueError(f"trace: format must be {FORMAT!r}, got {doc.get('format')!r}")
     events = []

@@ -180,6 +180,12 @@ def serve(sim: Simulation, *, port: int = 0, token: str | None = None,
     """Start the HTTP face for ``sim`` on 127.0.0.1 and write a kubeconfig for it."""
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         raise ValueError(f"serve: port must be an integer from 0 to 65535, got {port!r}")
+    if token is not None and (not isinstance(token, str) or not token or not token.isascii()
+                              or not token.isprintable() or any(c.isspace() for c in token)):
+        # it goes into an HTTP header and the kubeconfig: one printable ASCII word
+        raise ValueError(f"serve: token must be a non-empty printable ASCII string without spaces, got {token!r}")
+    if kubeconfig is not None and (not isinstance(kubeconfig, (str, os.PathLike)) or str(kubeconfig) == ""):
+        raise ValueError(f"serve: kubeconfig must be a file path, got {kubeconfig!r}")
     token = token or secrets.token_hex(16)
     serving: Serving | None = None
 

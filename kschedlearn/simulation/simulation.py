@@ -32,7 +32,7 @@ from kschedlearn.simulation.checks import (
 )
 from kschedlearn.simulation.history import GRANULARITIES, TEACHING_STAGES, Injection, replay
 from kschedlearn.simulation.where import CodeLocation
-from kschedlearn.simulation.world import World, build_world
+from kschedlearn.simulation.world import World, action_problem, build_world
 from kschedlearn.trace import TraceEvent
 
 @attrs.define(eq=False)
@@ -66,7 +66,7 @@ class Simulation(Questions):
 
     def __attrs_post_init__(self) -> None:
         from kschedlearn.simulation.inject import Injector
-
+        args.check_keywords(self)  # before anything is built
         if self.feature_gates:
             joined = ",".join(g for g in (self.scenario.feature_gates, self.feature_gates) if g)
             self.scenario = attrs.evolve(self.scenario, feature_gates=joined)
@@ -182,6 +182,8 @@ class Simulation(Questions):
             raise SimulationError(f"unknown granularity {g!r}; use one of {', '.join(GRANULARITIES)}")
         if g == "pod" and not self.follow:
             raise SimulationError("step('pod') needs a pod to follow: set sim.follow = 'namespace/name'")
+        if g == "pod":  # an unknown pod would match nothing and run the scenario to its end
+            self.check_names(pod=args.text("step('pod')", "follow", self.follow), where_from="step('pod'): sim.follow")
         if self.finished and self._world is not None:
             warnings.warn(self.end_message(), ScenarioEnded, stacklevel=2)
             return None
@@ -201,15 +203,21 @@ class Simulation(Questions):
             stage, predicate = predicate, None
         if predicate is None and stage is None and pod is None and node is None:
             raise SimulationError("run_until needs a predicate, a stage, a pod or a node")
+        guarded = args.GuardedPredicate(predicate)  # a learner's exception must not kill a process
         self.check_names(stage=stage, pod=pod, node=node, where_from="run_until")
         bp = Breakpoint(stage=stage, pod=pod, node=node)
 
         def pred(ev: TraceEvent) -> bool:
             if ev.stage == "log" and stage != "log":
                 return False
-            return (predicate(ev) if predicate is not None else True) and bp.matches(ev)
+            ok = guarded(ev)
+            return guarded.failure is not None or (ok and bp.matches(ev))
 
-        return self._advance(pred)
+        before, event = self.cursor, self._advance(pred)
+        if guarded.failure is not None:
+            self.cursor = before
+            raise guarded.error(before)
+        return event
 
     def run(self) -> TraceEvent | None:
         """Run on without pausing until a breakpoint matches (returned) or the scenario ends (None)."""
@@ -243,7 +251,7 @@ class Simulation(Questions):
 
     def back(self, steps: int = 1, granularity: str | None = None) -> TraceEvent | None:
         """Move back ``steps`` stops (at ``granularity``) in the recorded history."""
-        args.whole_number("back", "steps", steps)
+        steps = args.whole_number("back", "steps", steps)
         g = args.one_of("back", "granularity", granularity or self.granularity, GRANULARITIES)
         for _ in range(steps):
             for i in range(self.cursor - 1, -1, -1):
@@ -260,9 +268,9 @@ class Simulation(Questions):
 
         An event number past the end of the scenario is an error; the cursor stays where it was.
         """
-        if isinstance(seq, int) and not isinstance(seq, bool) and seq < 0:
+        seq = args.whole_number("goto", "seq", seq, low=-(2**63))
+        if seq < 0:
             raise SimulationError(f"goto: event numbers start at 0, got {seq}")
-        args.whole_number("goto", "seq", seq)
         if seq < len(self.trace):
             self.cursor = seq
             return self.event
@@ -318,6 +326,9 @@ class Simulation(Questions):
 
         The history after the cursor is discarded (a fork) and replays repeat the action.
         """
+        problem = action_problem(action)  # checked before anything forks or is recorded
+        if problem:
+            raise SimulationError(f"apply_external: {problem}")
         world = self._fork_here()
         paused = world.runtime.paused is not None
         last = self.trace[-1].seq if self.trace else -1
@@ -328,8 +339,7 @@ class Simulation(Questions):
 
     def run_for(self, seconds: float) -> TraceEvent | None:
         """Run on for ``seconds`` of virtual time without pausing (breakpoints still stop it)."""
-        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds < float("inf"):
-            raise SimulationError(f"run_for: seconds must be a finite number >= 0, got {seconds!r}")
+        args.seconds("run_for", "seconds", seconds, positive=False)  # finite, >= 0, at most a Go Duration
         self.serve_pending()
         self._fork_here()
         target = self.world.runtime.now + seconds
@@ -362,9 +372,10 @@ class Simulation(Questions):
         """The recorded trace as JSON text (byte-identical for the same scenario and seed)."""
         from kschedlearn.simulation.recording import dump_trace
 
+        target = args.writable_path("export_json", "path", path) if path is not None else None
         text = dump_trace(self, with_snapshots=with_snapshots)
-        if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+        if target is not None:
+            target.write_text(text, encoding="utf-8")
         return text
 
     @staticmethod
@@ -378,11 +389,8 @@ class Simulation(Questions):
         """Plain facts about the run so far (for notebooks and the command line)."""
         snap = self.snapshot
         pods = snap.apiserver.pods if snap is not None and snap.apiserver is not None else ()
-        return {
-            "scenario": self.scenario.name, "seed": self.seed, "events": len(self.trace),
-            "cursor": self.cursor, "time": self.time,
-            "bound": sum(1 for p in pods if p.node_name), "pods": len(pods),
-        }
+        return {"scenario": self.scenario.name, "seed": self.seed, "events": len(self.trace), "cursor": self.cursor,
+                "time": self.time, "bound": sum(1 for p in pods if p.node_name), "pods": len(pods)}
 
     def __repr__(self) -> str:
         return f"<Simulation {self.scenario.name!r} seed={self.seed} at event {self.cursor}/{len(self.trace) - 1 if self._world else '?'} t={self.time:g}s>"

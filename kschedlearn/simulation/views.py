@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kschedlearn import viz
+from kschedlearn.simulation import arguments as args
 
 if TYPE_CHECKING:
     from kschedlearn.simulation.simulation import Simulation
@@ -26,6 +27,11 @@ def previous_snapshot(sim: Simulation) -> Any:
 
 def show_view(sim: Simulation, view: str, *, renderer: str = "auto", pod: str | None = None, **kwargs: Any) -> viz.View:
     """Build ``view`` for the current snapshot, following ``pod`` (default: the scenario's)."""
+    from kschedlearn.viz.render import RENDERERS
+
+    # checked here, not when Jupyter first draws the view (an error in a repr is shown as a warning)
+    args.one_of("show", "view", view, sorted(viz.VIEWS))
+    args.one_of("show", "renderer", renderer, RENDERERS)
     follow = pod or sim.follow or None
     snap = sim.snapshot
     if snap is None:

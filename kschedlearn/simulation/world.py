@@ -193,6 +193,34 @@ class World:
         return self._leader_cache[1]
 
 
+#: the action kinds :meth:`World.apply` carries out
+ACTION_KINDS = ("request", "create", "delete", "cordon", "uncordon", "kill", "fault", "clock")
+
+
+def action_problem(action: Action) -> str:
+    """Why :meth:`World.apply` could not carry out ``action`` ("" if it can): checked before a
+    notebook's ``apply_external`` forks or records anything. Problems with ``action.arg`` say so."""
+    if not isinstance(action, Action):
+        return f"expected a scenario Action, got {action!r} ({type(action).__name__})"
+    kind, arg = action.kind, action.arg
+    if kind not in ACTION_KINDS:
+        return f"action.kind must be one of {', '.join(map(repr, ACTION_KINDS))}, got {kind!r}"
+    if kind == "create" and getattr(type(arg), "kind", None) not in RESOURCES_BY_KIND:
+        return f"action.arg: a create needs a Kubernetes object ({', '.join(RESOURCES_BY_KIND)}), got {arg!r}"
+    if kind == "delete" and not (isinstance(arg, str) and len(arg.split(" ")) == 2
+                                 and arg.split(" ")[0] in ("pod", "node")):
+        return f"action.arg: a delete needs 'pod namespace/name' or 'node name', got {arg!r}"
+    if kind in ("cordon", "uncordon", "kill") and not isinstance(arg, str):
+        return f"action.arg: a {kind} needs a name, got {arg!r}"
+    if kind == "fault" and not (isinstance(arg, dict) and len(arg) == 1):
+        return f"action.arg: a fault needs a one-entry mapping {{name: parameters}}, got {arg!r}"
+    if kind == "clock" and (isinstance(arg, bool) or not isinstance(arg, (int, float)) or not 0 < arg < float("inf")):
+        return f"action.arg: a clock jump needs a finite number of seconds > 0, got {arg!r}"
+    if kind == "request" and not hasattr(arg, "describe"):
+        return f"action.arg: a request needs an HTTP request object, got {arg!r}"
+    return ""
+
+
 def _group(resource: str) -> Any:
     from kschedlearn.apimachinery.api.errors import GroupResource
 

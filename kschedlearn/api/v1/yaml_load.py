@@ -143,6 +143,9 @@ MAX_YAML_CHARS = 10 * 1024 * 1024
 """Largest YAML text accepted (a scenario or a manifest file; real ones are kilobytes)."""
 MAX_YAML_DEPTH = 64
 """Deepest nesting of mappings and lists accepted (real manifests stay below 15)."""
+MAX_YAML_VALUES = MAX_YAML_CHARS
+"""Most values a document may hold once its aliases are expanded: text without aliases never
+comes near it (each value takes at least one character), a billion-laughs bomb does."""
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's C loader where present
 
 
@@ -171,9 +174,12 @@ def yaml_documents(text: str) -> list[Any]:
     try:
         for doc in yaml.load_all(text, Loader=_LOADER):  # noqa: S506 - a safe loader
             docs.append(doc)
-            depth = _depth(doc)
+            depth, values = _measure(doc)
             if depth > MAX_YAML_DEPTH:
-                raise YAMLProblem(f"nested {depth} levels deep; the limit is {MAX_YAML_DEPTH}", len(docs))
+                raise YAMLProblem(f"nested at least {depth} levels deep; the limit is {MAX_YAML_DEPTH}", len(docs))
+            if values > MAX_YAML_VALUES:
+                raise YAMLProblem(f"aliases (&anchor/*alias) expand it to more than {MAX_YAML_VALUES:,} values; "
+                                  f"the limit is {MAX_YAML_VALUES:,}", len(docs))
     except yaml.YAMLError as err:
         where = ""
         mark = getattr(err, "problem_mark", None)
@@ -187,19 +193,43 @@ def yaml_documents(text: str) -> list[Any]:
     return docs
 
 
-def _depth(doc: Any) -> int:
-    """How deeply mappings and lists nest in ``doc`` (iteratively: no recursion limit)."""
-    deepest, stack = 0, [(doc, 1)]
+def _children(value: Any) -> list[Any] | None:
+    if isinstance(value, dict):
+        return list(value.values())
+    if isinstance(value, list):
+        return value
+    return None
+
+
+def _measure(doc: Any) -> tuple[int, int]:
+    """How deeply mappings and lists nest in ``doc`` and how many values it holds once every
+    alias is expanded (iteratively, each shared value measured once: a billion-laughs document
+    costs the size of its text, not of its expansion). A recursive alias counts as too deep."""
+    if _children(doc) is None:
+        return 0, 1
+    memo: dict[int, tuple[int, int]] = {}
+    open_ids: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(doc, False)]
     while stack:
-        value, level = stack.pop()
-        if isinstance(value, dict):
-            children = list(value.values())
-        elif isinstance(value, list):
-            children = value
-        else:
+        value, done = stack.pop()
+        key, kids = id(value), _children(value) or []
+        if done:
+            depth = 1 + max((memo[id(k)][0] for k in kids if _children(k) is not None), default=0)
+            count = 1 + sum(memo[id(k)][1] if _children(k) is not None else 1 for k in kids)
+            memo[key] = (depth, count)
+            open_ids.discard(key)
+            if depth > MAX_YAML_DEPTH or count > MAX_YAML_VALUES:
+                return depth, count
             continue
-        deepest = max(deepest, level)
-        if deepest > MAX_YAML_DEPTH:
-            return deepest
-        stack.extend((c, level + 1) for c in children)
-    return deepest
+        if key in memo:
+            continue
+        open_ids.add(key)
+        stack.append((value, True))
+        for kid in kids:
+            if _children(kid) is None or id(kid) in memo:
+                continue
+            if id(kid) in open_ids:  # an alias to one of its own ancestors: endless nesting
+                return MAX_YAML_DEPTH + 1, 0
+            stack.append((kid, False))
+    return memo[id(doc)]
+
