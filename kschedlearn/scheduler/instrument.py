@@ -36,23 +36,23 @@ from kschedlearn.trace.instrument import wrap_instance
 from kschedlearn.trace.stages import SCHED
 
 _CACHE = SCHED + "schedulercache/cache.go"
-register_stage("scheduleOne.pop", SCHED + "factory/factory.go#L458-L466",
+register_stage("scheduleOne.pop", SCHED + "factory/factory.go#L457-L465",
                "scheduleOne asked for the next pod: getNextPod popped it from podQueue (the FIFO).")
-register_stage("assume", _CACHE + "#L99-L121",
+register_stage("assume", _CACHE + "#L109-L128",
                "AssumePod: the cache counts the pod on the chosen node before the API server knows — so the next pod already sees those resources as used.")
 register_stage("bind", SCHED + "scheduler.go#L185-L200",
                "A goroutine POSTs the Binding to the API server; scheduleOne has already moved on to the next pod.")
-register_stage("finishBinding", _CACHE + "#L123-L141",
+register_stage("finishBinding", _CACHE + "#L134-L152",
                "The bind call returned: the assumed pod's 30 s expiry clock starts now.")
-register_stage("forgetPod", _CACHE + "#L143-L167",
+register_stage("forgetPod", _CACHE + "#L154-L181",
                "The binding failed: ForgetPod takes the assumed pod out of the cache again.")
-register_stage("cache.addPod", _CACHE + "#L169-L204",
+register_stage("cache.addPod", _CACHE + "#L214-L246",
                "The assigned-pod informer delivered the bound pod: AddPod confirms the assumed pod (or adds it back if it had expired).")
-register_stage("cache.updatePod", _CACHE + "#L206-L232", "A bound pod changed: UpdatePod swaps old for new in its NodeInfo.")
-register_stage("cache.removePod", _CACHE + "#L234-L258", "A bound pod was deleted or finished: RemovePod frees its resources.")
-register_stage("cleanupAssumedPods", _CACHE + "#L340-L372",
+register_stage("cache.updatePod", _CACHE + "#L248-L273", "A bound pod changed: UpdatePod swaps old for new in its NodeInfo.")
+register_stage("cache.removePod", _CACHE + "#L275-L302", "A bound pod was deleted or finished: RemovePod frees its resources.")
+register_stage("cleanupAssumedPods", _CACHE + "#L354-L377",
                "Every second the cache looks for assumed pods whose binding finished more than 30 s ago.")
-register_stage("expirePod", _CACHE + "#L374-L386",
+register_stage("expirePod", _CACHE + "#L379-L386",
                "An assumed pod was never confirmed in time: it is dropped from the cache and its resources are freed.")
 
 #: what a describe function returns: the event's message and its data

@@ -43,7 +43,7 @@ register_stage("schedule.predicate_node", _GS + "#L163-L180",
                "checkNode runs every predicate on one node; the reasons of all failing predicates are kept.")
 register_stage("schedule.predicates", _GS + "#L111-L122",
                "findNodesThatFit is done: the nodes that passed every predicate go on to be scored.")
-register_stage("schedule.priorities", _GS + "#L239-L385",
+register_stage("schedule.priorities", _GS + "#L239-L373",
                "PrioritizeNodes: each priority scores each node 0-10; scores are multiplied by their weights and summed.")
 register_stage("selectHost", _GS + "#L133-L150",
                "selectHost sorts by score (ties by name, descending) and round-robins among the top-scoring nodes.")
