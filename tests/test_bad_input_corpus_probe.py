@@ -371,7 +371,7 @@ SCENARIOS = [
      ("stall_watches.duration", "at most")),
     ("create-null", "name: x\ntimeline:\n  - {at: 1, create: null}\n", ("timeline[0].create", "NoneType")),
     ("objects-mapping", "name: x\nobjects: {a: b}\n", ("objects", "expected a list")),
-    ("follow-bare-name", "name: x\nobjects:\n  - {kind: Pod, metadata: {name: p}}\nfollow: p\n",
+    ("follow-bare-name", "name: x\nobjects:\n  - {kind: Pod, metadata: {name: p}, spec: {containers: [{name: c, image: i}]}}\nfollow: p\n",
      ("follow", "'p'", "'default/p'")),
 ]
 
