@@ -27,7 +27,8 @@ from kschedlearn.scheduler.api.validation.validation import validate_policy
 from kschedlearn.simulation.arguments import SimulationError
 
 RAW = ("Traceback", "int_max_str_digits", "maximum recursion depth", "too many values to unpack",
-       "object has no attribute", "unsupported operand", "not subscriptable")
+       "object has no attribute", "unsupported operand", "not subscriptable", "is not callable",
+       "codec can't decode", "Errno")
 
 
 def _raises(call: Callable[[], Any], error: type[BaseException], fragments: tuple[str, ...]) -> str:

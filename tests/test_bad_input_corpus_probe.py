@@ -25,19 +25,7 @@ from kschedlearn.scenarios.scenario import Action, ScenarioError, parse_scenario
 from kschedlearn.simulation.arguments import SimulationError
 from kschedlearn.simulation.checks import UnknownNameError
 
-RAW = ("Traceback", "int_max_str_digits", "maximum recursion depth", "too many values to unpack",
-       "object has no attribute", "unsupported operand", "not subscriptable", "is not callable",
-       "codec can't decode", "Errno")
-
-
-def _raises(call: Callable[[], Any], error: type[BaseException], fragments: tuple[str, ...]) -> str:
-    with pytest.raises(error) as info:
-        call()
-    message = str(info.value)
-    for fragment in fragments:
-        assert fragment in message, f"{fragment!r} not in {message!r}"
-    assert not any(raw in message for raw in RAW), message
-    return message
+from tests.test_bad_input_corpus import RAW, _raises  # noqa: E402  (the corpus's own checks)
 
 
 class IndexLike:
