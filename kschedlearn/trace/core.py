@@ -98,6 +98,9 @@ _FRAMES: dict[tuple[Any, int], Frame] = {}
 _in_frame: Frame | None = None
 
 
+#: ObservedCall -> the Frame an ``in_frame`` event's stacks end with (one per trace point)
+_IN_FRAMES: dict[ObservedCall, Frame] = {}
+
 #: frame object -> (the frame, its line then, the mirrored stack up to it, outermost first), for
 #: the frames of recent stacks. While a frame is alive at the same line, every frame outside it is
 #: suspended in its call, so its stack is still the same: a capture walks only the frames that
@@ -108,14 +111,38 @@ _STACKS: dict[int, tuple[Any, int, tuple[Frame, ...]]] = {}
 _REENTRANT = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 
 
+#: code object -> (the globals it ran with, its module name when a mirrored module's, else ""):
+#: ``_is_mirrored_frame_module`` once per function, not once per frame walked
+_CODE_MODULES: dict[Any, tuple[Any, str]] = {}
+
+#: the last capture: (its innermost mirrored frame, that frame's line, the ``_in_frame`` and
+#: ``limit`` then, the stack) — an event with a snapshot captures twice at the same point, and
+#: both get the same tuple
+_last: tuple[Any, int, Frame | None, int, tuple[Frame, ...]] | None = None
+
+
 def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     """The mirrored-code frames of the running goroutine (the innermost ``limit``), outermost first."""
+    global _last
     new: list[tuple[Any, Frame]] = []  # innermost first
     prefix: tuple[Frame, ...] = ()
+    innermost = None
     f = sys._getframe(1)
     while f is not None:
-        mod = f.f_globals.get("__name__", "")
-        if _is_mirrored_frame_module(mod):
+        code = f.f_code
+        known_code = _CODE_MODULES.get(code)
+        if known_code is None or known_code[0] is not f.f_globals:
+            name = f.f_globals.get("__name__", "")
+            if len(_CODE_MODULES) > 8192:  # (code exec'd again and again, e.g. a notebook's cells)
+                _CODE_MODULES.clear()
+            known_code = _CODE_MODULES[code] = (f.f_globals, name if _is_mirrored_frame_module(name) else "")
+        mod = known_code[1]
+        if mod:
+            if innermost is None:
+                innermost = f
+                last = _last
+                if last is not None and last[0] is f and last[1] == f.f_lineno and last[2] is _in_frame and last[3] == limit:
+                    return last[4]
             known = _STACKS.get(id(f))
             if known is not None and known[0] is f and known[1] == f.f_lineno:
                 prefix = known[2]
@@ -132,6 +159,9 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     stack = stack[-limit:] if len(stack) > limit else stack
     if _in_frame is not None:  # an in_frame event: the observed function's frame ends it
         stack = (*stack, _in_frame)
+    _last = None
+    if innermost is not None and not innermost.f_code.co_flags & _REENTRANT:
+        _last = (innermost, innermost.f_lineno, _in_frame, limit, stack)
     return stack
 
 
@@ -226,8 +256,11 @@ class Tracer:
         observed: ObservedCall | None = None,
     ) -> TraceEvent:
         global _in_frame
-        if observed is not None and observed.in_frame:
-            _in_frame = Frame(observed.function, observed.module, observed.line)
+        if observed is None or not observed.in_frame:
+            return self._record(rt, g, stage, message, why, data, observed)
+        _in_frame = _IN_FRAMES.get(observed)
+        if _in_frame is None:
+            _in_frame = _IN_FRAMES[observed] = Frame(observed.function, observed.module, observed.line)
         try:
             return self._record(rt, g, stage, message, why, data, observed)
         finally:
@@ -244,25 +277,21 @@ class Tracer:
         observed: ObservedCall | None,
     ) -> TraceEvent:
         info = lookup_stage(stage)
-        seq = len(self.events)
+        events = self.events
+        seq = len(events)
+        if not data:
+            data = {}
         snap = None
         if self.snapshot_fn is not None and self.snapshot_every and seq % self.snapshot_every == 0:
-            snap = self.snapshot_fn(stage=stage, data=data or {})
+            snap = self.snapshot_fn(stage=stage, data=data)
+        # positional, in TraceEvent's field order: seq, time, goroutine, process, stage, go_ref,
+        # message, why, data, stack, snapshot, observed
         event = TraceEvent(
-            seq=seq,
-            time=rt.now,
-            goroutine=g.name if g is not None else "",
-            process=g.process.name if g is not None else "",
-            stage=stage,
-            go_ref=info.go_ref,
-            message=message,
-            why=why if why is not None else info.why,
-            data=data or {},
-            stack=capture_stack() if (self.capture_stacks and g is not None) else (),
-            snapshot=snap,
-            observed=observed,
+            seq, rt.now, g.name if g is not None else "", g.process.name if g is not None else "",
+            stage, info.go_ref, message, why if why is not None else info.why, data,
+            capture_stack() if (self.capture_stacks and g is not None) else (), snap, observed,
         )
-        self.events.append(event)
+        events.append(event)
         for listener in self.listeners:
             try:
                 listener(event)

@@ -120,16 +120,59 @@ def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, h
 
 # -- recording what one call computed ------------------------------------------------------
 
-def _recording_predicate(name: str, predicate: Callable[..., Any], verdicts: dict[str, list[str]]) -> Callable[..., Any]:
-    """``predicate``, also writing its own reasons into ``verdicts[name]``."""
+@attrs.define(eq=False)
+class _Recorders:
+    """Recording twins of one predicate map (or priority list), built once and reused while the
+    map holds the same functions (Go's predicate map and priority list are fixed per scheduler).
+
+    ``funcs``: what they were built from (compared item by item at every call, so a function an
+    exercise swaps into the map is picked up at once); ``fns``: the twins; ``sink``: where the
+    twins write during the current call (one call at a time per goroutine: the caches are per
+    goroutine, and a nested call restores its caller's sink).
+    """
+
+    funcs: tuple[Any, ...]
+    fns: Any
+    sink: Any = None
+
+
+#: per goroutine: the recorders of the predicate map / priority list it last ran (bounded)
+_PREDICATE_RECORDERS: dict[Any, _Recorders] = {}
+_PRIORITY_RECORDERS: dict[Any, _Recorders] = {}
+
+
+def _cached(cache: dict[Any, _Recorders], g: Any, funcs: tuple[Any, ...],
+            build: Callable[[_Recorders], Any]) -> _Recorders:
+    """The recorders of ``funcs`` for goroutine ``g``, built by ``build`` when they changed."""
+    recorders = cache.get(g)
+    if recorders is None or recorders.funcs != funcs:
+        if len(cache) > 64:
+            cache.clear()
+        recorders = cache[g] = _Recorders(funcs, None)
+        recorders.fns = build(recorders)
+    return recorders
+
+
+#: the verdict of every predicate that passed: one shared empty list, not one per predicate per
+#: node — a traced run keeps every event, and each kept container makes the collector's passes
+#: longer (event data is plain data that nobody edits)
+_NO_REASONS: list[str] = []
+
+
+def _recording_predicate(name: str, predicate: Callable[..., Any], recorders: _Recorders) -> Callable[..., Any]:
+    """``predicate``, also writing its own reasons into the current call's verdicts."""
 
     def record(pod: Any, meta: Any, info: Any) -> Any:
         result = predicate(pod, meta, info)
         fit, reasons = result
-        verdicts[name] = [] if fit else [r.get_reason() for r in reasons]
+        recorders.sink[name] = _NO_REASONS if fit else [r.get_reason() for r in reasons]
         return result
 
     return record
+
+
+def _recording_predicates(recorders: _Recorders) -> dict[str, Any]:
+    return {name: _recording_predicate(name, fn, recorders) for name, fn in recorders.funcs}
 
 
 @attrs.define(eq=False)
@@ -144,13 +187,14 @@ class _ScoreColumn:
         return [hp.score for hp in (self.final if self.final is not None else self.mapped)]
 
 
-def _recording_config(config: Any, column: _ScoreColumn) -> Any:
-    """A copy of ``config`` whose functions also fill ``column``."""
+def _recording_config(config: Any, i: int, recorders: _Recorders) -> Any:
+    """A copy of ``config`` whose functions also fill column ``i`` of the current call."""
     changes: dict[str, Any] = {}
     if config.function is not None:
         function = config.function
 
         def recording_function(pod: Any, node_name_to_info: Any, nodes: Any) -> Any:
+            column = recorders.sink[i]
             column.final = list(function(pod, node_name_to_info, nodes))
             return column.final
 
@@ -160,7 +204,7 @@ def _recording_config(config: Any, column: _ScoreColumn) -> Any:
 
         def recording_map(pod: Any, meta: Any, node_info: Any) -> Any:
             host_priority = map_fn(pod, meta, node_info)
-            column.mapped.append(host_priority)
+            recorders.sink[i].mapped.append(host_priority)
             return host_priority
 
         changes["map_fn"] = recording_map
@@ -168,11 +212,15 @@ def _recording_config(config: Any, column: _ScoreColumn) -> Any:
         reduce = config.reduce
 
         def recording_reduce(pod: Any, meta: Any, node_name_to_info: Any, result: list[Any]) -> Any:
-            column.final = result
+            recorders.sink[i].final = result
             return reduce(pod, meta, node_name_to_info, result)
 
         changes["reduce"] = recording_reduce
     return attrs.evolve(config, **changes)
+
+
+def _recording_configs(recorders: _Recorders) -> list[Any]:
+    return [_recording_config(c, i, recorders) for i, c in enumerate(recorders.funcs)]
 
 
 @attrs.define(eq=False)
@@ -225,11 +273,16 @@ def _traced_pod_fits_on_node(untraced: Callable[..., Any]) -> Callable[..., Any]
 
     @functools.wraps(untraced)
     def pod_fits_on_node(pod: Any, meta: Any, info: Any, predicate_funcs: dict[str, Any]) -> Any:
-        if not tracing():
+        g = current_goroutine()
+        if g is None or g.runtime.tracer is None:
             return untraced(pod, meta, info, predicate_funcs)
-        verdicts: dict[str, list[str]] = {}
-        recording = {name: _recording_predicate(name, fn, verdicts) for name, fn in predicate_funcs.items()}
-        fits, failed_predicates = untraced(pod, meta, info, recording)
+        recorders = _cached(_PREDICATE_RECORDERS, g, tuple(predicate_funcs.items()), _recording_predicates)
+        outer, recorders.sink = recorders.sink, {}
+        verdicts: dict[str, list[str]] = recorders.sink
+        try:
+            fits, failed_predicates = untraced(pod, meta, info, recorders.fns)
+        finally:
+            recorders.sink = outer
         emit_predicate_node(pod, _node_name(info), fits, verdicts, observed)
         return fits, failed_predicates
 
@@ -242,14 +295,19 @@ def _traced_prioritize_nodes(untraced: Callable[..., Any]) -> Callable[..., Any]
     @functools.wraps(untraced)
     def prioritize_nodes(pod: Any, node_name_to_info: Any, meta: Any, priority_configs: list[Any],
                          nodes: list[Any], extenders: list[Any]) -> Any:
-        if not tracing() or (len(priority_configs) == 0 and len(extenders) == 0):
+        g = current_goroutine()
+        if g is None or g.runtime.tracer is None or (len(priority_configs) == 0 and len(extenders) == 0):
             # (the EqualPriorityMap path has no trace point)
             return untraced(pod, node_name_to_info, meta, priority_configs, nodes, extenders)
+        recorders = _cached(_PRIORITY_RECORDERS, g, tuple(priority_configs), _recording_configs)
         columns = [_ScoreColumn() for _ in priority_configs]
-        configs = [_recording_config(c, column) for c, column in zip(priority_configs, columns)]
         answers: list[tuple[list[Any], int]] = []
         recording_extenders = [_RecordingExtender(e, answers) for e in extenders]
-        result = untraced(pod, node_name_to_info, meta, configs, nodes, recording_extenders)
+        outer, recorders.sink = recorders.sink, columns
+        try:
+            result = untraced(pod, node_name_to_info, meta, list(recorders.fns), nodes, recording_extenders)
+        finally:
+            recorders.sink = outer
         extender_scores = _extender_scores(answers) if extenders and nodes else {}
         emit_priorities(pod, nodes, [column.scores() for column in columns], priority_configs,
                         extender_scores, result, observed)
