@@ -90,8 +90,6 @@ class TraceEvent:
         }
 
 
-#: (code object, line) -> its Frame: code locations are few, so frames are shared, not rebuilt
-_FRAMES: dict[tuple[Any, int], Frame] = {}
 
 #: while an ``in_frame`` event is being recorded: the observed function's frame, which every
 #: stack captured for that event (the event's own and its snapshot's) ends with
@@ -111,9 +109,11 @@ _STACKS: dict[int, tuple[Any, int, tuple[Frame, ...]]] = {}
 _REENTRANT = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 
 
-#: code object -> (the globals it ran with, its module name when a mirrored module's, else ""):
-#: ``_is_mirrored_frame_module`` once per function, not once per frame walked
-_CODE_MODULES: dict[Any, tuple[Any, str]] = {}
+#: id(code object) -> (the code, the globals it ran with, its module name when a mirrored
+#: module's else "", line -> its Frame): ``_is_mirrored_frame_module`` once per function, not
+#: once per frame walked, and one Frame per code location. Keyed by id, the entry holding the
+#: code (so the id stays its own): a code object's hash walks its bytecode and constants.
+_CODE_MODULES: dict[int, tuple[Any, Any, str, dict[int, Frame]]] = {}
 
 #: the last capture: (its innermost mirrored frame, that frame's line, the ``_in_frame`` and
 #: ``limit`` then, the stack) — an event with a snapshot captures twice at the same point, and
@@ -121,22 +121,50 @@ _CODE_MODULES: dict[Any, tuple[Any, str]] = {}
 _last: tuple[Any, int, Frame | None, int, tuple[Frame, ...]] | None = None
 
 
+#: while a snapshot is built for an event: (the recording frame, the event's stack): a capture
+#: made from the snapshot function, with no mirrored frame in between, is that same stack
+_event_point: tuple[Any, tuple[Frame, ...]] | None = None
+
+
+def _snapshot_at(recording: Any, stack: tuple[Frame, ...] | None, snapshot_fn: Callable[..., Any],
+                 stage: str, data: dict[str, Any]) -> Any:
+    """``snapshot_fn(stage=, data=)``, its stack captures answered with the event's ``stack``."""
+    global _event_point
+    outer, _event_point = _event_point, ((recording, stack) if stack is not None else None)
+    try:
+        return snapshot_fn(stage=stage, data=data)
+    finally:
+        _event_point = outer
+
+
+def _at_event_point(f: Any) -> bool:
+    """Whether the walk from ``f`` outwards reaches the recording frame before a mirrored one."""
+    recording = _event_point[0]  # type: ignore[index]
+    while f is not None and f is not recording:
+        known_code = _CODE_MODULES.get(id(f.f_code))
+        if known_code is None or known_code[0] is not f.f_code or known_code[1] is not f.f_globals:
+            known_code = _code_module(f.f_code, f.f_globals)
+        if known_code[2]:
+            return False
+        f = f.f_back
+    return f is recording
+
+
 def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     """The mirrored-code frames of the running goroutine (the innermost ``limit``), outermost first."""
     global _last
+    if _event_point is not None and limit == 40 and _at_event_point(sys._getframe(1)):
+        return _event_point[1]
     new: list[tuple[Any, Frame]] = []  # innermost first
     prefix: tuple[Frame, ...] = ()
     innermost = None
     f = sys._getframe(1)
     while f is not None:
         code = f.f_code
-        known_code = _CODE_MODULES.get(code)
-        if known_code is None or known_code[0] is not f.f_globals:
-            name = f.f_globals.get("__name__", "")
-            if len(_CODE_MODULES) > 8192:  # (code exec'd again and again, e.g. a notebook's cells)
-                _CODE_MODULES.clear()
-            known_code = _CODE_MODULES[code] = (f.f_globals, name if _is_mirrored_frame_module(name) else "")
-        mod = known_code[1]
+        known_code = _CODE_MODULES.get(id(code))
+        if known_code is None or known_code[0] is not code or known_code[1] is not f.f_globals:
+            known_code = _code_module(code, f.f_globals)
+        mod = known_code[2]
         if mod:
             if innermost is None:
                 innermost = f
@@ -147,7 +175,7 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
             if known is not None and known[0] is f and known[1] == f.f_lineno:
                 prefix = known[2]
                 break
-            new.append((f, _frame(f, mod)))
+            new.append((f, _frame(f, mod, known_code[3])))
         f = f.f_back
     if len(_STACKS) > 512:
         _STACKS.clear()
@@ -165,13 +193,20 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     return stack
 
 
-def _frame(f: Any, mod: str) -> Frame:
-    where = (f.f_code, f.f_lineno)
-    frame = _FRAMES.get(where)
+def _code_module(code: Any, f_globals: Any) -> tuple[Any, Any, str, dict[int, Frame]]:
+    if len(_CODE_MODULES) > 8192:  # (code exec'd again and again, e.g. a notebook's cells)
+        _CODE_MODULES.clear()
+    name = f_globals.get("__name__", "")
+    entry = _CODE_MODULES[id(code)] = (code, f_globals, name if _is_mirrored_frame_module(name) else "", {})
+    return entry
+
+
+def _frame(f: Any, mod: str, lines: dict[int, Frame]) -> Frame:
+    line = f.f_lineno
+    frame = lines.get(line)
     if frame is None:
         code = f.f_code
-        frame = _FRAMES[where] = Frame(code.co_qualname if hasattr(code, "co_qualname") else code.co_name,
-                                       mod, f.f_lineno)
+        frame = lines[line] = Frame(code.co_qualname if hasattr(code, "co_qualname") else code.co_name, mod, line)
     return frame
 
 
@@ -281,15 +316,16 @@ class Tracer:
         seq = len(events)
         if not data:
             data = {}
+        stack = capture_stack() if (self.capture_stacks and g is not None) else ()
         snap = None
         if self.snapshot_fn is not None and self.snapshot_every and seq % self.snapshot_every == 0:
-            snap = self.snapshot_fn(stage=stage, data=data)
+            snap = _snapshot_at(sys._getframe(), stack if (self.capture_stacks and g is not None) else None,
+                                self.snapshot_fn, stage, data)
         # positional, in TraceEvent's field order: seq, time, goroutine, process, stage, go_ref,
         # message, why, data, stack, snapshot, observed
         event = TraceEvent(
             seq, rt.now, g.name if g is not None else "", g.process.name if g is not None else "",
-            stage, info.go_ref, message, why if why is not None else info.why, data,
-            capture_stack() if (self.capture_stacks and g is not None) else (), snap, observed,
+            stage, info.go_ref, message, why if why is not None else info.why, data, stack, snap, observed,
         )
         events.append(event)
         for listener in self.listeners:
