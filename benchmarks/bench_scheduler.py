@@ -89,6 +89,7 @@ def throughput(nodes: int, pods: int, mode: str, memory: bool = False) -> dict[s
                     runtime=rt, cache=handles.scheduler.config.scheduler_cache,
                     queues={"podQueue": f.pod_queue}, api_objects=lambda: list(api.storage.items("pods")),
                     api_version=lambda: api.storage.resource_version)
+                rt.tracer.listeners.append(rt.tracer.snapshot_fn.observe)  # as Simulation does
     rt.go(lambda: app.run(s, api, handles=h, on_created=hook), process=rt.new_process("scheduler"), name="main")
     rt.run(until=1)
     for i in range(pods):

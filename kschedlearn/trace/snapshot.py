@@ -334,11 +334,10 @@ class SnapshotBuilder:
 
     ``queues``: name -> FIFO/DeltaFIFO; ``stores``: name -> anything with ``list_keys()``;
     ``api_objects``: returns the API server's objects (``api_version``, optional: its revision
-    counter — while it stands still the last API view is reused); ``leader_candidates``: identities of the
-    scheduler replicas. Register ``observe`` as a tracer listener so ``stages_seen`` grows.
-    Differs from the ideal: ``Tracer.record`` calls ``snapshot_fn()`` before the event exists, so
-    ``stage`` is the previous event's unless the caller passes ``stage=`` (and ``holders`` miss
-    the event's own hand-over unless it passes ``data=``).
+    counter — while it stands still the last API view is reused); ``leader_candidates``: identities
+    of the scheduler replicas. Register ``observe`` as a tracer listener so ``stages_seen`` grows.
+    Differs from the ideal: ``Tracer.record`` calls ``snapshot_fn()`` before the event exists, so ``stage``
+    is the previous event's unless the caller passes ``stage=`` (``holders``: ``data=``).
     """
 
     runtime: Any = None
@@ -356,6 +355,7 @@ class SnapshotBuilder:
     _holders: Mapping[int, PodHolderView] = attrs.field(factory=dict, init=False)
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
+    _holders_memo: tuple[Any, ...] | None = attrs.field(default=None, init=False, repr=False)
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
     _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
     _item_memo: dict[str, dict[str, tuple[Any, QueueItemView]]] = attrs.field(
@@ -370,7 +370,11 @@ class SnapshotBuilder:
         g = getattr(self.runtime, "current", None)
         if g is None or not data:
             return self._alive(self._holders)
-        return self._alive(next_holders(self._holders, stage, data, g.gid, g.name, g.process.name))
+        m, base, version = self._holders_memo, self._holders, self.runtime.version  # an event's snapshot, then
+        if m is None or not (m[0] == stage and m[1] is data and m[2] is g and m[3] is base and m[4] == version):
+            after = self._alive(next_holders(base, stage, data, g.gid, g.name, g.process.name))
+            m = self._holders_memo = (stage, data, g, base, version, after)  # its observe: asked once
+        return m[5]
 
     def _alive(self, holders: Mapping[int, PodHolderView]) -> Mapping[int, PodHolderView]:
         """Drop holders whose goroutine has ended (killed process, finished bind goroutine)."""
