@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
-from kschedlearn.trace.stages import stage as lookup_stage
+from kschedlearn.trace.stages import CATALOGUE, stage as lookup_stage
 
 # the runtime, the tracer and the trace-point wrappers are not part of the Go story
 _SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
@@ -96,8 +96,9 @@ class TraceEvent:
 _in_frame: Frame | None = None
 
 
-#: ObservedCall -> the Frame an ``in_frame`` event's stacks end with (one per trace point)
-_IN_FRAMES: dict[ObservedCall, Frame] = {}
+#: id(ObservedCall) -> (it, the Frame an ``in_frame`` event's stacks end with): one per trace
+#: point (the wrappers make their ObservedCall once), without hashing its fields at every event
+_IN_FRAMES: dict[int, tuple[ObservedCall, Frame]] = {}
 
 #: frame object -> (the frame, its line then, the mirrored stack up to it, outermost first), for
 #: the frames of recent stacks. While a frame is alive at the same line, every frame outside it is
@@ -279,6 +280,9 @@ class Tracer:
     #: inside whichever simulated goroutine emitted the event; letting its error escape would
     #: kill that (innocent) process, so it is kept here instead.
     listener_errors: list[tuple[TraceEvent, BaseException]] = attrs.field(factory=list)
+    #: what trace points keep per run (e.g. the recording twins of the predicate map), so that
+    #: it goes with the tracer rather than outliving the run in a module-level cache
+    memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)
 
     def record(
         self,
@@ -293,9 +297,12 @@ class Tracer:
         global _in_frame
         if observed is None or not observed.in_frame:
             return self._record(rt, g, stage, message, why, data, observed)
-        _in_frame = _IN_FRAMES.get(observed)
-        if _in_frame is None:
-            _in_frame = _IN_FRAMES[observed] = Frame(observed.function, observed.module, observed.line)
+        known = _IN_FRAMES.get(id(observed))
+        if known is None or known[0] is not observed:
+            if len(_IN_FRAMES) > 1024:
+                _IN_FRAMES.clear()
+            known = _IN_FRAMES[id(observed)] = (observed, Frame(observed.function, observed.module, observed.line))
+        _in_frame = known[1]
         try:
             return self._record(rt, g, stage, message, why, data, observed)
         finally:
@@ -311,7 +318,7 @@ class Tracer:
         data: dict[str, Any] | None,
         observed: ObservedCall | None,
     ) -> TraceEvent:
-        info = lookup_stage(stage)
+        info = CATALOGUE.get(stage) or lookup_stage(stage)
         events = self.events
         seq = len(events)
         if not data:

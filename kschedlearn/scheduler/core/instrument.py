@@ -136,19 +136,19 @@ class _Recorders:
     sink: Any = None
 
 
-#: per goroutine: the recorders of the predicate map / priority list it last ran (bounded)
-_PREDICATE_RECORDERS: dict[Any, _Recorders] = {}
-_PRIORITY_RECORDERS: dict[Any, _Recorders] = {}
+def _cached(kind: str, g: Any, funcs: tuple[Any, ...], build: Callable[[_Recorders], Any]) -> _Recorders:
+    """The recorders of ``funcs`` for goroutine ``g``, built by ``build`` when they changed.
 
-
-def _cached(cache: dict[Any, _Recorders], g: Any, funcs: tuple[Any, ...],
-            build: Callable[[_Recorders], Any]) -> _Recorders:
-    """The recorders of ``funcs`` for goroutine ``g``, built by ``build`` when they changed."""
-    recorders = cache.get(g)
+    Kept in the tracer's ``memo`` (per goroutine and kind: the predicate map or the priority
+    list it last ran), so they go with the run they belong to.
+    """
+    cache = g.runtime.tracer.memo
+    key = (kind, g)
+    recorders = cache.get(key)
     if recorders is None or recorders.funcs != funcs:
         if len(cache) > 64:
             cache.clear()
-        recorders = cache[g] = _Recorders(funcs, None)
+        recorders = cache[key] = _Recorders(funcs, None)
         recorders.fns = build(recorders)
     return recorders
 
@@ -276,7 +276,7 @@ def _traced_pod_fits_on_node(untraced: Callable[..., Any]) -> Callable[..., Any]
         g = current_goroutine()
         if g is None or g.runtime.tracer is None:
             return untraced(pod, meta, info, predicate_funcs)
-        recorders = _cached(_PREDICATE_RECORDERS, g, tuple(predicate_funcs.items()), _recording_predicates)
+        recorders = _cached("predicates", g, tuple(predicate_funcs.items()), _recording_predicates)
         outer, recorders.sink = recorders.sink, {}
         verdicts: dict[str, list[str]] = recorders.sink
         try:
@@ -299,7 +299,7 @@ def _traced_prioritize_nodes(untraced: Callable[..., Any]) -> Callable[..., Any]
         if g is None or g.runtime.tracer is None or (len(priority_configs) == 0 and len(extenders) == 0):
             # (the EqualPriorityMap path has no trace point)
             return untraced(pod, node_name_to_info, meta, priority_configs, nodes, extenders)
-        recorders = _cached(_PRIORITY_RECORDERS, g, tuple(priority_configs), _recording_configs)
+        recorders = _cached("priorities", g, tuple(priority_configs), _recording_configs)
         columns = [_ScoreColumn() for _ in priority_configs]
         answers: list[tuple[list[Any], int]] = []
         recording_extenders = [_RecordingExtender(e, answers) for e in extenders]
