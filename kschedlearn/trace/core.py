@@ -183,7 +183,9 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     stack = prefix
     for frame_obj, frame in reversed(new):
         stack = (*stack, frame)
-        if not frame_obj.f_code.co_flags & _REENTRANT:
+        # the innermost frame is remembered by ``_last`` only: it is new at nearly every event
+        # (``checkNode`` once per node), and a memo holding it would keep its locals alive too
+        if frame_obj is not innermost and not frame_obj.f_code.co_flags & _REENTRANT:
             _STACKS[id(frame_obj)] = (frame_obj, frame.line, stack)
     stack = stack[-limit:] if len(stack) > limit else stack
     if _in_frame is not None:  # an in_frame event: the observed function's frame ends it
