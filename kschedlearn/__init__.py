@@ -31,6 +31,13 @@ from kschedlearn.apimachinery.labels import fast_selector as _fast_selector  # n
 # Requirement.matches (kschedlearn/apimachinery/labels/fast_selector.py).
 _fast_selector.install()
 
+from kschedlearn.scheduler.algorithm.priorities import fast_spread as _fast_spread  # noqa: E402
+
+# SelectorSpreadPriority's walk over every pod, inlined beside the mirror (the mirror stays its
+# ``__wrapped__``); it stands down while a learner's matches is plugged in or a profiler counts
+# the mirror's calls (kschedlearn/scheduler/algorithm/priorities/fast_spread.py).
+_fast_spread.install()
+
 
 def __getattr__(name: str) -> Any:
     """``kschedlearn.Simulation``, imported on first use (PEP 562)."""

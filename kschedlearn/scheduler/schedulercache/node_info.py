@@ -494,13 +494,16 @@ def get_pod_key(pod: Pod) -> str:
 
 
 # --- nil-safe accessors: Go allows these calls on a nil *NodeInfo ---------------------------------
+# kschedlearn-only detail: each helper returns what the method returns, reading the field (or the
+# views memo) itself — one Python call less on the per-node path (the priorities call these ~10
+# times per node); the methods stay the mirror's, and nothing swaps them.
 
 def node(n: NodeInfo | None) -> Node | None:
     """Go: (*NodeInfo)(nil).Node() == nil
 
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L127-L133
     """
-    return None if n is None else n.node()
+    return None if n is None else n._node  # noqa: SLF001 - NodeInfo.node()'s body, one call less
 
 
 def pods(n: NodeInfo | None) -> list[Pod]:
@@ -508,7 +511,7 @@ def pods(n: NodeInfo | None) -> list[Pod]:
 
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L135-L141
     """
-    return [] if n is None else n.pods()
+    return [] if n is None else n._pods  # noqa: SLF001 - NodeInfo.pods()'s body
 
 
 def pods_with_affinity(n: NodeInfo | None) -> list[Pod]:
@@ -516,7 +519,7 @@ def pods_with_affinity(n: NodeInfo | None) -> list[Pod]:
 
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L143-L149
     """
-    return [] if n is None else n.pods_with_affinity()
+    return [] if n is None else n._pods_with_affinity  # noqa: SLF001 - the method's body
 
 
 def allowed_pod_number(n: NodeInfo | None) -> int:
@@ -524,7 +527,7 @@ def allowed_pod_number(n: NodeInfo | None) -> int:
 
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L151-L156
     """
-    return 0 if n is None else n.allowed_pod_number()
+    return 0 if n is None else n._allowed_pod_number  # noqa: SLF001 - the method's body
 
 
 def taints(n: NodeInfo | None) -> tuple[Taint, ...]:
@@ -556,7 +559,7 @@ def requested_resource(n: NodeInfo | None) -> Resource:
 
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L179-L185
     """
-    return Resource() if n is None else n.requested_resource()
+    return Resource() if n is None else n._resource_views()[0]  # noqa: SLF001 - the method's body
 
 
 def nonzero_request(n: NodeInfo | None) -> Resource:
@@ -564,7 +567,7 @@ def nonzero_request(n: NodeInfo | None) -> Resource:
 
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L187-L193
     """
-    return Resource() if n is None else n.nonzero_request()
+    return Resource() if n is None else n._resource_views()[1]  # noqa: SLF001 - the method's body
 
 
 def allocatable_resource(n: NodeInfo | None) -> Resource:
@@ -572,4 +575,4 @@ def allocatable_resource(n: NodeInfo | None) -> Resource:
 
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L195-L201
     """
-    return Resource() if n is None else n.allocatable_resource()
+    return Resource() if n is None else n._resource_views()[2]  # noqa: SLF001 - the method's body

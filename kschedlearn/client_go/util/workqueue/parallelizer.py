@@ -7,8 +7,9 @@ Differs from Go: Go feeds the piece indexes into a channel drained by ``min(work
 goroutines and waits for all of them; here the pieces run one after another, in index order, in
 the calling goroutine. Each piece does no blocking work in the code that uses this (the
 predicate and priority checks), so the results are those of one possible Go schedule — the
-deterministic one — and a learner stepping through sees nodes checked in list order. A panic in
-a piece propagates, as Go's ``HandleCrash`` re-raises it.
+deterministic one — and a learner stepping through sees nodes checked in list order: the one
+worker goroutine, which, like each of Go's, defers ``HandleCrash`` once around its whole loop. A
+panic in a piece propagates, as Go's ``HandleCrash`` re-raises it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,6 @@ from kschedlearn.apimachinery.util.runtime import handle_crash
 def parallelize(workers: int, pieces: int, do_work_piece: Callable[[int], None]) -> None:
     """Go: workqueue.Parallelize(workers, pieces, doWorkPiece)."""
     del workers  # kept for the Go signature; see the module docstring
-    for piece in range(pieces):
-        with handle_crash():  # each Go worker goroutine defers utilruntime.HandleCrash()
+    with handle_crash():  # each Go worker goroutine defers utilruntime.HandleCrash() once
+        for piece in range(pieces):  # the worker's loop over the pieces it receives
             do_work_piece(piece)
