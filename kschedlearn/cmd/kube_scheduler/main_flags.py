@@ -22,7 +22,7 @@ import attrs
 
 from kschedlearn.apis.componentconfig.duration import format_duration
 from kschedlearn.cmd.kube_scheduler.app.options import options
-from kschedlearn.cmd.kube_scheduler.app.options.pflag import FlagSet, parse_bool
+from kschedlearn.cmd.kube_scheduler.app.options.pflag import FlagSet, _duration, parse_bool
 from kschedlearn.trace.glog_flags import Logging, go_flag_values
 
 #: What ``kube-scheduler --version`` prints (Go: ``fmt.Printf("Kubernetes %s\n", version.Get())``).
@@ -70,8 +70,6 @@ class _FlushFrequency:
     seconds: float = 5.0
 
     def set(self, s: str) -> None:
-        from kschedlearn.cmd.kube_scheduler.app.options.pflag import _duration
-
         self.seconds = _duration(s)
 
     def string(self) -> str:

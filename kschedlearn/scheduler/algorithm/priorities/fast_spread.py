@@ -42,6 +42,7 @@ from kschedlearn.apimachinery.labels import fast_selector
 from kschedlearn.apimachinery.labels.selector import InternalSelector, Requirement
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as ss
 from kschedlearn.scheduler.api.types import HostPriority
+from kschedlearn.scheduler.schedulercache import node_info as ni
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Node, Pod
@@ -66,17 +67,13 @@ def _selector_terms(selectors: list[Any]) -> list[_Terms] | None:
     return out
 
 
-def _pods(info: NodeInfo | None) -> list[Pod]:
-    return [] if info is None else info._pods  # noqa: SLF001 - NodeInfo.pods(), nil-safe
-
-
 def _counts(namespace: str, all_terms: list[_Terms], node_name_to_info: dict[str, NodeInfo],
             nodes: list[Node]) -> list[int]:
     """Per node (in ``nodes`` order) the number of pods the mirror's loop counts."""
     out = []
     for node in nodes:
         count = 0
-        for node_pod in _pods(node_name_to_info.get(node.metadata.name)):
+        for node_pod in ni.pods(node_name_to_info.get(node.metadata.name)):
             meta = node_pod.metadata
             if namespace != meta.namespace or meta.deletion_timestamp is not None:
                 continue
@@ -98,7 +95,7 @@ def _counts_calling_matches(namespace: str, selectors: list[Any], node_name_to_i
     out = []
     for node in nodes:
         count = 0
-        for node_pod in _pods(node_name_to_info.get(node.metadata.name)):
+        for node_pod in ni.pods(node_name_to_info.get(node.metadata.name)):
             meta = node_pod.metadata
             if namespace != meta.namespace or meta.deletion_timestamp is not None:
                 continue
