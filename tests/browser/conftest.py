@@ -157,22 +157,21 @@ def browser(chromium_path: Path) -> Iterator[Any]:
             chromium.close()
 
 
+def _page_at(browser: Any, width: int, height: int) -> Iterator[Any]:
+    """A fresh page in its own browser context of that viewport, closed afterwards."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def small_page(browser: Any) -> Iterator[Any]:
     """A page at the laptop size the explorer is designed for, 1366×768."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
+    yield from _page_at(browser, 1366, 768)
 
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1300})
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
+    yield from _page_at(browser, 1400, 1300)
