@@ -20,6 +20,8 @@ from kschedlearn.trace.core import emit
 from kschedlearn.trace.gofmt import sprintf
 
 _logger = logging.getLogger("kschedlearn.glog")
+#: the format of a line whose text is already made (``info``, ``error``, ``fatalf``'s message)
+_JOINED = "%s"
 _PY_LEVEL = {"INFO": logging.DEBUG, "WARNING": logging.WARNING, "ERROR": logging.ERROR, "FATAL": logging.CRITICAL}
 
 
@@ -34,14 +36,24 @@ class FatalError(SystemExit):
         return self.message
 
 
-def _log(level: str, verbosity: int, message: str) -> None:
+def _log(level: str, verbosity: int, fmt: str, args: tuple[Any, ...]) -> None:
+    """Record one line; format it only if somebody will read it.
+
+    Go's ``glog.V(n)`` is a bool and ``Verbose.Infof`` on a false one returns before anything is
+    formatted
+    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/vendor/github.com/golang/glog/glog.go#L1043-L1047);
+    Python's logging also skips a disabled level. So the V(5) line of every ``FinishBinding``
+    costs a level check, not a formatted message.
+    """
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
     if tracer is not None:
         if _enabled(g, tracer, verbosity, 3):
-            emit("log", message, data={"level": level, "v": verbosity})
+            emit("log", sprintf(fmt, *args), data={"level": level, "v": verbosity})
         return
-    _logger.log(_PY_LEVEL[level], message)
+    py_level = _PY_LEVEL[level]
+    if _logger.isEnabledFor(py_level):
+        _logger.log(py_level, sprintf(fmt, *args))
 
 
 def _enabled(g: Any, tracer: Any, verbosity: int, depth: int) -> bool:
@@ -66,10 +78,10 @@ class Verbose:
         return tracer is not None and _enabled(g, tracer, self.level, 2)
 
     def infof(self, fmt: str, *args: Any) -> None:
-        _log("INFO", self.level, sprintf(fmt, *args))
+        _log("INFO", self.level, fmt, args)
 
     def info(self, *args: Any) -> None:
-        _log("INFO", self.level, " ".join(str(a) for a in args))
+        _log("INFO", self.level, _JOINED, (" ".join(str(a) for a in args),))
 
 
 def v(level: int) -> Verbose:
@@ -78,23 +90,23 @@ def v(level: int) -> Verbose:
 
 
 def infof(fmt: str, *args: Any) -> None:
-    _log("INFO", 0, sprintf(fmt, *args))
+    _log("INFO", 0, fmt, args)
 
 
 def warningf(fmt: str, *args: Any) -> None:
-    _log("WARNING", 0, sprintf(fmt, *args))
+    _log("WARNING", 0, fmt, args)
 
 
 def errorf(fmt: str, *args: Any) -> None:
-    _log("ERROR", 0, sprintf(fmt, *args))
+    _log("ERROR", 0, fmt, args)
 
 
 def error(*args: Any) -> None:
-    _log("ERROR", 0, " ".join(str(a) for a in args))
+    _log("ERROR", 0, _JOINED, (" ".join(str(a) for a in args),))
 
 
 def fatalf(fmt: str, *args: Any) -> None:
     """Log at FATAL and end the process (raises :class:`FatalError`)."""
     message = sprintf(fmt, *args)
-    _log("FATAL", 0, message)
+    _log("FATAL", 0, _JOINED, (message,))
     raise FatalError(message)

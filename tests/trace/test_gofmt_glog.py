@@ -46,3 +46,38 @@ def test_glog_outside_a_runtime_uses_python_logging(caplog: pytest.LogCaptureFix
     assert "careful now" in caplog.text
     with pytest.raises(glog.FatalError, match="corrupted"):
         glog.fatalf("Schedulercache is corrupted")
+
+
+class _Counted:
+    """An argument that counts how often it is formatted (``%v`` calls ``str``)."""
+
+    def __init__(self) -> None:
+        self.formatted = 0
+
+    def __str__(self) -> str:
+        self.formatted += 1
+        return "counted"
+
+
+def test_a_disabled_v_line_is_not_formatted() -> None:
+    # Go: Verbose.Infof on a false V returns before fmt runs (glog.go#L1043-L1047)
+    rt = sim.Runtime(seed=1)
+    rt.tracer = trace.Tracer(log_verbosity=3)
+    hidden, shown = _Counted(), _Counted()
+
+    def body() -> None:
+        glog.v(5).infof("hidden %v", hidden)
+        glog.v(2).infof("shown %v", shown)
+
+    rt.run_fn(body)
+    assert (hidden.formatted, shown.formatted) == (0, 1)
+    assert [e.message for e in rt.tracer.events if e.stage == "log"] == ["shown counted"]
+
+
+def test_outside_a_runtime_a_disabled_python_level_is_not_formatted(caplog: pytest.LogCaptureFixture) -> None:
+    arg = _Counted()
+    with caplog.at_level("INFO", logger="kschedlearn.glog"):
+        glog.v(4).infof("debug-level %v", arg)  # INFO lines go to logging.DEBUG
+        glog.warningf("kept %v", arg)
+    assert arg.formatted == 1
+    assert "kept counted" in caplog.text and "debug-level" not in caplog.text
