@@ -182,7 +182,7 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
         raise CLIError(f"--step {args.step}: {sim.scenario.name} has only {len(sim.trace)} events (0..{len(sim.trace) - 1})")
     view = sim.show(args.view, renderer=args.renderer)
     try:
-        text = view.dot() if args.output.endswith(".dot") else view.svg()
+        text = view.dot() if args.output.lower().endswith(".dot") else view.svg()
     except RenderUnavailable as err:
         raise CLIError(f"--renderer {args.renderer}: {err}") from err
     if args.output == "-":
@@ -209,6 +209,11 @@ def _check_output(path: str) -> None:
         raise UsageError(f"-o {path}: the directory {folder!r} does not exist")
     if os.path.isdir(path):
         raise UsageError(f"-o {path}: is a directory; give a file name such as {os.path.join(path, 'view.svg')!r}")
+    suffix = os.path.splitext(path)[1]
+    if suffix.lower() not in ("", ".svg", ".dot"):
+        # only SVG and DOT are drawn: a .png / .pdf name would get SVG text under the wrong name
+        raise UsageError(f"-o {path}: writes SVG (.svg) or Graphviz DOT (.dot), not {suffix!r}; "
+                         f"for a bitmap convert the SVG, e.g. with `dot -Tpng` on the .dot file")
 
 
 # -- kube-scheduler ------------------------------------------------------------------------

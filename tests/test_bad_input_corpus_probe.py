@@ -391,6 +391,8 @@ CLI = [
     (["trace", "three-nodes", "--until", ""], 1, ("--until", "''", "unknown stage")),
     (["render", "folder.yaml", "--view", "cache", "--step", "3", "-o", "-"], 1, ("folder.yaml", "is a folder")),
     (["render", "three-nodes", "--view", "cache", "--step", "3", "-o", "folder.yaml"], 2, ("-o folder.yaml", "is a directory")),
+    # (defect) a .png name got SVG text
+    (["render", "three-nodes", "--view", "cache", "--step", "3", "-o", "view.png"], 2, ("-o view.png", "SVG (.svg) or Graphviz DOT (.dot)", "'.png'")),
     # (defect) a ScenarioError traceback
     (["serve", "--from", "/missing/dump.yaml"], 1, ("--from /missing/dump.yaml", "cannot read the dump")),
     (["serve", "--from", "folder.yaml"], 1, ("--from folder.yaml", "is a folder")),

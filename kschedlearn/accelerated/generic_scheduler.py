@@ -358,9 +358,13 @@ _IN_FIND_NODES_THAT_FIT = observed_call(AcceleratedScheduler._find_nodes_that_fi
 
 
 def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:
-    """An AcceleratedScheduler over the same cache, predicates, priorities and extenders."""
-    return AcceleratedScheduler(
+    """An AcceleratedScheduler over the same cache, predicates, priorities and extenders, going on
+    with the same selectHost round-robin counter (a scheduler that already placed pods keeps its
+    tie-break order)."""
+    accelerated = AcceleratedScheduler(
         cached_node_info_map=ChangeLogMap(algorithm.cached_node_info_map), cache=algorithm.cache,
         predicates=algorithm.predicates,
         predicate_meta_producer=algorithm.predicate_meta_producer, prioritizers=algorithm.prioritizers,
         priority_meta_producer=algorithm.priority_meta_producer, extenders=list(algorithm.extenders))
+    accelerated.last_node_index = algorithm.last_node_index
+    return accelerated

@@ -181,8 +181,12 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     doc = docs[0] if docs else None
     if not isinstance(doc, dict):
         raise ScenarioError(f"{source}: a scenario must be a mapping, got {type(doc).__name__}")
-    known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "seed", "files",
+    known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "files",
              "snapshot_every", "feature_gates", "assume"}
+    if "seed" in doc:
+        # the seed belongs to the run, not the file: the same scenario is replayed under many
+        raise ScenarioError(f"{source}: seed: a scenario file does not choose its seed; pass seed= to "
+                            "Simulation.from_scenario(...) or --seed to the kschedlearn command")
     for key in doc:
         if key not in known:
             raise ScenarioError(f"{source}: {key}: unknown field (expected one of {', '.join(sorted(known))})")

@@ -82,3 +82,15 @@ def test_benchmark_workload_json(tmp_path: Path) -> None:
         assert len(r["hosts"]) == 20 and all(h.startswith("node-") for h in r["hosts"])
     assert results["mirrored"]["hostsSha256"] == results["accelerated"]["hostsSha256"]
     assert results["mirrored"]["hosts"] == results["accelerated"]["hosts"]
+
+
+def test_accelerate_keeps_the_round_robin_counter() -> None:
+    # selectHost's lastNodeIndex decides ties: an accelerated copy of a scheduler that already
+    # placed pods must go on from the same count, or its next tie-break differs from the mirror's
+    from kschedlearn.accelerated import accelerate
+    from kschedlearn.scheduler.core.generic_scheduler import new_generic_scheduler
+    from kschedlearn.scheduler.schedulercache import cache as schedulercache
+
+    algo = new_generic_scheduler(schedulercache._new_scheduler_cache(30.0, 1.0, None), {}, None, [], None, [])
+    algo.last_node_index = 7
+    assert accelerate(algo).last_node_index == 7

@@ -34,12 +34,13 @@ def test_bundled_scenarios_load_with_descriptions():
     ("name: x\ntimeline:\n  - {at: 1, fault: {melt: {}}}\n", "bad.yaml: timeline[0].fault: expected one of"),
     ("name: x\nschedulers:\n  - {name: s, flags: --v=2}\n", "bad.yaml: schedulers[0].flags: expected a list of strings"),
     ("name: x\ncolour: red\n", "bad.yaml: colour: unknown field"),
+    ("name: x\nseed: 7\n", "bad.yaml: seed: a scenario file does not choose its seed; pass seed="),
     ("name: x\nfiles: {../escape.json: '{}'}\n", "bad.yaml: files: '../escape.json': expected a plain file name"),
     ("name: x\nfiles: {p.json: 3}\n", "bad.yaml: files.p.json: expected the file's text"),
     ("name: x\nsnapshot_every: 0\n", "bad.yaml: snapshot_every: expected a whole number >= 1"),
     ("name: [x\n", "bad.yaml: invalid YAML"),
 ], ids=["object-quantity", "timeline-manifest", "unknown-action", "bad-time", "unknown-fault",
-        "flags-not-list", "unknown-field", "file-with-path", "file-not-text", "snapshot-every", "yaml"])
+        "flags-not-list", "unknown-field", "seed-in-file", "file-with-path", "file-not-text", "snapshot-every", "yaml"])
 def test_errors_name_file_and_field(tmp_path, text, message):
     path = tmp_path / "bad.yaml"
     path.write_text(text, encoding="utf-8")

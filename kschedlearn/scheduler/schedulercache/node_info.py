@@ -89,12 +89,8 @@ class Resource:
         Go: func (r *Resource) Clone() *Resource
         https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L85-L96
         """
-        return Resource(
-            milli_cpu=self.milli_cpu,
-            memory=self.memory,
-            nvidia_gpu=self.nvidia_gpu,
-            opaque_int_resources=dict(self.opaque_int_resources),
-        )
+        # positional, in field order: three priorities copy the pod's request once per node
+        return Resource(self.milli_cpu, self.memory, self.nvidia_gpu, dict(self.opaque_int_resources))
 
     def add_opaque(self, name: str, quantity: int) -> None:
         """Go: func (r *Resource) AddOpaque(name v1.ResourceName, quantity int64)
@@ -146,8 +142,7 @@ class ResourceView:
 
     def clone(self) -> Resource:
         """Go: func (r *Resource) Clone() *Resource — a mutable copy."""
-        return Resource(milli_cpu=self.milli_cpu, memory=self.memory, nvidia_gpu=self.nvidia_gpu,
-                        opaque_int_resources=dict(self.opaque_int_resources))
+        return Resource(self.milli_cpu, self.memory, self.nvidia_gpu, dict(self.opaque_int_resources))
 
     def resource_list(self) -> dict[str, Quantity]:
         """Go: func (r *Resource) ResourceList() v1.ResourceList"""
