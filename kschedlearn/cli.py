@@ -199,21 +199,16 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
 def _check_output(path: str) -> None:
     """``-o PATH``: "-" or a file in a directory that exists (checked before the run)."""
     import os
-
     if path == "-":
         return
     if not path or path.endswith(("/", os.sep)):
         raise UsageError(f"-o: expected a file name, got {path!r}")
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
+    if not os.path.isdir(folder := os.path.dirname(path) or "."):
         raise UsageError(f"-o {path}: the directory {folder!r} does not exist")
     if os.path.isdir(path):
         raise UsageError(f"-o {path}: is a directory; give a file name such as {os.path.join(path, 'view.svg')!r}")
-    suffix = os.path.splitext(path)[1]
-    if suffix.lower() not in ("", ".svg", ".dot"):
-        # only SVG and DOT are drawn: a .png / .pdf name would get SVG text under the wrong name
-        raise UsageError(f"-o {path}: writes SVG (.svg) or Graphviz DOT (.dot), not {suffix!r}; "
-                         f"for a bitmap convert the SVG, e.g. with `dot -Tpng` on the .dot file")
+    if (suffix := os.path.splitext(path)[1]).lower() not in ("", ".svg", ".dot"):  # .png would get SVG text
+        raise UsageError(f"-o {path}: writes SVG (.svg) or Graphviz DOT (.dot), not {suffix!r}")
 
 
 # -- kube-scheduler ------------------------------------------------------------------------

@@ -193,9 +193,29 @@ NODE_ROWS = [
     ("ValidateNode-negative-capacity", {**NODE, "status": {"capacity": {"memory": "-1Gi"}}}, "node-1",
      'status.capacity[memory]: Invalid value: "-1Gi": must be greater than or equal to 0'),
     ("ValidateNode-taint-effect", {**NODE, "spec": {"taints": [{"key": "k", "value": "v", "effect": "Never"}]}}, "node-1",
-     'spec.taints[0].effect: Unsupported value: "Never": supported values: NoSchedule, PreferNoSchedule, NoExecute'),
+     'metadata.taints[0].effect: Unsupported value: "Never": supported values: NoSchedule, PreferNoSchedule, NoExecute'),
     ("ValidateNode-taint-key", {**NODE, "spec": {"taints": [{"key": "k k", "effect": "NoSchedule"}]}}, "node-1",
-     f'spec.taints[0].key: Invalid value: "k k": {QNAME}'),
+     f'metadata.taints[0].key: Invalid value: "k k": {QNAME}'),
+    # TestValidateNode's errorCases with taints (validation_test.go): 1.6 reports them under
+    # metadata.taints, the path ValidateNode builds from "metadata"
+    ("missing-taint-key", {**NODE, "spec": {"taints": [{"key": "", "value": "special-user-1", "effect": "NoSchedule"}]}},
+     "node-1", f'[metadata.taints[0].key: Invalid value: "": name part must be non-empty, '
+               f'metadata.taints[0].key: Invalid value: "": {QNAME}]'),
+    ("bad-taint-key", {**NODE, "spec": {"taints": [{"key": "NoUppercaseOrSpecialCharsLike=Equals", "value": "special-user-1",
+                                                   "effect": "NoSchedule"}]}},
+     "node-1", f'metadata.taints[0].key: Invalid value: "NoUppercaseOrSpecialCharsLike=Equals": {QNAME}'),
+    ("bad-taint-value", {**NODE, "spec": {"taints": [{"key": "dedicated", "value": "some\\bad\\value", "effect": "NoSchedule"}]}},
+     "node-1", f'metadata.taints[0].value: Invalid value: "some\\\\bad\\\\value": {LABEL_VALUE}'),
+    ("missing-taint-effect", {**NODE, "spec": {"taints": [{"key": "dedicated", "value": "special-user-3", "effect": ""}]}},
+     "node-1", "metadata.taints[0].effect: Required value"),
+    ("invalid-taint-effect", {**NODE, "spec": {"taints": [{"key": "dedicated", "value": "special-user-3",
+                                                          "effect": "NoScheduleNoAdmit"}]}},
+     "node-1", 'metadata.taints[0].effect: Unsupported value: "NoScheduleNoAdmit": supported values: NoSchedule, PreferNoSchedule, NoExecute'),
+    ("duplicated-taints-with-same-key-effect", {**NODE, "spec": {"taints": [
+        {"key": "dedicated", "value": "special-user-1", "effect": "NoSchedule"},
+        {"key": "dedicated", "value": "special-user-2", "effect": "NoSchedule"}]}},
+     "node-1", 'metadata.taints[1]: Duplicate value: api.Taint{Key:"dedicated", Value:"special-user-2", Effect:"NoSchedule", '
+               'TimeAdded:v1.Time{Time:time.Time{sec:0, nsec:0, loc:(*time.Location)(nil)}}}: taints must be unique by key and effect pair'),
 ]
 
 

@@ -15,9 +15,13 @@ label and resource maps in random order; here they are checked in the map's own 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
+from kschedlearn.api.v1.times import EPOCH
 from kschedlearn.apimachinery.util.validation import field as f
 from kschedlearn.apimachinery.util.validation.validation import (
     is_dns1123_label,
@@ -395,16 +399,79 @@ def validate_node(node: Any) -> Errors:
     """Go: ``ValidateNode`` (metadata, taints, non-negative capacity and allocatable)."""
     errs = validate_object_meta(node.metadata, False)
     errs += validate_node_specific_annotations(node.metadata.annotations, "metadata.annotations")
-    for i, taint in enumerate(node.spec.taints):
-        p = f.index(f.child("spec", "taints"), i)
-        errs += validate_label_name(taint.key, f.child(p, "key"))
-        errs += [f.invalid(f.child(p, "value"), taint.value, m) for m in is_valid_label_value(taint.value)]
-        if taint.effect not in TAINT_EFFECTS:
-            errs.append(f.not_supported(f.child(p, "effect"), taint.effect, list(TAINT_EFFECTS)))
+    if len(node.spec.taints) > 0:
+        # 1.6's quirk: the path is built from ValidateNode's "metadata" path, so spec.taints[i]
+        # is reported as metadata.taints[i] (validation.go#L3018-L3023)
+        errs += _validate_node_taints(node.spec.taints, f.child("metadata", "taints"))
     for part in ("capacity", "allocatable"):
         for name, q in getattr(node.status, part).items():
             errs += _quantity(q, f.key(f.child("status", part), name))
     return errs
+
+
+def _validate_node_taints(taints: Sequence[Any], path: str) -> Errors:
+    """Go: ``validateNodeTaints`` — key, value and effect of each taint; unique by key and effect.
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/validation/validation.go#L2969-L3001
+    """
+    errs: Errors = []
+    unique_taints: dict[str, set[str]] = {}
+    for i, taint in enumerate(taints):
+        idx_path = f.index(path, i)
+        errs += validate_label_name(taint.key, f.child(idx_path, "key"))
+        value_errs = is_valid_label_value(taint.value)
+        if value_errs:
+            errs.append(f.invalid(f.child(idx_path, "value"), taint.value, ";".join(value_errs)))
+        errs += _validate_taint_effect(taint.effect, False, f.child(idx_path, "effect"))
+        if taint.key in unique_taints.get(taint.effect, ()):
+            errs.append(attrs.evolve(f.duplicate(idx_path, _GoTaint(taint)),
+                                     detail="taints must be unique by key and effect pair"))
+            continue
+        unique_taints.setdefault(taint.effect, set()).add(taint.key)
+    return errs
+
+
+def _validate_taint_effect(effect: str, allow_empty: bool, path: str) -> Errors:
+    """Go: ``validateTaintEffect``.
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/validation/validation.go#L1953-L1974
+    """
+    if not allow_empty and len(effect) == 0:
+        return [f.required(path, "")]
+    if effect not in TAINT_EFFECTS:
+        return [f.not_supported(path, effect, list(TAINT_EFFECTS))]
+    return []
+
+
+#: seconds from Go's zero time (year 1) to the Unix epoch: time.Time's ``sec`` field in Go 1.7
+_GO_UNIX_TO_INTERNAL = 62135596800
+
+
+@attrs.frozen
+class _GoTaint:
+    """A taint as ``field.Duplicate`` prints it: Go's ``%#v`` of an ``api.Taint`` (Go 1.7's
+    time.Time has no GoString, so its private fields show). Differs from Go: a set TimeAdded's
+    location pointer prints as nil, where Go prints an address."""
+
+    taint: Any
+
+    def __str__(self) -> str:
+        t = self.taint
+        added = t.time_added
+        sec, nsec = (0, 0) if added is None else _go_sec_nsec(added)
+        return (f"api.Taint{{Key:{_go_quote(t.key)}, Value:{_go_quote(t.value)}, Effect:{_go_quote(t.effect)}, "
+                f"TimeAdded:v1.Time{{Time:time.Time{{sec:{sec}, nsec:{nsec}, loc:(*time.Location)(nil)}}}}}}")
+
+
+def _go_quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _go_sec_nsec(added: float) -> tuple[int, int]:
+    """A manifest time (simulated seconds after EPOCH) as Go 1.7's time.Time (sec, nsec)."""
+    stamp = EPOCH.timestamp() + added
+    whole = int(stamp // 1)
+    return whole + _GO_UNIX_TO_INTERNAL, int(round((stamp - whole) * 1e9))
 
 
 _NAMESPACED_META_ONLY = ("services", "replicationcontrollers", "replicasets", "statefulsets", "endpoints",
