@@ -33,6 +33,7 @@ import yaml
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1.yaml_load import KINDS
 from kschedlearn.scenarios.scenario import Scenario, ScenarioError, SchedulerSpec
+from kschedlearn.scenarios.validate import api_validation_error
 
 #: modern apiVersions read as the 1.6 ones (same fields for what the scheduler reads)
 CONVERSIONS: dict[tuple[str, str], str] = {
@@ -138,6 +139,7 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
     skipped: Counter[str] = Counter()
     unknown: Counter[tuple[str, str]] = Counter()
     converted: Counter[tuple[str, str]] = Counter()
+    wheres: dict[int, str] = {}
     for where, doc in _documents(text, source):
         if not isinstance(doc, dict):
             raise ScenarioError(f"{where}: expected a Kubernetes object (a mapping), got {type(doc).__name__}")
@@ -156,6 +158,7 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
             obj = cls.from_dict(doc, path=where)
         except ManifestError as err:
             raise ScenarioError(str(err)) from None
+        wheres[id(obj)] = where
         paths: set[str] = set()
         _unknown_paths(doc, obj.to_dict(), "", paths)
         for p in paths:
@@ -165,6 +168,11 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
     pods = [o for o in objects if type(o).kind == "Pod"]
     if not nodes:
         raise ScenarioError(f"{source}: no Node objects: a dump needs `kubectl get nodes,pods,... -o yaml`")
+    for obj in objects:
+        # 1.6's API server would refuse it (a 422) when the replay creates it: say so now, by item
+        problem = api_validation_error(obj)
+        if problem:
+            raise ScenarioError(f"{wheres[id(obj)]}: {problem} (1.6's API server refuses it; fix or drop the item)")
     notes = []
     blind = _zone_blind(nodes)
     if blind:

@@ -76,6 +76,13 @@ def test_pending_pods_are_placed_by_1_6_and_bound_ones_stay() -> None:
     ("kind: [\n", "<dump>: invalid YAML"),
     ("kind: Node\nmetadata: {name: n}\n---\nkind: Pod\nmetadata: {name: p, labels: 5}\n",
      "<dump>: document 2: Pod p: metadata.labels: expected a map, got 5"),
+    # what 1.6's API server refuses is named at load, by item (it was a traceback from the first run)
+    ("kind: List\nitems:\n- {kind: Node, metadata: {name: n}}\n"
+     "- {kind: Pod, metadata: {name: p}, spec: {containers: [{name: c, resources: {requests: {cpu: '-1'}}}]}}\n",
+     '<dump>: document 1: items[1]: Pod "p" is invalid: spec.containers[0].resources.requests[cpu]: Invalid value: "-1": '
+     "must be greater than or equal to 0 (1.6's API server refuses it"),
+    ("kind: Node\nmetadata: {name: Node_1}\n",
+     '<dump>: document 1: Node "Node_1" is invalid: metadata.name: Invalid value: "Node_1"'),
 ])
 def test_malformed_dumps_name_the_document_and_the_field(text: str, message: str) -> None:
     with pytest.raises(ScenarioError) as info:
