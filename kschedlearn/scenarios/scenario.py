@@ -18,7 +18,7 @@ Go: none — kschedlearn-only. A scenario is YAML, one mapping per file::
       policy.json: |        # replaces "{files}" in the schedulers' flags ("{extender}" in a file:
                             # the URL of kschedlearn's example extender, scenarios/example_extender.py)
         {"kind": "Policy", "apiVersion": "v1", "predicates": [...], "priorities": [...]}
-    timeline:               # actions at virtual times (seconds)
+    timeline:               # actions at virtual times (seconds; an entry without at: runs at 0)
       - at: 2
         create: {kind: Pod, metadata: {name: web-1}, spec: {...}}
       - at: 5
