@@ -41,7 +41,7 @@ def _log(level: str, verbosity: int, fmt: str, args: tuple[Any, ...]) -> None:
 
     Go's ``glog.V(n)`` is a bool and ``Verbose.Infof`` on a false one returns before anything is
     formatted
-    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/vendor/github.com/golang/glog/glog.go#L1043-L1047);
+    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/vendor/github.com/golang/glog/glog.go#L1041-L1047);
     Python's logging also skips a disabled level. So the V(5) line of every ``FinishBinding``
     costs a level check, not a formatted message.
     """

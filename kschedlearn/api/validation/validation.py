@@ -401,7 +401,8 @@ def validate_node(node: Any) -> Errors:
     errs += validate_node_specific_annotations(node.metadata.annotations, "metadata.annotations")
     if len(node.spec.taints) > 0:
         # 1.6's quirk: the path is built from ValidateNode's "metadata" path, so spec.taints[i]
-        # is reported as metadata.taints[i] (validation.go#L3018-L3023)
+        # is reported as metadata.taints[i] (ValidateNode,
+        # https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/validation/validation.go#L3016-L3034)
         errs += _validate_node_taints(node.spec.taints, f.child("metadata", "taints"))
     for part in ("capacity", "allocatable"):
         for name, q in getattr(node.status, part).items():
