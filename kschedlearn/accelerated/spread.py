@@ -16,6 +16,7 @@ import attrs
 
 from kschedlearn.accelerated.incremental import same_objects
 
+from kschedlearn.scheduler.algorithm.priorities import fast_spread
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as mirror
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache import node_info as schedulercache_node_info
@@ -49,6 +50,15 @@ class SpreadCounts:
         if entry is not None and entry[0] is info and info is not None and entry[1] == info.generation:
             return entry[2]
         self.recounted_nodes += 1
+        all_terms = None if fast_spread.stand_down() else fast_spread.selector_terms(selectors)
+        if all_terms is not None:
+            # equality-only selectors: the fast path's inline test, its integer count made the
+            # mirror's float32 count (integers below 2**24 are exact; the count stops there)
+            n = fast_spread.count_pods(namespace, all_terms, schedulercache_node_info.pods(info))
+            count = float(n) if n < mirror._F32_EXACT else mirror._F32_EXACT
+            if info is not None:
+                per_node[node_name] = (info, info.generation, count)
+            return count
         count = mirror._f32(0.0)
         for node_pod in schedulercache_node_info.pods(info):
             node_pod_meta = node_pod.metadata

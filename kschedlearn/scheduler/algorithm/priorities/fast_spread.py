@@ -54,7 +54,7 @@ MIRROR_CALCULATE_SPREAD_PRIORITY = ss.SelectorSpread.calculate_spread_priority
 _Terms = tuple[tuple[str, tuple[str, ...]], ...]
 
 
-def _selector_terms(selectors: list[Any]) -> list[_Terms] | None:
+def selector_terms(selectors: list[Any]) -> list[_Terms] | None:
     """Each selector's ``(key, values)`` pairs, or None when one is not equality-only."""
     out = []
     for selector in selectors:
@@ -67,26 +67,32 @@ def _selector_terms(selectors: list[Any]) -> list[_Terms] | None:
     return out
 
 
+def count_pods(namespace: str, all_terms: list[_Terms], pods: list[Pod]) -> int:
+    """How many of ``pods`` the mirror's loop counts for equality-only selectors (their terms).
+
+    kschedlearn-only; the accelerated engine's recount of one changed node uses it too.
+    """
+    count = 0
+    for node_pod in pods:
+        meta = node_pod.metadata
+        if namespace != meta.namespace or meta.deletion_timestamp is not None:
+            continue
+        labels = meta.labels
+        for terms in all_terms:
+            for key, values in terms:
+                if key not in labels or labels[key] not in values:
+                    break
+            else:  # every requirement held: this selector matches
+                count += 1
+                break
+    return count
+
+
 def _counts(namespace: str, all_terms: list[_Terms], node_name_to_info: dict[str, NodeInfo],
             nodes: list[Node]) -> list[int]:
     """Per node (in ``nodes`` order) the number of pods the mirror's loop counts."""
-    out = []
-    for node in nodes:
-        count = 0
-        for node_pod in ni.pods(node_name_to_info.get(node.metadata.name)):
-            meta = node_pod.metadata
-            if namespace != meta.namespace or meta.deletion_timestamp is not None:
-                continue
-            labels = meta.labels
-            for terms in all_terms:
-                for key, values in terms:
-                    if key not in labels or labels[key] not in values:
-                        break
-                else:  # every requirement held: this selector matches
-                    count += 1
-                    break
-        out.append(count)
-    return out
+    get = node_name_to_info.get
+    return [count_pods(namespace, all_terms, ni.pods(get(node.metadata.name))) for node in nodes]
 
 
 def _counts_calling_matches(namespace: str, selectors: list[Any], node_name_to_info: dict[str, NodeInfo],
@@ -107,7 +113,7 @@ def _counts_calling_matches(namespace: str, selectors: list[Any], node_name_to_i
     return out
 
 
-def _stand_down() -> bool:
+def stand_down() -> bool:
     """Whether the mirror must run itself (see the module docstring)."""
     return (sys.getprofile() is not None
             or InternalSelector.matches is not fast_selector.fast_matches
@@ -118,7 +124,7 @@ def _stand_down() -> bool:
 def fast_calculate_spread_priority(self: ss.SelectorSpread, pod: Pod, node_name_to_info: dict[str, NodeInfo],
                                    nodes: list[Node]) -> list[HostPriority]:
     """``SelectorSpread.calculate_spread_priority`` with the walk inlined (kschedlearn-only)."""
-    if _stand_down():
+    if stand_down():
         return MIRROR_CALCULATE_SPREAD_PRIORITY(self, pod, node_name_to_info, nodes)
     selectors = self._get_selectors(pod)  # noqa: SLF001 - the mirror's own first statement
 
@@ -129,7 +135,7 @@ def fast_calculate_spread_priority(self: ss.SelectorSpread, pod: Pod, node_name_
     max_count_by_node_name = f32(0.0)
     if len(selectors) > 0:
         namespace = pod.metadata.namespace
-        all_terms = _selector_terms(selectors)
+        all_terms = selector_terms(selectors)
         if all_terms is not None:
             counts = _counts(namespace, all_terms, node_name_to_info, nodes)
         else:
