@@ -296,15 +296,25 @@ class Tracer:
         data: dict[str, Any] | None,
         observed: ObservedCall | None = None,
     ) -> TraceEvent:
-        global _in_frame
         if observed is None or not observed.in_frame:
             return self._record(rt, g, stage, message, why, data, observed)
-        known = _IN_FRAMES.get(id(observed))
-        if known is None or known[0] is not observed:
-            if len(_IN_FRAMES) > 1024:
-                _IN_FRAMES.clear()
-            known = _IN_FRAMES[id(observed)] = (observed, Frame(observed.function, observed.module, observed.line))
-        _in_frame = known[1]
+        return self.record_in_frame(rt, g, stage, message, why, data, observed, in_frame_of(observed))
+
+    def record_in_frame(
+        self,
+        rt: Runtime,
+        g: Goroutine | None,
+        stage: str,
+        message: str,
+        why: str | None,
+        data: dict[str, Any] | None,
+        observed: ObservedCall,
+        frame: Frame,
+    ) -> TraceEvent:
+        """:meth:`record` of an ``in_frame`` event whose closing ``frame`` (:func:`in_frame_of`
+        ``observed``) the caller already holds — a trace-point wrapper computes it once."""
+        global _in_frame
+        _in_frame = frame
         try:
             return self._record(rt, g, stage, message, why, data, observed)
         finally:
@@ -350,6 +360,17 @@ class Tracer:
             None, {"process": g.process.name, "error": f"{type(exc).__name__}: {exc}"},
             raised_at(exc),
         )
+
+
+def in_frame_of(observed: ObservedCall) -> Frame:
+    """The Frame the stacks of an ``in_frame`` event observing ``observed`` end with (one per
+    trace point, looked up by the ObservedCall's identity)."""
+    known = _IN_FRAMES.get(id(observed))
+    if known is None or known[0] is not observed:
+        if len(_IN_FRAMES) > 1024:
+            _IN_FRAMES.clear()
+        known = _IN_FRAMES[id(observed)] = (observed, Frame(observed.function, observed.module, observed.line))
+    return known[1]
 
 
 def emit(
