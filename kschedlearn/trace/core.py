@@ -17,6 +17,7 @@ from typing import Any
 import attrs
 
 from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
+from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent, _new_event
 from kschedlearn.trace.stages import CATALOGUE, stage as lookup_stage
 
 # the runtime, the tracer and the trace-point wrappers are not part of the Go story
@@ -26,69 +27,6 @@ _SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
 def _is_instrument_module(mod: str) -> bool:
     """``kschedlearn.scheduler.instrument``, ``...core.instrument``, ``...cache.instrument``, ..."""
     return mod.endswith(".instrument")
-
-
-@attrs.frozen
-class Frame:
-    """One frame of a goroutine's call stack, as the startup view shows it."""
-
-    function: str
-    module: str
-    line: int
-
-
-@attrs.frozen
-class ObservedCall:
-    """The mirrored function a trace point observes from outside, when the event is emitted by
-    a wrapper around it (``scheduler/instrument.py``) or by a crash inside it.
-
-    ``phase`` says where in that function the event stands: ``"returned"`` (an after-point: the
-    function has just returned; ``line`` is its last statement), ``"entering"`` (a before-point:
-    ``line`` is its first statement) or ``"raised"`` (a crash: ``line`` is where it raised).
-    ``in_frame``: the trace point stands *inside* the function (at that line), as if the function
-    itself had emitted it, so the event's stack (and its snapshot's) ends with this frame.
-    """
-
-    function: str
-    module: str
-    line: int
-    phase: str
-    in_frame: bool = False
-
-
-@attrs.frozen
-class TraceEvent:
-    """One recorded step: what happened, where in Go, why it matters, and the state after it."""
-
-    seq: int
-    time: float
-    goroutine: str
-    process: str
-    stage: str
-    go_ref: str
-    message: str
-    why: str = ""
-    data: dict[str, Any] = attrs.field(factory=dict)
-    stack: tuple[Frame, ...] = ()
-    snapshot: Any = attrs.field(default=None, eq=False, repr=False)
-    #: set when the event comes from a wrapper or a crash (not exported: stacks stay as they were)
-    observed: ObservedCall | None = attrs.field(default=None, eq=False, repr=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON-able form (without the snapshot)."""
-        return {
-            "seq": self.seq,
-            "time": self.time,
-            "goroutine": self.goroutine,
-            "process": self.process,
-            "stage": self.stage,
-            "go_ref": self.go_ref,
-            "message": self.message,
-            "why": self.why,
-            "data": self.data,
-            "stack": [attrs.asdict(f) for f in self.stack],
-        }
-
 
 
 #: while an ``in_frame`` event is being recorded: the observed function's frame, which every
@@ -342,7 +280,7 @@ class Tracer:
                                 self.snapshot_fn, stage, data)
         # positional, in TraceEvent's field order: seq, time, goroutine, process, stage, go_ref,
         # message, why, data, stack, snapshot, observed
-        event = TraceEvent(
+        event = _new_event(
             seq, rt.now, g.name if g is not None else "", g.process.name if g is not None else "",
             stage, info.go_ref, message, why if why is not None else info.why, data, stack, snap, observed,
         )

@@ -31,7 +31,7 @@ import attrs
 
 from kschedlearn.scheduler.core import generic_scheduler as gs
 from kschedlearn.scheduler.core.trace_recorders import (
-    NO_REASONS, Recorders, ScoreColumn, all_pass, cached, extender_scores)
+    NO_REASONS, Recorders, ScoreColumn, all_pass, cached, extender_scores, shared, shared_lists)
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import ObservedCall, emit, observed_call, register_stage
 from kschedlearn.trace.core import in_frame_of
@@ -69,9 +69,16 @@ def node_names(nodes: list[Any]) -> list[str]:
 
 # -- the events (one function each; the accelerated engine calls them too) ------------------
 
+def _lists() -> dict[Any, list[Any]] | None:
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    return shared_lists(tracer) if tracer is not None else None
+
+
 def emit_schedule_start(pod: Any, nodes: list[Any]) -> None:
     """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes``."""
-    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": node_names(nodes)})
+    names = shared(_lists(), "nodes", node_names(nodes), str)
+    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": names})
 
 
 def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str, list[str]],
@@ -85,25 +92,41 @@ def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str
 
 def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]]) -> None:
     """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons."""
-    failed = {name: [r.get_reason() for r in reasons] for name, reasons in failed_predicate_map.items()}
+    lists = _lists()
+    failed = {name: shared(lists, ("failed", name), [r.get_reason() for r in reasons], str)
+              for name, reasons in failed_predicate_map.items()}
     emit("schedule.predicates", "Prioritizing",
-         data={"pod": pod_key(pod), "filtered": node_names(filtered), "failed": failed})
+         data={"pod": pod_key(pod), "filtered": shared(lists, "nodes", node_names(filtered), str), "failed": failed})
 
 
 def emit_priorities(pod: Any, nodes: list[Any], score_columns: list[list[int]], configs: list[Any],
                     extender_scores: dict[str, int], result: list[Any],
                     observed: ObservedCall | None = None) -> None:
     """``schedule.priorities``: the score table (one column per priority), weights and totals."""
+    lists = _lists()
+    columns = [shared(lists, ("scores", i), column, int) for i, column in enumerate(score_columns)]
     data = {
         "pod": pod_key(pod),
-        "nodes": node_names(nodes),
-        "scores": score_columns,
-        "weights": [c.weight for c in configs],
-        "names": [getattr(c, "name", "") for c in configs],
+        "nodes": shared(lists, "nodes", node_names(nodes), str),
+        "scores": _shared_table(lists, columns, score_columns),
+        "weights": shared(lists, "weights", [c.weight for c in configs], int),
+        "names": shared(lists, "names", [getattr(c, "name", "") for c in configs], str),
         "extenders": extender_scores,
         "totals": {hp.host: hp.score for hp in result},
     }
     emit("schedule.priorities", f"scored {len(nodes)} node(s)", data=data, observed=observed)
+
+
+def _shared_table(lists: dict[Any, list[Any]] | None, columns: list[list[int]],
+                  score_columns: list[list[int]]) -> list[list[int]]:
+    """The score table of shared columns: the last pod's table when it holds the very same ones."""
+    last = lists.get("scores") if lists is not None else None
+    if last is not None and len(last) == len(columns) and all(a is b for a, b in zip(last, columns)):
+        return last
+    if lists is not None and type(score_columns) is list:
+        lists["scores"] = columns
+        return columns
+    return score_columns
 
 
 def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, host: str,

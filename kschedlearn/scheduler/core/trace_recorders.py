@@ -90,3 +90,29 @@ def extender_scores(answers: list[tuple[list[Any], int]]) -> dict[str, int]:
         for hp in prioritized_list:
             combined[hp.host] = int64(combined.get(hp.host, 0) + int64(hp.score * weight))
     return combined
+
+
+def shared_lists(tracer: Any) -> dict[Any, list[Any]]:
+    """The lists :func:`shared` keeps for ``tracer``'s run (one entry of its ``memo``)."""
+    lists = tracer.memo.get(shared_lists)
+    if lists is None or len(lists) > 4096:
+        lists = tracer.memo[shared_lists] = {}
+    return lists
+
+
+def shared(lists: dict[Any, list[Any]] | None, slot: Any, value: list[Any], element: type) -> list[Any]:
+    """``value``, or the equal list an earlier event holds in the same place (``slot``).
+
+    A traced run keeps every event: the node names of ``schedule.start``, ``schedule.predicates``
+    and ``schedule.priorities`` and most score columns are the same from one pod to the next,
+    and one list held by all those events keeps the collector's passes short. Only a list of
+    exactly ``element`` s is shared (``True == 1``, so equality alone would let a list of bools
+    stand for a list of ints); ``lists`` is None when no tracer is attached.
+    """
+    if lists is None or not set(map(type, value)) <= {element}:
+        return value
+    last = lists.get(slot)
+    if last is not None and last == value:
+        return last
+    lists[slot] = value
+    return value
