@@ -190,3 +190,48 @@ def test_nodes_that_fit_share_one_verdicts_dict_of_the_same_content() -> None:
     assert verdicts[0] is verdicts[1] is verdicts[2] is verdicts[4]
     assert verdicts[3] is not verdicts[0] and verdicts[5] is not verdicts[0]
     assert all(type(v) is dict and all(type(r) is list for r in v.values()) for v in verdicts)
+
+
+def test_priorities_columns_come_from_the_reduce_step_and_follow_a_swapped_map() -> None:
+    """Map results are kept through the list PrioritizeNodes hands to the reduce step (no twin
+    per map call): each map runs once per node, a reduce's in-place edit is what the column
+    shows, and a map function put into the same priority list between calls is used."""
+    import attrs
+
+    from kschedlearn.api.v1 import Node, ObjectMeta, Pod
+    from kschedlearn.scheduler.algorithm.types import PriorityConfig
+    from kschedlearn.scheduler.api.types import HostPriority
+
+    calls: list[str] = []
+
+    def by_name(pod: object, meta: object, info: object) -> HostPriority:
+        name = info.node().metadata.name  # type: ignore[attr-defined]
+        calls.append(name)
+        return HostPriority(host=name, score=int(name[1:]))
+
+    def tens(pod: object, meta: object, info: object) -> HostPriority:
+        return HostPriority(host=info.node().metadata.name, score=10)  # type: ignore[attr-defined]
+
+    def halve(pod: object, meta: object, infos: object, result: list[HostPriority]) -> None:
+        for i, hp in enumerate(result):
+            result[i] = attrs.evolve(hp, score=hp.score // 2)
+
+    rt = _traced_runtime()
+    pod = Pod(metadata=ObjectMeta(namespace="default", name="web-1"))
+    names = ("n2", "n4", "n6")
+    nodes = [Node(metadata=ObjectMeta(name=n)) for n in names]
+    infos = {n: _node_info(n) for n in names}
+    configs = [PriorityConfig(map_fn=by_name, weight=1, name="ByName"),
+               PriorityConfig(map_fn=by_name, reduce=halve, weight=2, name="Halved")]
+
+    def calls_twice() -> list[object]:
+        first = gs.prioritize_nodes(pod, infos, None, configs, nodes, [])
+        configs[0] = PriorityConfig(map_fn=tens, weight=1, name="ByName")  # swapped in the same list
+        return [first, gs.prioritize_nodes(pod, infos, None, configs, nodes, [])]
+
+    first, second = rt.run_fn(calls_twice)  # type: ignore[attr-defined]
+    assert calls == ["n2", "n2", "n4", "n4", "n6", "n6", "n2", "n4", "n6"]  # once per priority per node
+    scored = [e.data for e in rt.tracer.events if e.stage == "schedule.priorities"]  # type: ignore[attr-defined]
+    assert [d["scores"] for d in scored] == [[[2, 4, 6], [1, 2, 3]], [[10, 10, 10], [1, 2, 3]]]
+    assert [d["totals"] for d in scored] == [{"n2": 4, "n4": 8, "n6": 12}, {"n2": 12, "n4": 14, "n6": 16}]
+    assert [hp.score for hp in first] == [4, 8, 12] and [hp.score for hp in second] == [12, 14, 16]
