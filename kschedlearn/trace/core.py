@@ -54,6 +54,9 @@ _REENTRANT = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENE
 #: code (so the id stays its own): a code object's hash walks its bytecode and constants.
 _CODE_MODULES: dict[int, tuple[Any, Any, str, dict[int, Frame]]] = {}
 
+#: (id(stack), id(frame)) -> (stack, frame, the stack extended by the frame): see ``_extended``
+_EXTENDED: dict[tuple[int, int], tuple[tuple[Frame, ...], Frame, tuple[Frame, ...]]] = {}
+
 #: the last capture: (its innermost mirrored frame, that frame's line, the ``_in_frame`` and
 #: ``limit`` then, the stack) — an event with a snapshot captures twice at the same point, and
 #: both get the same tuple
@@ -120,18 +123,32 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
         _STACKS.clear()
     stack = prefix
     for frame_obj, frame in reversed(new):
-        stack = (*stack, frame)
+        stack = _extended(stack, frame)
         # the innermost frame is remembered by ``_last`` only: it is new at nearly every event
         # (``checkNode`` once per node), and a memo holding it would keep its locals alive too
         if frame_obj is not innermost and not frame_obj.f_code.co_flags & _REENTRANT:
             _STACKS[id(frame_obj)] = (frame_obj, frame.line, stack)
     stack = stack[-limit:] if len(stack) > limit else stack
     if _in_frame is not None:  # an in_frame event: the observed function's frame ends it
-        stack = (*stack, _in_frame)
+        stack = _extended(stack, _in_frame)
     _last = None
     if innermost is not None and not innermost.f_code.co_flags & _REENTRANT:
         _last = (innermost, innermost.f_lineno, _in_frame, limit, stack)
     return stack
+
+
+def _extended(stack: tuple[Frame, ...], frame: Frame) -> tuple[Frame, ...]:
+    """``(*stack, frame)``, the same tuple each time for the same two (Frames are made once per
+    code line): equal stacks — every node's ``schedule.predicate_node`` of every pod — are one
+    object that the kept events and snapshots share, not one tuple each."""
+    known = _EXTENDED.get((id(stack), id(frame)))
+    if known is not None and known[0] is stack and known[1] is frame:
+        return known[2]
+    if len(_EXTENDED) > 4096:
+        _EXTENDED.clear()
+    out = (*stack, frame)
+    _EXTENDED[(id(stack), id(frame))] = (stack, frame, out)
+    return out
 
 
 def _code_module(code: Any, f_globals: Any) -> tuple[Any, Any, str, dict[int, Frame]]:
