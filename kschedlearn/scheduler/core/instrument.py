@@ -10,8 +10,8 @@ lines). What the ``decision`` view and the questions read comes from here:
 - ``schedule.predicates`` — ``findNodesThatFit`` returned at least one node (Go's
   ``trace.Step("Prioritizing")``): the nodes that fit and every failed node's reasons;
 - ``schedule.priorities`` — ``PrioritizeNodes`` returned: each priority's score column (recorded
-  by wrapping the map / reduce / old-style functions and the extenders for that one call), the
-  weights and the totals;
+  by wrapping the reduce / old-style functions — the map results reach the reduce step — and
+  the extenders for that one call), the weights and the totals;
 - ``selectHost`` — ``selectHost`` returned: the ranking, how many tied, the round-robin counter.
 
 ``find_nodes_that_fit``, ``pod_fits_on_node`` and ``prioritize_nodes`` are functions of the
