@@ -17,6 +17,7 @@ from typing import Any
 import attrs
 
 from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
+from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent, _new_event
 from kschedlearn.trace.stages import CATALOGUE, stage as lookup_stage
 
 # the runtime, the tracer and the trace-point wrappers are not part of the Go story
@@ -26,69 +27,6 @@ _SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
 def _is_instrument_module(mod: str) -> bool:
     """``kschedlearn.scheduler.instrument``, ``...core.instrument``, ``...cache.instrument``, ..."""
     return mod.endswith(".instrument")
-
-
-@attrs.frozen
-class Frame:
-    """One frame of a goroutine's call stack, as the startup view shows it."""
-
-    function: str
-    module: str
-    line: int
-
-
-@attrs.frozen
-class ObservedCall:
-    """The mirrored function a trace point observes from outside, when the event is emitted by
-    a wrapper around it (``scheduler/instrument.py``) or by a crash inside it.
-
-    ``phase`` says where in that function the event stands: ``"returned"`` (an after-point: the
-    function has just returned; ``line`` is its last statement), ``"entering"`` (a before-point:
-    ``line`` is its first statement) or ``"raised"`` (a crash: ``line`` is where it raised).
-    ``in_frame``: the trace point stands *inside* the function (at that line), as if the function
-    itself had emitted it, so the event's stack (and its snapshot's) ends with this frame.
-    """
-
-    function: str
-    module: str
-    line: int
-    phase: str
-    in_frame: bool = False
-
-
-@attrs.frozen
-class TraceEvent:
-    """One recorded step: what happened, where in Go, why it matters, and the state after it."""
-
-    seq: int
-    time: float
-    goroutine: str
-    process: str
-    stage: str
-    go_ref: str
-    message: str
-    why: str = ""
-    data: dict[str, Any] = attrs.field(factory=dict)
-    stack: tuple[Frame, ...] = ()
-    snapshot: Any = attrs.field(default=None, eq=False, repr=False)
-    #: set when the event comes from a wrapper or a crash (not exported: stacks stay as they were)
-    observed: ObservedCall | None = attrs.field(default=None, eq=False, repr=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON-able form (without the snapshot)."""
-        return {
-            "seq": self.seq,
-            "time": self.time,
-            "goroutine": self.goroutine,
-            "process": self.process,
-            "stage": self.stage,
-            "go_ref": self.go_ref,
-            "message": self.message,
-            "why": self.why,
-            "data": self.data,
-            "stack": [attrs.asdict(f) for f in self.stack],
-        }
-
 
 
 #: while an ``in_frame`` event is being recorded: the observed function's frame, which every
@@ -115,6 +53,9 @@ _REENTRANT = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENE
 #: once per frame walked, and one Frame per code location. Keyed by id, the entry holding the
 #: code (so the id stays its own): a code object's hash walks its bytecode and constants.
 _CODE_MODULES: dict[int, tuple[Any, Any, str, dict[int, Frame]]] = {}
+
+#: (id(stack), id(frame)) -> (stack, frame, the stack extended by the frame): see ``_extended``
+_EXTENDED: dict[tuple[int, int], tuple[tuple[Frame, ...], Frame, tuple[Frame, ...]]] = {}
 
 #: the last capture: (its innermost mirrored frame, that frame's line, the ``_in_frame`` and
 #: ``limit`` then, the stack) — an event with a snapshot captures twice at the same point, and
@@ -182,18 +123,32 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
         _STACKS.clear()
     stack = prefix
     for frame_obj, frame in reversed(new):
-        stack = (*stack, frame)
+        stack = _extended(stack, frame)
         # the innermost frame is remembered by ``_last`` only: it is new at nearly every event
         # (``checkNode`` once per node), and a memo holding it would keep its locals alive too
         if frame_obj is not innermost and not frame_obj.f_code.co_flags & _REENTRANT:
             _STACKS[id(frame_obj)] = (frame_obj, frame.line, stack)
     stack = stack[-limit:] if len(stack) > limit else stack
     if _in_frame is not None:  # an in_frame event: the observed function's frame ends it
-        stack = (*stack, _in_frame)
+        stack = _extended(stack, _in_frame)
     _last = None
     if innermost is not None and not innermost.f_code.co_flags & _REENTRANT:
         _last = (innermost, innermost.f_lineno, _in_frame, limit, stack)
     return stack
+
+
+def _extended(stack: tuple[Frame, ...], frame: Frame) -> tuple[Frame, ...]:
+    """``(*stack, frame)``, the same tuple each time for the same two (Frames are made once per
+    code line): equal stacks — every node's ``schedule.predicate_node`` of every pod — are one
+    object that the kept events and snapshots share, not one tuple each."""
+    known = _EXTENDED.get((id(stack), id(frame)))
+    if known is not None and known[0] is stack and known[1] is frame:
+        return known[2]
+    if len(_EXTENDED) > 4096:
+        _EXTENDED.clear()
+    out = (*stack, frame)
+    _EXTENDED[(id(stack), id(frame))] = (stack, frame, out)
+    return out
 
 
 def _code_module(code: Any, f_globals: Any) -> tuple[Any, Any, str, dict[int, Frame]]:
@@ -296,15 +251,25 @@ class Tracer:
         data: dict[str, Any] | None,
         observed: ObservedCall | None = None,
     ) -> TraceEvent:
-        global _in_frame
         if observed is None or not observed.in_frame:
             return self._record(rt, g, stage, message, why, data, observed)
-        known = _IN_FRAMES.get(id(observed))
-        if known is None or known[0] is not observed:
-            if len(_IN_FRAMES) > 1024:
-                _IN_FRAMES.clear()
-            known = _IN_FRAMES[id(observed)] = (observed, Frame(observed.function, observed.module, observed.line))
-        _in_frame = known[1]
+        return self.record_in_frame(rt, g, stage, message, why, data, observed, in_frame_of(observed))
+
+    def record_in_frame(
+        self,
+        rt: Runtime,
+        g: Goroutine | None,
+        stage: str,
+        message: str,
+        why: str | None,
+        data: dict[str, Any] | None,
+        observed: ObservedCall,
+        frame: Frame,
+    ) -> TraceEvent:
+        """:meth:`record` of an ``in_frame`` event whose closing ``frame`` (:func:`in_frame_of`
+        ``observed``) the caller already holds — a trace-point wrapper computes it once."""
+        global _in_frame
+        _in_frame = frame
         try:
             return self._record(rt, g, stage, message, why, data, observed)
         finally:
@@ -332,7 +297,7 @@ class Tracer:
                                 self.snapshot_fn, stage, data)
         # positional, in TraceEvent's field order: seq, time, goroutine, process, stage, go_ref,
         # message, why, data, stack, snapshot, observed
-        event = TraceEvent(
+        event = _new_event(
             seq, rt.now, g.name if g is not None else "", g.process.name if g is not None else "",
             stage, info.go_ref, message, why if why is not None else info.why, data, stack, snap, observed,
         )
@@ -350,6 +315,17 @@ class Tracer:
             None, {"process": g.process.name, "error": f"{type(exc).__name__}: {exc}"},
             raised_at(exc),
         )
+
+
+def in_frame_of(observed: ObservedCall) -> Frame:
+    """The Frame the stacks of an ``in_frame`` event observing ``observed`` end with (one per
+    trace point, looked up by the ObservedCall's identity)."""
+    known = _IN_FRAMES.get(id(observed))
+    if known is None or known[0] is not observed:
+        if len(_IN_FRAMES) > 1024:
+            _IN_FRAMES.clear()
+        known = _IN_FRAMES[id(observed)] = (observed, Frame(observed.function, observed.module, observed.line))
+    return known[1]
 
 
 def emit(

@@ -10,8 +10,8 @@ lines). What the ``decision`` view and the questions read comes from here:
 - ``schedule.predicates`` — ``findNodesThatFit`` returned at least one node (Go's
   ``trace.Step("Prioritizing")``): the nodes that fit and every failed node's reasons;
 - ``schedule.priorities`` — ``PrioritizeNodes`` returned: each priority's score column (recorded
-  by wrapping the map / reduce / old-style functions and the extenders for that one call), the
-  weights and the totals;
+  by wrapping the reduce / old-style functions — the map results reach the reduce step — and
+  the extenders for that one call), the weights and the totals;
 - ``selectHost`` — ``selectHost`` returned: the ranking, how many tied, the round-robin counter.
 
 ``find_nodes_that_fit``, ``pod_fits_on_node`` and ``prioritize_nodes`` are functions of the
@@ -29,10 +29,12 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.apimachinery._goint import int64
 from kschedlearn.scheduler.core import generic_scheduler as gs
+from kschedlearn.scheduler.core.trace_recorders import (
+    NO_REASONS, Recorders, ScoreColumn, all_pass, cached, extender_scores, shared, shared_lists)
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import ObservedCall, emit, observed_call, register_stage
+from kschedlearn.trace.core import in_frame_of
 from kschedlearn.trace.instrument import call_untraced, wrap_instance
 from kschedlearn.trace.stages import SCHED
 
@@ -67,14 +69,22 @@ def node_names(nodes: list[Any]) -> list[str]:
 
 # -- the events (one function each; the accelerated engine calls them too) ------------------
 
+def _lists() -> dict[Any, list[Any]] | None:
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    return shared_lists(tracer) if tracer is not None else None
+
+
 def emit_schedule_start(pod: Any, nodes: list[Any]) -> None:
     """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes``."""
-    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": node_names(nodes)})
+    names = shared(_lists(), "nodes", node_names(nodes), str)
+    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": names})
 
 
 def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str, list[str]],
                         observed: ObservedCall | None = None) -> None:
-    """``schedule.predicate_node``: one node's verdict and each predicate's reasons."""
+    """``schedule.predicate_node``: one node's verdict and each predicate's reasons (the traced
+    ``pod_fits_on_node`` builds the same event inline: it runs once per node per pod)."""
     message = f"{node_name}: {'fits' if fits else 'does not fit'}"
     data = {"pod": pod_key(pod), "node": node_name, "fits": fits, "predicates": verdicts}
     emit("schedule.predicate_node", message, data=data, observed=observed)
@@ -82,25 +92,41 @@ def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str
 
 def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]]) -> None:
     """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons."""
-    failed = {name: [r.get_reason() for r in reasons] for name, reasons in failed_predicate_map.items()}
+    lists = _lists()
+    failed = {name: shared(lists, ("failed", name), [r.get_reason() for r in reasons], str)
+              for name, reasons in failed_predicate_map.items()}
     emit("schedule.predicates", "Prioritizing",
-         data={"pod": pod_key(pod), "filtered": node_names(filtered), "failed": failed})
+         data={"pod": pod_key(pod), "filtered": shared(lists, "nodes", node_names(filtered), str), "failed": failed})
 
 
 def emit_priorities(pod: Any, nodes: list[Any], score_columns: list[list[int]], configs: list[Any],
                     extender_scores: dict[str, int], result: list[Any],
                     observed: ObservedCall | None = None) -> None:
     """``schedule.priorities``: the score table (one column per priority), weights and totals."""
+    lists = _lists()
+    columns = [shared(lists, ("scores", i), column, int) for i, column in enumerate(score_columns)]
     data = {
         "pod": pod_key(pod),
-        "nodes": node_names(nodes),
-        "scores": score_columns,
-        "weights": [c.weight for c in configs],
-        "names": [getattr(c, "name", "") for c in configs],
+        "nodes": shared(lists, "nodes", node_names(nodes), str),
+        "scores": _shared_table(lists, columns, score_columns),
+        "weights": shared(lists, "weights", [c.weight for c in configs], int),
+        "names": shared(lists, "names", [getattr(c, "name", "") for c in configs], str),
         "extenders": extender_scores,
         "totals": {hp.host: hp.score for hp in result},
     }
     emit("schedule.priorities", f"scored {len(nodes)} node(s)", data=data, observed=observed)
+
+
+def _shared_table(lists: dict[Any, list[Any]] | None, columns: list[list[int]],
+                  score_columns: list[list[int]]) -> list[list[int]]:
+    """The score table of shared columns: the last pod's table when it holds the very same ones."""
+    last = lists.get("scores") if lists is not None else None
+    if last is not None and len(last) == len(columns) and all(a is b for a, b in zip(last, columns)):
+        return last
+    if lists is not None and type(score_columns) is list:
+        lists["scores"] = columns
+        return columns
+    return score_columns
 
 
 def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, host: str,
@@ -120,75 +146,33 @@ def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, h
 
 # -- recording what one call computed ------------------------------------------------------
 
-@attrs.define(eq=False)
-class _Recorders:
-    """Recording twins of one predicate map (or priority list), built once and reused while the
-    map holds the same functions (Go's predicate map and priority list are fixed per scheduler).
-
-    ``funcs``: what they were built from (compared item by item at every call, so a function an
-    exercise swaps into the map is picked up at once); ``fns``: the twins; ``sink``: where the
-    twins write during the current call (one call at a time per goroutine: the caches are per
-    goroutine, and a nested call restores its caller's sink).
-    """
-
-    funcs: tuple[Any, ...]
-    fns: Any
-    sink: Any = None
-
-
-def _cached(kind: str, g: Any, funcs: tuple[Any, ...], build: Callable[[_Recorders], Any]) -> _Recorders:
-    """The recorders of ``funcs`` for goroutine ``g``, built by ``build`` when they changed.
-
-    Kept in the tracer's ``memo`` (per goroutine and kind: the predicate map or the priority
-    list it last ran), so they go with the run they belong to.
-    """
-    cache = g.runtime.tracer.memo
-    key = (kind, g)
-    recorders = cache.get(key)
-    if recorders is None or recorders.funcs != funcs:
-        if len(cache) > 64:
-            cache.clear()
-        recorders = cache[key] = _Recorders(funcs, None)
-        recorders.fns = build(recorders)
-    return recorders
-
-
-#: the verdict of every predicate that passed: one shared empty list, not one per predicate per
-#: node — a traced run keeps every event, and each kept container makes the collector's passes
-#: longer (event data is plain data that nobody edits)
-_NO_REASONS: list[str] = []
-
-
-def _recording_predicate(name: str, predicate: Callable[..., Any], recorders: _Recorders) -> Callable[..., Any]:
+def _recording_predicate(name: str, predicate: Callable[..., Any], recorders: Recorders) -> Callable[..., Any]:
     """``predicate``, also writing its own reasons into the current call's verdicts."""
 
     def record(pod: Any, meta: Any, info: Any) -> Any:
         result = predicate(pod, meta, info)
         fit, reasons = result
-        recorders.sink[name] = _NO_REASONS if fit else [r.get_reason() for r in reasons]
+        if fit:
+            recorders.sink[name] = NO_REASONS
+        else:
+            recorders.failures += 1
+            recorders.sink[name] = [r.get_reason() for r in reasons]
         return result
 
     return record
 
 
-def _recording_predicates(recorders: _Recorders) -> dict[str, Any]:
-    return {name: _recording_predicate(name, fn, recorders) for name, fn in recorders.funcs}
+def _recording_predicates(recorders: Recorders) -> dict[str, Any]:
+    return {name: _recording_predicate(name, fn, recorders) for name, fn in recorders.source.items()}
 
 
-@attrs.define(eq=False)
-class _ScoreColumn:
-    """One priority's scores in one PrioritizeNodes call: the map results in node order, or the
-    list an old-style function returned; a reduce function's list once it ran (it edits it)."""
+def _recording_config(config: Any, i: int, recorders: Recorders) -> Any:
+    """A copy of ``config`` whose functions also fill column ``i`` of the current call.
 
-    mapped: list[Any] = attrs.field(factory=list)
-    final: list[Any] | None = None
-
-    def scores(self) -> list[int]:
-        return [hp.score for hp in (self.final if self.final is not None else self.mapped)]
-
-
-def _recording_config(config: Any, i: int, recorders: _Recorders) -> Any:
-    """A copy of ``config`` whose functions also fill column ``i`` of the current call."""
+    Map results are kept through the reduce step, not by a twin per map call per node:
+    PrioritizeNodes hands the list of them to the reduce — the priority's own, or one that
+    only keeps it (no error, no event) for a priority without one.
+    """
     changes: dict[str, Any] = {}
     if config.function is not None:
         function = config.function
@@ -199,15 +183,6 @@ def _recording_config(config: Any, i: int, recorders: _Recorders) -> Any:
             return column.final
 
         changes["function"] = recording_function
-    if config.map_fn is not None:
-        map_fn = config.map_fn
-
-        def recording_map(pod: Any, meta: Any, node_info: Any) -> Any:
-            host_priority = map_fn(pod, meta, node_info)
-            recorders.sink[i].mapped.append(host_priority)
-            return host_priority
-
-        changes["map_fn"] = recording_map
     if config.reduce is not None:
         reduce = config.reduce
 
@@ -216,11 +191,17 @@ def _recording_config(config: Any, i: int, recorders: _Recorders) -> Any:
             return reduce(pod, meta, node_name_to_info, result)
 
         changes["reduce"] = recording_reduce
+    elif config.map_fn is not None:
+
+        def keeping_map_results(pod: Any, meta: Any, node_name_to_info: Any, result: list[Any]) -> None:
+            recorders.sink[i].final = result
+
+        changes["reduce"] = keeping_map_results
     return attrs.evolve(config, **changes)
 
 
-def _recording_configs(recorders: _Recorders) -> list[Any]:
-    return [_recording_config(c, i, recorders) for i, c in enumerate(recorders.funcs)]
+def _recording_configs(recorders: Recorders) -> list[Any]:
+    return [_recording_config(c, i, recorders) for i, c in enumerate(recorders.source)]
 
 
 @attrs.define(eq=False)
@@ -234,20 +215,6 @@ class _RecordingExtender:
         prioritized_list, weight = self.extender.prioritize(pod, nodes)
         self.answers.append((prioritized_list, weight))
         return prioritized_list, weight
-
-
-def _extender_scores(answers: list[tuple[list[Any], int]]) -> dict[str, int]:
-    """PrioritizeNodes' ``combinedScores`` of the extenders that answered."""
-    combined: dict[str, int] = {}
-    for prioritized_list, weight in answers:
-        for hp in prioritized_list:
-            combined[hp.host] = int64(combined.get(hp.host, 0) + int64(hp.score * weight))
-    return combined
-
-
-def _node_name(info: Any) -> str:
-    node = info.node() if info is not None else None
-    return node.metadata.name if node is not None else ""
 
 
 # -- wrappers of the module's functions ----------------------------------------------------
@@ -270,20 +237,41 @@ def _traced_find_nodes_that_fit(untraced: Callable[..., Any]) -> Callable[..., A
 
 def _traced_pod_fits_on_node(untraced: Callable[..., Any]) -> Callable[..., Any]:
     observed = observed_call(untraced, "returned", in_frame=True)
+    frame = in_frame_of(observed)
 
+    # Runs once per node per pod: the steps of emit_predicate_node / emit / Tracer.record are
+    # inlined (the goroutine and the in-frame Frame are known here), each one as they do it.
     @functools.wraps(untraced)
     def pod_fits_on_node(pod: Any, meta: Any, info: Any, predicate_funcs: dict[str, Any]) -> Any:
         g = current_goroutine()
-        if g is None or g.runtime.tracer is None:
+        tracer = g.runtime.tracer if g is not None else None
+        if tracer is None:
             return untraced(pod, meta, info, predicate_funcs)
-        recorders = _cached("predicates", g, tuple(predicate_funcs.items()), _recording_predicates)
+        recorders = tracer.memo.get(("predicates", g))
+        if recorders is None or recorders.source != predicate_funcs:
+            recorders = cached("predicates", g, predicate_funcs, dict, _recording_predicates)
         outer, recorders.sink = recorders.sink, {}
         verdicts: dict[str, list[str]] = recorders.sink
+        failures_before = recorders.failures
         try:
             fits, failed_predicates = untraced(pod, meta, info, recorders.fns)
         finally:
             recorders.sink = outer
-        emit_predicate_node(pod, _node_name(info), fits, verdicts, observed)
+        rt = g.runtime
+        tracer = rt.tracer  # (as emit would: the tracer attached now, if any)
+        if tracer is not None:
+            if pod is not recorders.pod:  # (API objects are frozen: the same pod, the same key)
+                recorders.pod, recorders.pod_key = pod, pod_key(pod)
+            node = info.node() if info is not None else None
+            node_name = node.metadata.name if node is not None else ""
+            if recorders.failures == failures_before:
+                verdicts = all_pass(recorders, verdicts)
+            event = tracer.record_in_frame(
+                rt, g, "schedule.predicate_node", f"{node_name}: {'fits' if fits else 'does not fit'}", None,
+                {"pod": recorders.pod_key, "node": node_name, "fits": fits, "predicates": verdicts},
+                observed, frame)
+            if tracer.breakpoint is not None and tracer.breakpoint(event):
+                rt.pause(event)
         return fits, failed_predicates
 
     return pod_fits_on_node
@@ -299,8 +287,8 @@ def _traced_prioritize_nodes(untraced: Callable[..., Any]) -> Callable[..., Any]
         if g is None or g.runtime.tracer is None or (len(priority_configs) == 0 and len(extenders) == 0):
             # (the EqualPriorityMap path has no trace point)
             return untraced(pod, node_name_to_info, meta, priority_configs, nodes, extenders)
-        recorders = _cached("priorities", g, tuple(priority_configs), _recording_configs)
-        columns = [_ScoreColumn() for _ in priority_configs]
+        recorders = cached("priorities", g, list(priority_configs), list, _recording_configs)
+        columns = [ScoreColumn() for _ in priority_configs]
         answers: list[tuple[list[Any], int]] = []
         recording_extenders = [_RecordingExtender(e, answers) for e in extenders]
         outer, recorders.sink = recorders.sink, columns
@@ -308,9 +296,9 @@ def _traced_prioritize_nodes(untraced: Callable[..., Any]) -> Callable[..., Any]
             result = untraced(pod, node_name_to_info, meta, list(recorders.fns), nodes, recording_extenders)
         finally:
             recorders.sink = outer
-        extender_scores = _extender_scores(answers) if extenders and nodes else {}
+        combined = extender_scores(answers) if extenders and nodes else {}
         emit_priorities(pod, nodes, [column.scores() for column in columns], priority_configs,
-                        extender_scores, result, observed)
+                        combined, result, observed)
         return result
 
     return prioritize_nodes

@@ -113,3 +113,125 @@ def test_predicate_node_records_each_predicates_own_reasons_by_wrapping() -> Non
     # the event stands in pod_fits_on_node's frame (as when the function emitted it itself)
     assert event.stack[-1].function == "pod_fits_on_node"
     assert event.observed is not None and event.observed.phase == "returned"
+
+
+def _traced_runtime() -> object:
+    from kschedlearn.sim import Runtime
+    from kschedlearn.trace import Tracer
+
+    instrument.install_module_trace_points()
+    rt = Runtime(seed=0)
+    rt.tracer = Tracer()
+    return rt
+
+
+def _node_events(rt: object) -> list[object]:
+    return [e for e in rt.tracer.events if e.stage == "schedule.predicate_node"]  # type: ignore[attr-defined]
+
+
+def test_a_predicate_swapped_into_the_same_map_between_calls_is_seen() -> None:
+    """The recording twins are reused while the map is unchanged; a function an exercise puts
+    into the same dict object, a predicate added or removed, is run (and recorded) at the next call."""
+    from kschedlearn.api.v1 import ObjectMeta, Pod
+
+    rt = _traced_runtime()
+    pod = Pod(metadata=ObjectMeta(namespace="default", name="web-1"))
+    predicates = {"A": _fits, "B": _fits}
+    info = _node_info("n1")
+
+    def calls() -> list[tuple[bool, list[object]]]:  # in one goroutine, as the scheduler's loop
+        outcomes = [gs.pod_fits_on_node(pod, None, info, predicates)]
+        predicates["B"] = _no_ports  # the same dict, one function swapped
+        outcomes.append(gs.pod_fits_on_node(pod, None, info, predicates))
+        predicates["C"] = _fits  # a predicate added
+        outcomes.append(gs.pod_fits_on_node(pod, None, info, predicates))
+        del predicates["B"], predicates["C"]
+        predicates["B"] = _fits  # back as it was (in another insertion order)
+        outcomes.append(gs.pod_fits_on_node(pod, None, info, predicates))
+        return outcomes
+
+    outcomes = rt.run_fn(calls)  # type: ignore[attr-defined]
+    assert [fits for fits, _ in outcomes] == [True, False, False, True]
+    assert [e.data["predicates"] for e in _node_events(rt)] == [
+        {"A": [], "B": []},
+        {"A": [], "B": ["no ports", "still no ports"]},
+        {"A": [], "B": ["no ports", "still no ports"], "C": []},
+        {"A": [], "B": []},
+    ]
+
+
+def _no_ports_on_n4(pod: object, meta: object, info: object) -> tuple[bool, list[object]]:
+    return _no_ports(pod, meta, info) if info.node().metadata.name == "n4" else (True, [])  # type: ignore[attr-defined]
+
+
+def test_nodes_that_fit_share_one_verdicts_dict_of_the_same_content() -> None:
+    """Every node that fits has the same verdicts; its events hold one dict (fewer containers
+    kept by a traced run), with the keys in the order the predicates ran; a failing node, or a
+    call that ran other predicates, has its own."""
+    from kschedlearn.api.v1 import ObjectMeta, Pod
+
+    rt = _traced_runtime()
+    pod = Pod(metadata=ObjectMeta(namespace="default", name="web-1"))
+    predicates = {"B": _no_ports_on_n4, "A": _fits}
+
+    def calls() -> None:  # in one goroutine, as the scheduler's loop over the nodes
+        for name in ("n1", "n2", "n3", "n4", "n5"):
+            gs.pod_fits_on_node(pod, None, _node_info(name), predicates)
+        gs.pod_fits_on_node(pod, None, _node_info("n6"), {"A": _fits})
+
+    rt.run_fn(calls)  # type: ignore[attr-defined]
+    events = _node_events(rt)
+    verdicts = [e.data["predicates"] for e in events]
+    assert [e.data["node"] for e in events] == ["n1", "n2", "n3", "n4", "n5", "n6"]
+    assert [e.data["fits"] for e in events] == [True, True, True, False, True, True]
+    assert [list(v.items()) for v in verdicts] == [
+        [("A", []), ("B", [])], [("A", []), ("B", [])], [("A", []), ("B", [])],
+        [("A", []), ("B", ["no ports", "still no ports"])], [("A", []), ("B", [])], [("A", [])]]
+    assert verdicts[0] is verdicts[1] is verdicts[2] is verdicts[4]
+    assert verdicts[3] is not verdicts[0] and verdicts[5] is not verdicts[0]
+    assert all(type(v) is dict and all(type(r) is list for r in v.values()) for v in verdicts)
+
+
+def test_priorities_columns_come_from_the_reduce_step_and_follow_a_swapped_map() -> None:
+    """Map results are kept through the list PrioritizeNodes hands to the reduce step (no twin
+    per map call): each map runs once per node, a reduce's in-place edit is what the column
+    shows, and a map function put into the same priority list between calls is used."""
+    import attrs
+
+    from kschedlearn.api.v1 import Node, ObjectMeta, Pod
+    from kschedlearn.scheduler.algorithm.types import PriorityConfig
+    from kschedlearn.scheduler.api.types import HostPriority
+
+    calls: list[str] = []
+
+    def by_name(pod: object, meta: object, info: object) -> HostPriority:
+        name = info.node().metadata.name  # type: ignore[attr-defined]
+        calls.append(name)
+        return HostPriority(host=name, score=int(name[1:]))
+
+    def tens(pod: object, meta: object, info: object) -> HostPriority:
+        return HostPriority(host=info.node().metadata.name, score=10)  # type: ignore[attr-defined]
+
+    def halve(pod: object, meta: object, infos: object, result: list[HostPriority]) -> None:
+        for i, hp in enumerate(result):
+            result[i] = attrs.evolve(hp, score=hp.score // 2)
+
+    rt = _traced_runtime()
+    pod = Pod(metadata=ObjectMeta(namespace="default", name="web-1"))
+    names = ("n2", "n4", "n6")
+    nodes = [Node(metadata=ObjectMeta(name=n)) for n in names]
+    infos = {n: _node_info(n) for n in names}
+    configs = [PriorityConfig(map_fn=by_name, weight=1, name="ByName"),
+               PriorityConfig(map_fn=by_name, reduce=halve, weight=2, name="Halved")]
+
+    def calls_twice() -> list[object]:
+        first = gs.prioritize_nodes(pod, infos, None, configs, nodes, [])
+        configs[0] = PriorityConfig(map_fn=tens, weight=1, name="ByName")  # swapped in the same list
+        return [first, gs.prioritize_nodes(pod, infos, None, configs, nodes, [])]
+
+    first, second = rt.run_fn(calls_twice)  # type: ignore[attr-defined]
+    assert calls == ["n2", "n2", "n4", "n4", "n6", "n6", "n2", "n4", "n6"]  # once per priority per node
+    scored = [e.data for e in rt.tracer.events if e.stage == "schedule.priorities"]  # type: ignore[attr-defined]
+    assert [d["scores"] for d in scored] == [[[2, 4, 6], [1, 2, 3]], [[10, 10, 10], [1, 2, 3]]]
+    assert [d["totals"] for d in scored] == [{"n2": 4, "n4": 8, "n6": 12}, {"n2": 12, "n4": 14, "n6": 16}]
+    assert [hp.score for hp in first] == [4, 8, 12] and [hp.score for hp in second] == [12, 14, 16]
