@@ -50,32 +50,35 @@ class SpreadCounts:
         if entry is not None and entry[0] is info and info is not None and entry[1] == info.generation:
             return entry[2]
         self.recounted_nodes += 1
-        all_terms = None if fast_spread.stand_down() else fast_spread.selector_terms(selectors)
-        if all_terms is not None:
-            # equality-only selectors: the fast path's inline test, its integer count made the
-            # mirror's float32 count (integers below 2**24 are exact; the count stops there)
-            n = fast_spread.count_pods(namespace, all_terms, schedulercache_node_info.pods(info))
-            count = float(n) if n < mirror._F32_EXACT else mirror._F32_EXACT
-            if info is not None:
-                per_node[node_name] = (info, info.generation, count)
-            return count
-        count = mirror._f32(0.0)
-        for node_pod in schedulercache_node_info.pods(info):
-            node_pod_meta = node_pod.metadata
-            if namespace != node_pod_meta.namespace:
-                continue
-            if node_pod_meta.deletion_timestamp is not None:
-                continue
-            matches = False
-            for selector in selectors:
-                if selector.matches(node_pod_meta.labels):
-                    matches = True
-                    break
-            if matches:
-                count = count + 1.0 if count < mirror._F32_EXACT else mirror._f32(count + 1)
+        count = _recount(namespace, selectors, schedulercache_node_info.pods(info))
         if info is not None:
             per_node[node_name] = (info, info.generation, count)
         return count
+
+
+def _recount(namespace: str, selectors: list[Any], pods: list[Any]) -> float:
+    """The float32 count of ``pods`` matching the selectors (the mirror's inner loop)."""
+    all_terms = None if fast_spread.stand_down() else fast_spread.selector_terms(selectors)
+    if all_terms is not None:
+        # equality-only selectors: the fast path's inline test, its integer count made the
+        # mirror's float32 count (integers below 2**24 are exact; the count stops there)
+        n = fast_spread.count_pods(namespace, all_terms, pods)
+        return float(n) if n < mirror._F32_EXACT else mirror._F32_EXACT
+    count = mirror._f32(0.0)
+    for node_pod in pods:
+        node_pod_meta = node_pod.metadata
+        if namespace != node_pod_meta.namespace:
+            continue
+        if node_pod_meta.deletion_timestamp is not None:
+            continue
+        matches = False
+        for selector in selectors:
+            if selector.matches(node_pod_meta.labels):
+                matches = True
+                break
+        if matches:
+            count = count + 1.0 if count < mirror._F32_EXACT else mirror._f32(count + 1)
+    return count
 
 
 def _score(max_count_by_node_name: float, count: float, have_zones: bool, node_has_zone: bool,

@@ -135,11 +135,10 @@ def _zone_blind(nodes: list[Any]) -> list[str]:
 def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -> tuple[Scenario, DumpReport]:
     """Parse a dump (a path, or the YAML text itself) into a scenario plus its report."""
     text, source = _read(text_or_path)
-    objects: list[Any] = []
+    located: list[tuple[str, Any]] = []  # (where in the dump, the object)
     skipped: Counter[str] = Counter()
     unknown: Counter[tuple[str, str]] = Counter()
     converted: Counter[tuple[str, str]] = Counter()
-    wheres: dict[int, str] = {}
     for where, doc in _documents(text, source):
         if not isinstance(doc, dict):
             raise ScenarioError(f"{where}: expected a Kubernetes object (a mapping), got {type(doc).__name__}")
@@ -158,21 +157,21 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
             obj = cls.from_dict(doc, path=where)
         except ManifestError as err:
             raise ScenarioError(str(err)) from None
-        wheres[id(obj)] = where
         paths: set[str] = set()
         _unknown_paths(doc, obj.to_dict(), "", paths)
         for p in paths:
             unknown[(kind, p)] += 1
-        objects.append(obj)
+        located.append((where, obj))
+    objects = [obj for _, obj in located]
     nodes = [o for o in objects if type(o).kind == "Node"]
     pods = [o for o in objects if type(o).kind == "Pod"]
     if not nodes:
         raise ScenarioError(f"{source}: no Node objects: a dump needs `kubectl get nodes,pods,... -o yaml`")
-    for obj in objects:
+    for where, obj in located:
         # 1.6's API server would refuse it (a 422) when the replay creates it: say so now, by item
         problem = api_validation_error(obj)
         if problem:
-            raise ScenarioError(f"{wheres[id(obj)]}: {problem} (1.6's API server refuses it; fix or drop the item)")
+            raise ScenarioError(f"{where}: {problem} (1.6's API server refuses it; fix or drop the item)")
     notes = []
     blind = _zone_blind(nodes)
     if blind:

@@ -15,7 +15,6 @@ label and resource maps in random order; here they are checked in the map's own 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -460,12 +459,10 @@ class _GoTaint:
         t = self.taint
         added = t.time_added
         sec, nsec = (0, 0) if added is None else _go_sec_nsec(added)
-        return (f"api.Taint{{Key:{_go_quote(t.key)}, Value:{_go_quote(t.value)}, Effect:{_go_quote(t.effect)}, "
+        # %#v prints string fields as %q does, the way field errors print a string value
+        q = f.go_value
+        return (f"api.Taint{{Key:{q(t.key)}, Value:{q(t.value)}, Effect:{q(t.effect)}, "
                 f"TimeAdded:v1.Time{{Time:time.Time{{sec:{sec}, nsec:{nsec}, loc:(*time.Location)(nil)}}}}}}")
-
-
-def _go_quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
 
 
 def _go_sec_nsec(added: float) -> tuple[int, int]:

@@ -81,12 +81,18 @@ def emit_schedule_start(pod: Any, nodes: list[Any]) -> None:
     emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": names})
 
 
+def _predicate_node_event(key: str, node_name: str, fits: bool,
+                          verdicts: dict[str, list[str]]) -> tuple[str, dict[str, Any]]:
+    """The message and data of a ``schedule.predicate_node`` event, for both engines."""
+    message = f"{node_name}: {'fits' if fits else 'does not fit'}"
+    return message, {"pod": key, "node": node_name, "fits": fits, "predicates": verdicts}
+
+
 def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str, list[str]],
                         observed: ObservedCall | None = None) -> None:
     """``schedule.predicate_node``: one node's verdict and each predicate's reasons (the traced
-    ``pod_fits_on_node`` builds the same event inline: it runs once per node per pod)."""
-    message = f"{node_name}: {'fits' if fits else 'does not fit'}"
-    data = {"pod": pod_key(pod), "node": node_name, "fits": fits, "predicates": verdicts}
+    ``pod_fits_on_node`` records the same event directly: it runs once per node per pod)."""
+    message, data = _predicate_node_event(pod_key(pod), node_name, fits, verdicts)
     emit("schedule.predicate_node", message, data=data, observed=observed)
 
 
@@ -266,10 +272,8 @@ def _traced_pod_fits_on_node(untraced: Callable[..., Any]) -> Callable[..., Any]
             node_name = node.metadata.name if node is not None else ""
             if recorders.failures == failures_before:
                 verdicts = all_pass(recorders, verdicts)
-            event = tracer.record_in_frame(
-                rt, g, "schedule.predicate_node", f"{node_name}: {'fits' if fits else 'does not fit'}", None,
-                {"pod": recorders.pod_key, "node": node_name, "fits": fits, "predicates": verdicts},
-                observed, frame)
+            message, data = _predicate_node_event(recorders.pod_key, node_name, fits, verdicts)
+            event = tracer.record_in_frame(rt, g, "schedule.predicate_node", message, None, data, observed, frame)
             if tracer.breakpoint is not None and tracer.breakpoint(event):
                 rt.pause(event)
         return fits, failed_predicates

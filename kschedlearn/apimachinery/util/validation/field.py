@@ -44,7 +44,9 @@ def key(path: str, k: str) -> str:
     return f"{path}[{k}]"
 
 
-def _go_value(value: Any) -> str:
+def go_value(value: Any) -> str:
+    """Go: errors.go ``ErrorBody``'s printing of the bad value (``null``, ``true``, numbers,
+    ``%q`` strings); also how ``%#v`` prints a struct's string fields."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -67,7 +69,7 @@ class Error:
 
     def error_body(self) -> str:
         """Go: ``Error.ErrorBody``."""
-        body = self.type if self.type in _NO_VALUE else f"{self.type}: {_go_value(self.bad_value)}"
+        body = self.type if self.type in _NO_VALUE else f"{self.type}: {go_value(self.bad_value)}"
         return f"{body}: {self.detail}" if self.detail else body
 
     def __str__(self) -> str:
