@@ -13,10 +13,12 @@ in-memory server instead of over HTTP, so a real-cluster client can replace this
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
 
+from kschedlearn.apimachinery.api import errors as apierrors
 from kschedlearn.apiserver.lists import List
 from kschedlearn.apiserver.server import APIServer
 from kschedlearn.apiserver.watchers import ServerWatch
@@ -58,6 +60,36 @@ class ResourceClient:
         """Go: Delete(name, &DeleteOptions{GracePeriodSeconds: ...})."""
         self._throttle()
         self.server.delete(self.resource, self.namespace, name, grace_period_seconds)
+
+    def patch(self, name: str, patch_type: str, data: bytes | str) -> Any:
+        """Go: Patch(name, pt, data) — PATCH the object; returns the stored result.
+
+        Differs from Go: the patch is applied here, on the caller's goroutine, to the stored
+        object (Go's API server applies it), then written unconditionally as an update; a patch
+        that changes ``metadata.uid`` is refused with 1.6's 422 (``field is immutable``), which
+        is what the controllers' adoption patches rely on.
+        """
+        from kschedlearn.apiserver.rest.patch import PatchError, apply_patch  # noqa: PLC0415
+
+        self._throttle()
+        current = self.server.get(self.resource, self.namespace, name)
+        try:
+            patched = apply_patch(patch_type, current.to_dict(), json.loads(data))
+        except (PatchError, ValueError) as err:
+            raise apierrors.new_bad_request(str(err)) from None
+        obj = type(current).from_dict(patched, path="patched object")
+        info = self.server_resource_info()
+        if obj.metadata.uid != current.metadata.uid:
+            raise apierrors.new_invalid(info.kind, name, f'metadata.uid: Invalid value: "{obj.metadata.uid}": '
+                                                         "field is immutable")
+        obj = attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, resource_version=""))
+        return self.server.update(self.resource, self.namespace, obj)
+
+    def server_resource_info(self) -> Any:
+        """kschedlearn-only: the served resource's kind and group."""
+        from kschedlearn.apiserver.registry import resource_info  # noqa: PLC0415
+
+        return resource_info(self.resource)
 
     def get(self, name: str) -> Any:
         """Go: Get(name, metav1.GetOptions{})."""
@@ -228,6 +260,12 @@ class ExtensionsV1beta1Client:
     def replica_sets(self, namespace: str = "") -> ResourceClient:
         return ResourceClient(self.server, "replicasets", namespace, self.rate_limiter)
 
+    def deployments(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "deployments", namespace, self.rate_limiter)
+
+    def daemon_sets(self, namespace: str = "") -> ResourceClient:
+        return ResourceClient(self.server, "daemonsets", namespace, self.rate_limiter)
+
 
 @attrs.define(eq=False)
 class AppsV1beta1Client:
@@ -256,6 +294,14 @@ class Clientset:
 
     def extensions_v1beta1(self) -> ExtensionsV1beta1Client:
         return ExtensionsV1beta1Client(self.server, self.rate_limiter)
+
+    def extensions(self) -> ExtensionsV1beta1Client:
+        """Go: Clientset.Extensions() (the same client as ExtensionsV1beta1() in 1.6)."""
+        return ExtensionsV1beta1Client(self.server, self.rate_limiter)
+
+    def apps(self) -> AppsV1beta1Client:
+        """Go: Clientset.Apps() (the same client as AppsV1beta1() in 1.6)."""
+        return AppsV1beta1Client(self.server, self.rate_limiter)
 
     def apps_v1beta1(self) -> AppsV1beta1Client:
         return AppsV1beta1Client(self.server, self.rate_limiter)

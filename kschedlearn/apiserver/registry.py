@@ -57,6 +57,8 @@ RESOURCES: dict[str, ResourceInfo] = {
         ResourceInfo("replicationcontrollers", "ReplicationController"),
         ResourceInfo("replicasets", "ReplicaSet", group="extensions"),
         ResourceInfo("statefulsets", "StatefulSet", group="apps"),
+        ResourceInfo("deployments", "Deployment", group="extensions"),
+        ResourceInfo("daemonsets", "DaemonSet", group="extensions"),
         ResourceInfo("persistentvolumes", "PersistentVolume", namespaced=False),
         ResourceInfo("persistentvolumeclaims", "PersistentVolumeClaim"),
     )
@@ -129,9 +131,13 @@ def default_pod(pod: Any) -> Any:
 
 
 def prepare_for_create(info: ResourceInfo, obj: Any) -> Any:
-    """Kind-specific create defaults (pods only, so far)."""
+    """Kind-specific create defaults (pods; the controllers' kinds: :mod:`.workloads`)."""
+    from kschedlearn.apiserver import workloads
+
     if info.resource == "pods":
         return default_pod(obj)
+    if info.resource in workloads.RESOURCES:
+        return workloads.prepare_for_create(info.resource, obj)
     return obj
 
 
@@ -152,6 +158,11 @@ def prepare_for_update(info: ResourceInfo, new: Any, old: Any, *, status_only: b
         generate_name=old.metadata.generate_name,
         namespace=old.metadata.namespace,
     )
+    from kschedlearn.apiserver import workloads
+
+    if info.resource in workloads.RESOURCES:
+        return workloads.prepare_for_update(info.resource, attrs.evolve(new, metadata=meta), old,
+                                            status_only=status_only)
     if status_only:
         return attrs.evolve(old, metadata=meta, status=new.status)
     if info.resource == "pods":

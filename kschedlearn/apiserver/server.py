@@ -148,11 +148,16 @@ class APIServer:
             matches_fields=lambda o: fsel.matches(selectable_fields(info.resource, o)),
         )
 
-    def _validate(self, info: ResourceInfo, obj: Any) -> None:
+    def _validate(self, info: ResourceInfo, obj: Any, old: Any = None, status_only: bool = False) -> None:
         """Go: the strategy's ``Validate`` / ``ValidateUpdate`` (``pkg/api/validation``): 422 Invalid."""
+        from kschedlearn.apiserver import workloads
+
         if not self.validation:
             return
-        errs = validate_object(info.resource, obj)
+        if info.resource in workloads.RESOURCES:
+            errs = workloads.validate(info.resource, obj, old, status_only=status_only)
+        else:
+            errs = validate_object(info.resource, obj)
         if errs:
             raise new_invalid(info.kind, obj.metadata.name, to_aggregate(errs))
 
@@ -234,7 +239,7 @@ class APIServer:
         if rv and rv != old.metadata.resource_version:
             raise new_conflict(info.qualified(), key[1], _OPTIMISTIC_LOCK_MSG)
         new = prepare_for_update(info, obj, old, status_only=status_only)
-        self._validate(info, new)
+        self._validate(info, new, old, status_only)
         new = attrs.evolve(new, metadata=attrs.evolve(
             new.metadata, resource_version=old.metadata.resource_version))
         if new == old:

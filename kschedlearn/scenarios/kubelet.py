@@ -16,7 +16,15 @@ from typing import Any
 import attrs
 
 from kschedlearn import sim
-from kschedlearn.api.v1 import POD_RUNNING, POD_SUCCEEDED, Pod
+from kschedlearn.api.v1 import (
+    CONDITION_TRUE,
+    POD_READY,
+    POD_RUNNING,
+    POD_SUCCEEDED,
+    Pod,
+    PodCondition,
+    update_pod_condition,
+)
 from kschedlearn.apimachinery.api.errors import StatusError, is_conflict, is_not_found
 from kschedlearn.apimachinery.watch import ADDED, DELETED, ERROR, MODIFIED
 from kschedlearn.trace import emit, register_stage
@@ -37,6 +45,10 @@ class KubeletSim:
 
     client: Any
     startup_delay: float = 1.0
+    #: also report the pod Ready (condition ``Ready=True`` with the time it started): set in
+    #: worlds that run the controller manager, whose controllers count ready and available pods
+    #: (off elsewhere, so the traces of the scheduler-only scenarios stay as they were)
+    report_ready: bool = False
     process: sim.Process | None = None
     started: set[str] = attrs.field(factory=set)
     errors: list[str] = attrs.field(factory=list)  # API errors it survived (for tests and views)
@@ -111,7 +123,11 @@ class KubeletSim:
                 pod = pods.get(name)
                 if pod.metadata.deletion_timestamp is not None:
                     return None
-                return pods.update_status(attrs.evolve(pod, status=attrs.evolve(pod.status, phase=phase)))
+                status = attrs.evolve(pod.status, phase=phase)
+                if self.report_ready and phase == POD_RUNNING:
+                    _, status = update_pod_condition(status, PodCondition(type=POD_READY, status=CONDITION_TRUE),
+                                                     now=sim.now())
+                return pods.update_status(attrs.evolve(pod, status=status))
             except StatusError as err:
                 if is_not_found(err):
                     return None
@@ -123,9 +139,10 @@ class KubeletSim:
         return None
 
 
-def start_kubelet_sim(runtime: sim.Runtime, client: Any, startup_delay: float = 1.0) -> KubeletSim:
+def start_kubelet_sim(runtime: sim.Runtime, client: Any, startup_delay: float = 1.0, *,
+                      report_ready: bool = False) -> KubeletSim:
     """Start the kubelet simulation in a process of its own."""
-    kubelet = KubeletSim(client=client, startup_delay=startup_delay)
+    kubelet = KubeletSim(client=client, startup_delay=startup_delay, report_ready=report_ready)
     kubelet.process = runtime.new_process("kubelet-sim")
     runtime.go(kubelet.run, name="kubelet-sim watch", process=kubelet.process)
     return kubelet

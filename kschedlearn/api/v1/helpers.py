@@ -36,6 +36,8 @@ from kschedlearn.api.v1.pod import (
 from kschedlearn.apimachinery import labels, selection
 
 __all__ = [
+    "add_or_update_toleration_in_pod",
+    "match_toleration",
     "AFFINITY_ANNOTATION_KEY",
     "PREFER_AVOID_PODS_ANNOTATION_KEY",
     "get_affinity_from_pod_annotations",
@@ -196,3 +198,37 @@ def get_controller_of(obj: Any) -> OwnerReference | None:
         if ref.controller is not None and ref.controller:
             return ref
     return None
+
+
+def match_toleration(t: Toleration, toleration_to_match: Toleration) -> bool:
+    """Same key, effect, operator and value.
+
+    Go: (*Toleration).MatchToleration, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L310-L315
+    """
+    return (t.key == toleration_to_match.key and t.effect == toleration_to_match.effect
+            and t.operator == toleration_to_match.operator and t.value == toleration_to_match.value)
+
+
+def add_or_update_toleration_in_pod(pod: Any, toleration: Toleration) -> tuple[Any, bool]:
+    """The pod with ``toleration`` added (or replacing a matching one); whether it changed.
+
+    Go: AddOrUpdateTolerationInPod, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L281-L305
+
+    Differs from Go: returns the changed pod (Go sets ``pod.Spec.Tolerations``) and no error (Go's is always nil).
+    """
+    import attrs  # noqa: PLC0415 - only this helper changes a pod
+
+    pod_tolerations = pod.spec.tolerations
+    new_tolerations = []
+    updated = False
+    for existing in pod_tolerations:
+        if match_toleration(toleration, existing):
+            if toleration == existing:
+                return pod, False
+            new_tolerations.append(toleration)
+            updated = True
+            continue
+        new_tolerations.append(existing)
+    if not updated:
+        new_tolerations.append(toleration)
+    return attrs.evolve(pod, spec=attrs.evolve(pod.spec, tolerations=tuple(new_tolerations))), True

@@ -10,8 +10,8 @@ https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/apis/extensions/v1beta1
 ``pkg/apis/apps/v1beta1/types.go`` (StatefulSet,
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/apis/apps/v1beta1/types.go).
 
-Differs from Go: only the fields the scheduler and the scenarios use are modelled;
-controller statuses keep just the replica counts.
+Differs from Go: only the fields the scheduler, the scenarios and the controllers of
+``kschedlearn.controller`` use are modelled.
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ __all__ = [
     "Binding", "EndpointAddress", "EndpointPort", "EndpointSubset", "Endpoints", "Event",
     "EventSource", "PersistentVolume", "PersistentVolumeClaim", "PersistentVolumeClaimSpec",
     "PersistentVolumeClaimStatus", "PersistentVolumeSpec", "PersistentVolumeStatus",
-    "ReplicaSet", "ReplicaSetSpec", "ReplicaSetStatus", "ReplicationController",
-    "ReplicationControllerSpec", "ReplicationControllerStatus", "Service", "ServicePort",
+    "ReplicaSet", "ReplicaSetCondition", "ReplicaSetSpec", "ReplicaSetStatus", "ReplicationController",
+    "ReplicationControllerCondition", "ReplicationControllerSpec", "ReplicationControllerStatus",
+    "Service", "ServicePort",
     "ServiceSpec", "StatefulSet", "StatefulSetSpec", "StatefulSetStatus",
     "EVENT_TYPE_NORMAL", "EVENT_TYPE_WARNING", "VOLUME_AVAILABLE", "VOLUME_BOUND",
     "CLAIM_BOUND", "CLAIM_PENDING",
@@ -176,13 +177,26 @@ class ReplicationControllerSpec(Serializable):
 
 
 @attrs.frozen(kw_only=True)
+class ReplicationControllerCondition(Serializable):
+    """Go: v1.ReplicationControllerCondition (``ReplicaFailure`` when pods cannot be created or deleted)."""
+
+    type: str = field(default="", omitempty=False)
+    status: str = field(default="", omitempty=False)
+    last_transition_time: Time | None = None
+    reason: str = ""
+    message: str = ""
+
+
+@attrs.frozen(kw_only=True)
 class ReplicationControllerStatus(Serializable):
-    """Go: v1.ReplicationControllerStatus (replica counts only)."""
+    """Go: v1.ReplicationControllerStatus."""
 
     replicas: int = field(default=0, omitempty=False)
+    fully_labeled_replicas: int = 0
     ready_replicas: int = 0
     available_replicas: int = 0
     observed_generation: int = 0
+    conditions: tuple[ReplicationControllerCondition, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -208,13 +222,26 @@ class ReplicaSetSpec(Serializable):
 
 
 @attrs.frozen(kw_only=True)
+class ReplicaSetCondition(Serializable):
+    """Go: extensions/v1beta1 ReplicaSetCondition."""
+
+    type: str = field(default="", omitempty=False)
+    status: str = field(default="", omitempty=False)
+    last_transition_time: Time | None = None
+    reason: str = ""
+    message: str = ""
+
+
+@attrs.frozen(kw_only=True)
 class ReplicaSetStatus(Serializable):
-    """Go: extensions/v1beta1 ReplicaSetStatus (replica counts only)."""
+    """Go: extensions/v1beta1 ReplicaSetStatus."""
 
     replicas: int = field(default=0, omitempty=False)
+    fully_labeled_replicas: int = 0
     ready_replicas: int = 0
     available_replicas: int = 0
     observed_generation: int = 0
+    conditions: tuple[ReplicaSetCondition, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -231,11 +258,12 @@ class ReplicaSet(TopLevelObject):
 
 @attrs.frozen(kw_only=True)
 class StatefulSetSpec(Serializable):
-    """Go: apps/v1beta1 StatefulSetSpec (volume claim templates omitted)."""
+    """Go: apps/v1beta1 StatefulSetSpec."""
 
     replicas: int | None = None
     selector: LabelSelector | None = None
     template: PodTemplateSpec = field(factory=PodTemplateSpec)
+    volume_claim_templates: tuple[PersistentVolumeClaim, ...] = ()
     service_name: str = field(default="", omitempty=False)
 
 

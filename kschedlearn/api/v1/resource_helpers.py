@@ -19,6 +19,7 @@ __all__ = [
     "get_pod_condition",
     "get_pod_ready_condition",
     "is_node_ready",
+    "is_pod_available",
     "is_pod_ready",
     "update_pod_condition",
 ]
@@ -66,6 +67,21 @@ def is_pod_ready(pod: Pod) -> bool:
     """
     condition = get_pod_ready_condition(pod.status)
     return condition is not None and condition.status == CONDITION_TRUE
+
+
+def is_pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
+    """Ready, and (with ``min_ready_seconds``) ready for longer than that.
+
+    Go: IsPodAvailable, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L84-L95
+    """
+    if not is_pod_ready(pod):
+        return False
+    c = get_pod_ready_condition(pod.status)
+    assert c is not None
+    if min_ready_seconds == 0 or (c.last_transition_time is not None
+                                  and c.last_transition_time + min_ready_seconds < now):
+        return True
+    return False
 
 
 def is_node_ready(node: Node) -> bool:

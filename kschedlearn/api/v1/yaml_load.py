@@ -39,8 +39,10 @@ from kschedlearn.api.v1.others import (
     StatefulSet,
 )
 from kschedlearn.api.v1.pod import Pod
+from kschedlearn.apis.apps.v1beta1 import types as apps_v1beta1
+from kschedlearn.apis.extensions.v1beta1 import types as extensions_v1beta1
 
-__all__ = ["KINDS", "decode_manifest", "load_manifests"]
+__all__ = ["KINDS", "KINDS_BY_API_VERSION", "decode_manifest", "load_manifests"]
 
 #: kind -> class of every kind ``load_manifests`` understands (read-only).
 KINDS: Mapping[str, type[TopLevelObject]] = types.MappingProxyType(
@@ -58,8 +60,15 @@ KINDS: Mapping[str, type[TopLevelObject]] = types.MappingProxyType(
             StatefulSet,
             PersistentVolume,
             PersistentVolumeClaim,
+            extensions_v1beta1.Deployment,
+            extensions_v1beta1.DaemonSet,
         )
     }
+)
+#: (apiVersion, kind) -> class, for kinds 1.6 serves in more than one group version
+#: (a Deployment is ``extensions/v1beta1`` or ``apps/v1beta1``); read-only.
+KINDS_BY_API_VERSION: Mapping[tuple[str, str], type[TopLevelObject]] = types.MappingProxyType(
+    {(cls.api_version, cls.kind): cls for cls in (*KINDS.values(), apps_v1beta1.Deployment)}
 )
 
 
@@ -73,7 +82,7 @@ def decode_manifest(d: Any, *, source: str = "") -> TopLevelObject:
     kind = d.get("kind")
     if not isinstance(kind, str) or not kind:
         raise ManifestError(describe_object("<no kind>", d.get("metadata")), "kind", "missing", source=source)
-    cls = KINDS.get(kind)
+    cls = KINDS_BY_API_VERSION.get((d.get("apiVersion"), kind)) or KINDS.get(kind)
     if cls is None:
         known = ", ".join(sorted(KINDS))
         raise ManifestError(

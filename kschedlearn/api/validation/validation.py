@@ -472,6 +472,114 @@ def _go_sec_nsec(added: float) -> tuple[int, int]:
     return whole + _GO_UNIX_TO_INTERNAL, int(round((stamp - whole) * 1e9))
 
 
+# -- pod templates and replication controllers ------------------------------------------------
+
+
+
+def validate_nonnegative_field(value: int, path: str) -> Errors:
+    """Go: ``ValidateNonnegativeField`` (apimachinery api/validation/generic.go#L79-L85)."""
+    return [f.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] if value < 0 else []
+
+
+def validate_pod_template_spec(spec: Any, path: str) -> Errors:
+    """A pod template's labels, annotations and pod spec.
+
+    Go: ``ValidatePodTemplateSpec`` — validation.go#L2928-L2935
+    """
+    errs = validate_labels(spec.metadata.labels, f.child(path, "labels"))
+    errs += validate_annotations(spec.metadata.annotations, f.child(path, "annotations"))
+    errs += validate_pod_specific_annotations(spec.metadata.annotations, f.child(path, "annotations"))
+    errs += validate_pod_spec(spec.spec, f.child(path, "spec"))
+    return errs
+
+
+def validate_read_only_persistent_disks(volumes: Sequence[Any], path: str) -> Errors:
+    """A GCE PD shared by several replicas must be read-only.
+
+    Go: ``ValidateReadOnlyPersistentDisks`` — validation.go#L2937-L2950
+    """
+    errs: Errors = []
+    for i, vol in enumerate(volumes):
+        if vol.gce_persistent_disk is not None and not vol.gce_persistent_disk.read_only:
+            errs.append(f.invalid(f.child(f.index(path, i), "gcePersistentDisk", "readOnly"), False,
+                                  "must be true for replicated pods > 1; GCE PD can only be mounted on multiple "
+                                  "machines if it is read-only"))
+    return errs
+
+
+def validate_non_empty_selector(selector_map: Mapping[str, str], path: str) -> Errors:
+    """Go: ``ValidateNonEmptySelector`` — validation.go#L2882-L2889."""
+    return [f.required(path, "")] if not selector_map else []
+
+
+def validate_pod_template_spec_for_rc(template: Any, selector_map: Mapping[str, str], replicas: int,
+                                      path: str) -> Errors:
+    """The template must exist, carry the selector's labels and restart Always.
+
+    Go: ``ValidatePodTemplateSpecForRC`` — validation.go#L2892-L2915
+    """
+    from kschedlearn.api.validation._gosharp import go_value_of, string_map
+    from kschedlearn.apimachinery.labels import selector_from_set
+
+    errs: Errors = []
+    if template is None:
+        errs.append(f.required(path, ""))
+        return errs
+    selector = selector_from_set(selector_map)
+    if not selector.empty():
+        # Verify that the RC selector matches the labels in template.
+        if not selector.matches(template.metadata.labels):
+            errs.append(f.invalid(f.child(path, "metadata", "labels"),
+                                  go_value_of(string_map(template.metadata.labels, nil_if_empty=True)),
+                                  "`selector` does not match template `labels`"))
+    errs += validate_pod_template_spec(template, path)
+    if replicas > 1:
+        errs += validate_read_only_persistent_disks(template.spec.volumes, f.child(path, "spec", "volumes"))
+    # RestartPolicy has already been first-order validated as per ValidatePodTemplateSpec().
+    if template.spec.restart_policy != "Always":
+        errs.append(f.not_supported(f.child(path, "spec", "restartPolicy"), template.spec.restart_policy, ["Always"]))
+    return errs
+
+
+def validate_replication_controller_spec(spec: Any, path: str) -> Errors:
+    """Go: ``ValidateReplicationControllerSpec`` — validation.go#L2918-L2926."""
+    errs = validate_nonnegative_field(spec.min_ready_seconds, f.child(path, "minReadySeconds"))
+    errs += validate_non_empty_selector(spec.selector, f.child(path, "selector"))
+    errs += validate_nonnegative_field(spec.replicas or 0, f.child(path, "replicas"))
+    errs += validate_pod_template_spec_for_rc(spec.template, spec.selector, spec.replicas or 0, f.child(path, "template"))
+    return errs
+
+
+def validate_replication_controller(controller: Any) -> Errors:
+    """Go: ``ValidateReplicationController`` — validation.go#L2838-L2842."""
+    errs = validate_object_meta(controller.metadata, True)
+    errs += validate_replication_controller_spec(controller.spec, "spec")
+    return errs
+
+
+def validate_replication_controller_status(status: Any, path: str) -> Errors:
+    """Counts never negative nor above ``replicas``.
+
+    Go: ``ValidateReplicationControllerStatus`` — validation.go#L2858-L2879
+    """
+    errs = validate_nonnegative_field(status.replicas, f.child(path, "replicas"))
+    errs += validate_nonnegative_field(status.fully_labeled_replicas, f.child(path, "fullyLabeledReplicas"))
+    errs += validate_nonnegative_field(status.ready_replicas, f.child(path, "readyReplicas"))
+    errs += validate_nonnegative_field(status.available_replicas, f.child(path, "availableReplicas"))
+    errs += validate_nonnegative_field(status.observed_generation, f.child(path, "observedGeneration"))
+    msg = "cannot be greater than status.replicas"
+    if status.fully_labeled_replicas > status.replicas:
+        errs.append(f.invalid(f.child(path, "fullyLabeledReplicas"), status.fully_labeled_replicas, msg))
+    if status.ready_replicas > status.replicas:
+        errs.append(f.invalid(f.child(path, "readyReplicas"), status.ready_replicas, msg))
+    if status.available_replicas > status.replicas:
+        errs.append(f.invalid(f.child(path, "availableReplicas"), status.available_replicas, msg))
+    if status.available_replicas > status.ready_replicas:
+        errs.append(f.invalid(f.child(path, "availableReplicas"), status.available_replicas,
+                              "cannot be greater than readyReplicas"))
+    return errs
+
+
 _NAMESPACED_META_ONLY = ("services", "replicationcontrollers", "replicasets", "statefulsets", "endpoints",
                          "persistentvolumeclaims", "events")
 
@@ -493,6 +601,8 @@ def validate_object(resource: str, obj: Any) -> Errors:
     return []
 
 
-__all__ = ["validate_object", "validate_pod", "validate_pod_spec", "validate_node", "validate_object_meta",
+__all__ = ["validate_replication_controller", "validate_replication_controller_status",
+           "validate_pod_template_spec", "validate_nonnegative_field", "validate_read_only_persistent_disks",
+           "validate_object", "validate_pod", "validate_pod_spec", "validate_node", "validate_object_meta",
            "validate_labels", "validate_label_selector", "validate_affinity", "validate_tolerations",
            "validate_resource_requirements", "validate_container_ports", "validate_containers"]

@@ -30,3 +30,14 @@ def new_aggregate(errs: Sequence[BaseException]) -> Aggregate | None:
     """Go: errors.NewAggregate — None for an empty list."""
     errs = [e for e in errs if e is not None]
     return Aggregate(errs) if errs else None
+
+
+class ErrPreconditionViolated(Exception):
+    """A write's precondition does not hold (the object is already as wanted).
+
+    Go: ``ErrPreconditionViolated`` — errors.go#L181-L182 (a sentinel ``errors.New`` value; here a class,
+    so ``except ErrPreconditionViolated`` plays ``err == ErrPreconditionViolated``).
+    """
+
+    def __init__(self) -> None:
+        super().__init__("precondition is violated")

@@ -118,3 +118,16 @@ class _HandleCrash:
 
 #: the shared block for the common ``handle_crash()`` without extra handlers (it holds no state)
 _HANDLE_CRASH = _HandleCrash(())
+
+
+def handle_error(err: BaseException | None) -> None:
+    """Report an error that cannot be returned: log it (``logError``) and go on.
+
+    Go: HandleError — runtime.go#L101-L110 with ``ErrorHandlers`` = logError (glog.ErrorDepth).
+    Differs from Go: the second handler, ``rudimentaryErrorBackoff`` (which sleeps so that at
+    most one error per millisecond is logged process-wide), is not mirrored.
+    """
+    # this is sometimes called with a nil error.  We probably shouldn't fail and should do nothing instead
+    if err is None:
+        return
+    glog.errorf("%v", err)

@@ -32,6 +32,7 @@ from kschedlearn.api.v1 import (
     Service,
     StatefulSet,
 )
+from kschedlearn.apis.extensions.v1beta1.types import DaemonSet, Deployment
 from kschedlearn.client_go.listers.apps import v1beta1 as apps_listers
 from kschedlearn.client_go.listers.core import v1 as core_listers
 from kschedlearn.client_go.listers.extensions import v1beta1 as ext_listers
@@ -112,6 +113,10 @@ _RSS = _Kind(ReplicaSet, lambda c: c.extensions_v1beta1().replica_sets(""),
              ext_listers.new_replica_set_lister)
 _SSS = _Kind(StatefulSet, lambda c: c.apps_v1beta1().stateful_sets(""),
              apps_listers.new_stateful_set_lister)
+_DEPLOYMENTS = _Kind(Deployment, lambda c: c.extensions_v1beta1().deployments(""),
+                     ext_listers.new_deployment_lister)
+_DAEMON_SETS = _Kind(DaemonSet, lambda c: c.extensions_v1beta1().daemon_sets(""),
+                     ext_listers.new_daemon_set_lister)
 
 
 @attrs.define(eq=False)
@@ -141,12 +146,18 @@ class CoreV1Interface:
 
 @attrs.define(eq=False)
 class ExtensionsV1beta1Interface:
-    """Go: extensions/v1beta1/interface.go (only ReplicaSets)."""
+    """Go: extensions/v1beta1/interface.go (ReplicaSets, Deployments, DaemonSets)."""
 
     factory: SharedInformerFactory
 
     def replica_sets(self) -> _KindInformer:
         return _KindInformer(self.factory, _RSS)
+
+    def deployments(self) -> _KindInformer:
+        return _KindInformer(self.factory, _DEPLOYMENTS)
+
+    def daemon_sets(self) -> _KindInformer:
+        return _KindInformer(self.factory, _DAEMON_SETS)
 
 
 @attrs.define(eq=False)

@@ -1,0 +1,1 @@
+"""Go: client-go/kubernetes (the typed clientset; the clientset itself is ``kschedlearn.apiserver.clientset``)."""

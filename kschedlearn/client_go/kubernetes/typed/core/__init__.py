@@ -1,0 +1,1 @@
+"""Go: client-go/kubernetes/typed/core."""

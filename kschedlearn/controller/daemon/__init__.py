@@ -1,0 +1,1 @@
+"""Go: pkg/controller/daemon (https://github.com/kubernetes/kubernetes/tree/v1.6.1/pkg/controller/daemon)."""
