@@ -56,10 +56,11 @@ class ResourceClient:
         self._throttle()
         return self.server.update_status(self.resource, self.namespace, obj)
 
-    def delete(self, name: str, grace_period_seconds: int | None = None) -> None:
-        """Go: Delete(name, &DeleteOptions{GracePeriodSeconds: ...})."""
+    def delete(self, name: str, grace_period_seconds: int | None = None, *, options: Any = None) -> None:
+        """Go: Delete(name, &DeleteOptions{GracePeriodSeconds: ...}); ``options`` is a whole
+        :class:`~kschedlearn.apiserver.finalizers.DeleteOptions` (preconditions, propagation)."""
         self._throttle()
-        self.server.delete(self.resource, self.namespace, name, grace_period_seconds)
+        self.server.delete(self.resource, self.namespace, name, grace_period_seconds, options=options)
 
     def patch(self, name: str, patch_type: str, data: bytes | str) -> Any:
         """Go: Patch(name, pt, data) — PATCH the object; returns the stored result.

@@ -81,6 +81,8 @@ FIELD_SETS: dict[str, Callable[[Any], FieldSet]] = {
     "replicationcontrollers": _namespaced_meta,
     "replicasets": _namespaced_meta,
     "statefulsets": _namespaced_meta,
+    "deployments": _namespaced_meta,  # Go: DeploymentToSelectableFields (extensions/deployment/strategy.go)
+    "daemonsets": _namespaced_meta,  # Go: DaemonSetToSelectableFields (extensions/daemonset/strategy.go)
     "persistentvolumes": _cluster_meta,
     "persistentvolumeclaims": _namespaced_meta,
 }

@@ -34,6 +34,7 @@ from kschedlearn.apimachinery.api.errors import (
     new_not_found,
 )
 from kschedlearn.apimachinery.watch import ERROR, Event
+from kschedlearn.apiserver import finalizers
 from kschedlearn.apiserver.faults import Faults
 from kschedlearn.apiserver.fieldsets import selectable_fields
 from kschedlearn.apiserver.lists import List, ListMeta
@@ -85,6 +86,10 @@ class APIServer:
     #: run 1.6's object validation on create and update (False: like client-go's fake clientset,
     #: which the ported Go tests use and which stores whatever it is given)
     validation: bool = True
+    #: the store's garbage-collection half (Go: ``--enable-garbage-collector``, on by default in
+    #: 1.6): deletes honour finalizers and propagation policies (:mod:`.finalizers`). Off unless
+    #: the world runs a controller manager whose garbage collector removes the finalizers.
+    enable_garbage_collection: bool = False
     process: Process = attrs.field(init=False)
     storage: Storage = attrs.field(init=False)
     faults: Faults = attrs.field(init=False)
@@ -244,6 +249,9 @@ class APIServer:
             new.metadata, resource_version=old.metadata.resource_version))
         if new == old:
             return old
+        if self.enable_garbage_collection and finalizers.should_delete_during_update(new.metadata, old.metadata):
+            self._delete_now(info, key)  # Go: deleteForEmptyFinalizers
+            return new
         stored = self.storage.update(resource, key, new)
         verb = "update_status" if status_only else "update"
         self._emit("apiserver.update", f"{verb} {resource} {_key_str(key)}", resource=resource,
@@ -255,7 +263,8 @@ class APIServer:
         return self.update(resource, namespace, obj, status_only=True)
 
     def delete(self, resource: str, namespace: str, name: str,
-               grace_period_seconds: int | None = None) -> None:
+               grace_period_seconds: int | None = None, *,
+               options: finalizers.DeleteOptions | None = None) -> None:
         """Delete an object; pods are deleted gracefully.
 
         Go: Store.Delete with rest.BeforeDelete and podStrategy.CheckGracefulDelete: a bound
@@ -264,11 +273,20 @@ class APIServer:
         once (DELETED). A second delete may only shorten the grace period.
         Differs from Go: the kubelet's final delete is replaced by a timer on the API server's
         process that removes the pod when the grace period is over.
+
+        ``options`` (Go: the request's DeleteOptions) carries a UID precondition and, with
+        garbage collection on, the propagation policy: the finalizers of :mod:`.finalizers`.
         """
         info = resource_info(resource)
         self._before("delete", info)
         key = (self._namespace(info, namespace), name)
         obj = self._get_or_not_found(info, key)
+        if options is not None and options.precondition_uid is not None and options.precondition_uid != obj.metadata.uid:
+            raise new_conflict(info.qualified(), name, finalizers.precondition_failed(
+                resource, key[0], name, options.precondition_uid, obj.metadata.uid))
+        if self.enable_garbage_collection and resource != "pods" and self._delete_with_finalizers(
+                info, key, obj, options or finalizers.DeleteOptions()):
+            return
         grace = 0
         if resource == "pods":
             grace = pod_grace_period(obj, grace_period_seconds)
@@ -284,6 +302,26 @@ class APIServer:
             self._mark_deleting(info, key, obj, self.now() + grace, grace)
             return
         self._delete_now(info, key)
+
+    def _delete_with_finalizers(self, info: ResourceInfo, key: Key, obj: Any,
+                                options: finalizers.DeleteOptions) -> bool:
+        """Go: Store.Delete's garbage-collection branch (updateForGracefulDeletionAndFinalizers for
+        a kind without graceful deletion): put the finalizers the options ask for and, while any
+        is pending, only mark the object as deleting. True if the object stays (for now)."""
+        meta = obj.metadata
+        if meta.deletion_timestamp is not None:
+            return True  # Go: pendingGraceful — the deletion already runs
+        should_update, new_finalizers = finalizers.should_update_finalizers(info.resource, meta.finalizers, options)
+        if not should_update and not meta.finalizers:
+            return False
+        if not new_finalizers:
+            return False  # Go: errDeleteNow
+        meta = finalizers.mark_as_deleting(attrs.evolve(meta, finalizers=new_finalizers), self.now())
+        stored = self.storage.update(info.resource, key, attrs.evolve(obj, metadata=meta))
+        self._emit("apiserver.delete", f"delete {info.resource} {_key_str(key)} (finalizers {', '.join(new_finalizers)})",
+                   resource=info.resource, key=_key_str(key), grace_period_seconds=0,
+                   finalizers=list(new_finalizers), resource_version=stored.metadata.resource_version)
+        return True
 
     def _mark_deleting(self, info: ResourceInfo, key: Key, obj: Any, at: float, grace: int) -> None:
         meta = attrs.evolve(obj.metadata, deletion_timestamp=at,

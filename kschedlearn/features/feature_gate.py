@@ -92,10 +92,12 @@ class FeatureGate:
         return "mapStringBool"
 
     def enabled(self, key: str) -> bool:
-        """Go: featureGate.Enabled — the explicit setting, else the gate's default."""
+        """Go: featureGate.Enabled — the explicit setting, else the gate's default (false for a
+        gate this table does not list: Go reads the zero ``FeatureSpec`` of a missing map key)."""
         if key in self.enabled_map:
             return self.enabled_map[key]
-        return self.known[key].default
+        spec = self.known.get(key)
+        return spec.default if spec is not None else False
 
     def known_features(self) -> list[str]:
         """Go: featureGate.KnownFeatures — ``Name=true|false (ALPHA - default=false)``, sorted."""

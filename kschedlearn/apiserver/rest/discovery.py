@@ -63,6 +63,22 @@ SERVED: tuple[Served, ...] = (
     Served("replicasets", "ReplicaSet", "extensions/v1beta1", True, short_names=("rs",),
            singular="replicaset"),
     Served("statefulsets", "StatefulSet", "apps/v1beta1", True, singular="statefulset"),
+    # the workload controllers' resources and subresources (kschedlearn.apiserver.rest.workloads)
+    Served("replicationcontrollers/scale", "Scale", "v1", True, verbs=("get", "patch", "update")),
+    Served("replicationcontrollers/status", "ReplicationController", "v1", True, verbs=("get", "patch", "update")),
+    Served("daemonsets", "DaemonSet", "extensions/v1beta1", True, short_names=("ds",), singular="daemonset"),
+    Served("daemonsets/status", "DaemonSet", "extensions/v1beta1", True, verbs=("get", "patch", "update")),
+    Served("deployments", "Deployment", "extensions/v1beta1", True, short_names=("deploy",), singular="deployment"),
+    Served("deployments/rollback", "DeploymentRollback", "extensions/v1beta1", True, verbs=("create",)),
+    Served("deployments/scale", "Scale", "extensions/v1beta1", True, verbs=("get", "patch", "update")),
+    Served("deployments/status", "Deployment", "extensions/v1beta1", True, verbs=("get", "patch", "update")),
+    Served("replicasets/scale", "Scale", "extensions/v1beta1", True, verbs=("get", "patch", "update")),
+    Served("replicasets/status", "ReplicaSet", "extensions/v1beta1", True, verbs=("get", "patch", "update")),
+    Served("deployments", "Deployment", "apps/v1beta1", True, short_names=("deploy",), singular="deployment"),
+    Served("deployments/rollback", "DeploymentRollback", "apps/v1beta1", True, verbs=("create",)),
+    Served("deployments/scale", "Scale", "apps/v1beta1", True, verbs=("get", "patch", "update")),
+    Served("deployments/status", "Deployment", "apps/v1beta1", True, verbs=("get", "patch", "update")),
+    Served("statefulsets/status", "StatefulSet", "apps/v1beta1", True, verbs=("get", "patch", "update")),
 )
 
 GROUP_VERSIONS: tuple[str, ...] = ("extensions/v1beta1", "apps/v1beta1")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from kschedlearn import sim
+from kschedlearn.controller.garbagecollector.garbagecollector import new_garbage_collector
+from kschedlearn.controller.garbagecollector.graph_builder import DeletableResource
 from kschedlearn.controller.replication.replication_controller import BURST_REPLICAS, new_replication_manager
 
 
@@ -30,22 +32,37 @@ def start_replication_controller(ctx: Any) -> bool:
 
 
 def start_garbage_collector_controller(ctx: Any) -> bool:
-    """The garbage collector: deletes dependents whose owners are gone.
+    """The garbage collector over every resource the server can delete.
 
-    Go: ``startGarbageCollectorController`` — core.go#L160-L192. Differs from Go: the collector is
-    kschedlearn's stand-in (:mod:`kschedlearn.controller.garbagecollector.garbagecollector`) over
-    the kinds the simulation stores, not Go's graph of every deletable resource found by discovery.
+    Go: ``startGarbageCollectorController`` — core.go#L160-L192. Differs from Go: the deletable
+    resources are read from the embedded server's discovery table (preferred version of each
+    group, resources with the ``delete`` verb) instead of over HTTP, and the collector works
+    through the typed clientset instead of two dynamic client pools.
     """
-    from kschedlearn.controller.garbagecollector.garbagecollector import new_garbage_collector  # noqa: PLC0415
-
     if not ctx.options.enable_garbage_collector:
         return False
     gc_clientset = ctx.client_builder.client_or_die("generic-garbage-collector")
-    garbage_collector = new_garbage_collector(gc_clientset, ctx.informer_factory)
+    deletable_resources = server_preferred_deletable_resources()
+    garbage_collector = new_garbage_collector(gc_clientset, deletable_resources)
     ctx.built["garbagecollector"] = garbage_collector
     workers = int(ctx.options.concurrent_gc_syncs)
     sim.go(garbage_collector.run, workers, ctx.stop, name="garbagecollector Run")
     return True
 
 
-__all__ = ["start_garbage_collector_controller", "start_replication_controller"]
+def server_preferred_deletable_resources() -> list[DeletableResource]:
+    """Go: ``discovery.FilteredBy(SupportsAllVerbs{"delete"}, ServerPreferredResources())``
+    (core.go#L170-L175), over the discovery table; one entry per stored resource."""
+    from kschedlearn.apiserver.rest.discovery import SERVED  # noqa: PLC0415 - the discovery table
+
+    out: list[DeletableResource] = []
+    seen: set[str] = set()
+    for served in SERVED:
+        if "/" in served.name or "delete" not in served.verbs or not served.stored or served.name in seen:
+            continue
+        seen.add(served.name)
+        out.append(DeletableResource(served.name, served.group_version, served.kind))
+    return out
+
+
+__all__ = ["server_preferred_deletable_resources", "start_garbage_collector_controller", "start_replication_controller"]
