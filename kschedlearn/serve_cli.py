@@ -64,6 +64,9 @@ def add_serve_parser(sub: Any) -> None:
                    help="virtual seconds per wall second (default 1)")
     p.add_argument("--serve-for", type=float, default=None, metavar="SECONDS",
                    help="stop after this many wall seconds (default: until Ctrl-C)")
+    p.add_argument("--no-controller-manager", dest="controller_manager", action="store_false",
+                   help="do not run kube-controller-manager (on by default, unless the scenario says "
+                        "controller_manager: false): the bare scheduler")
 
 
 def _simulation(args: argparse.Namespace) -> Any:
@@ -83,6 +86,11 @@ def _simulation(args: argparse.Namespace) -> Any:
         sim = Simulation(scenario=_load(args.scenario), seed=args.seed, snapshots=False)
     # a served cluster runs until stopped, not for the scenario's duration
     sim.scenario = attrs.evolve(sim.scenario, duration=math.inf)
+    # kubectl's create deployment / scale / rollout need the controllers: on unless told otherwise
+    if sim.scenario.controller_manager is None and getattr(args, "controller_manager", True):
+        from kschedlearn.scenarios.scenario import ControllerManagerSpec
+
+        sim.scenario = attrs.evolve(sim.scenario, controller_manager=ControllerManagerSpec())
     return sim
 
 

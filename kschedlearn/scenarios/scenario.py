@@ -9,6 +9,8 @@ Go: none — kschedlearn-only. A scenario is YAML, one mapping per file::
     snapshot_every: 1       # optional: snapshot every N events (big scenarios run faster)
     feature_gates: AffinityInAnnotations=true   # optional: --feature-gates for every replica
     assume: true            # optional, kschedlearn-only: false = scheduleOne skips AssumePod
+    controller_manager:     # optional: run 1.6's kube-controller-manager too (true, false, or
+      flags: ["--leader-elect=false"]   # its flags); off when absent (serve turns it on unless false)
     schedulers:             # replicas of kube-scheduler, each a process of its own
       - name: scheduler-0
         flags: ["--leader-elect=false"]
@@ -24,9 +26,12 @@ Go: none — kschedlearn-only. A scenario is YAML, one mapping per file::
       - at: 5
         fault: {stall_watches: {resource: pods, duration: 40}}
 
-Actions: ``create`` (a manifest), ``delete`` (``pod NS/NAME`` or ``node NAME``), ``cordon`` /
-``uncordon`` (a node name), ``fault`` (``fail_next``, ``delay_next``, ``close_watches``,
-``stall_watches``, ``expire_watch_window``), ``kill`` (a scheduler replica's name).
+Actions: ``create`` (a manifest), ``apply`` (a manifest: created, or its spec, labels and
+annotations written over the stored object's), ``scale`` (``KIND NS/NAME REPLICAS`` for a
+replicationcontroller, replicaset, deployment or statefulset), ``delete`` (``pod NS/NAME`` or
+``node NAME``), ``cordon`` / ``uncordon`` (a node name), ``fault`` (``fail_next``, ``delay_next``,
+``close_watches``, ``stall_watches``, ``expire_watch_window``), ``kill`` (a scheduler replica's
+name, or ``kube-controller-manager``).
 Errors name the file, the document and the field, e.g.
 ``three-nodes.yaml: timeline[2].create: Pod default/web-1: spec.containers[0]...``.
 """
@@ -46,7 +51,11 @@ from kschedlearn.api.v1.yaml_load import YAMLProblem, decode_manifest, yaml_docu
 from kschedlearn.scenarios.validate import check_fault, check_references
 
 FILES_PLACEHOLDER = "{files}"
-ACTIONS = ("create", "delete", "cordon", "uncordon", "fault", "kill")
+ACTIONS = ("create", "apply", "scale", "delete", "cordon", "uncordon", "fault", "kill")
+#: what ``scale`` may name (kubectl's singular resource names)
+SCALABLE = ("replicationcontroller", "replicaset", "deployment", "statefulset")
+CONTROLLER_MANAGER = "kube-controller-manager"
+"""The controller manager's process (and host) name."""
 FAULTS = ("fail_next", "delay_next", "close_watches", "stall_watches", "expire_watch_window")
 
 
@@ -60,6 +69,14 @@ class SchedulerSpec:
 
     name: str
     flags: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ControllerManagerSpec:
+    """The scenario's kube-controller-manager: whether it runs, and its command-line flags."""
+
+    enabled: bool = True
+    flags: tuple[str, ...] = ("--leader-elect=false",)
 
 
 @attrs.frozen
@@ -89,6 +106,8 @@ class Scenario:
     #: kschedlearn-only switch (no such option in Kubernetes): False makes every replica skip
     #: AssumePod (see :mod:`kschedlearn.simulation.no_assume`)
     assume: bool = True
+    #: None: the scenario does not say (off, but ``serve`` turns it on); else its spec
+    controller_manager: ControllerManagerSpec | None = None
 
     def files_dir(self) -> Path:
         """Write the scenario's ``files:`` to disk; returns their directory.
@@ -182,7 +201,7 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     if not isinstance(doc, dict):
         raise ScenarioError(f"{source}: a scenario must be a mapping, got {type(doc).__name__}")
     known = {"name", "description", "duration", "follow", "schedulers", "objects", "timeline", "files",
-             "snapshot_every", "feature_gates", "assume"}
+             "snapshot_every", "feature_gates", "assume", "controller_manager"}
     if "seed" in doc:
         # the seed belongs to the run, not the file: the same scenario is replayed under many
         raise ScenarioError(f"{source}: seed: a scenario file does not choose its seed; pass seed= to "
@@ -203,6 +222,7 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
         snapshot_every=_positive_int(doc.get("snapshot_every", 1), f"{source}: snapshot_every"),
         feature_gates=_str(doc, "feature_gates", source, default=""),
         assume=_bool(doc.get("assume", True), f"{source}: assume"),
+        controller_manager=_controller_manager(doc.get("controller_manager"), source),
     )
     if scenario.duration <= 0:
         raise ScenarioError(f"{source}: duration: expected a number of seconds > 0, got {doc.get('duration')!r}")
@@ -288,6 +308,23 @@ def _schedulers(value: Any, source: str) -> tuple[SchedulerSpec, ...]:
     return tuple(out)
 
 
+def _controller_manager(value: Any, source: str) -> ControllerManagerSpec | None:
+    where = f"{source}: controller_manager"
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return ControllerManagerSpec(enabled=value)
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}: expected true, false or a mapping with flags, got {value!r}")
+    for key in value:
+        if key != "flags":
+            raise ScenarioError(f"{where}.{key}: unknown field (expected flags)")
+    flags = value.get("flags", [])
+    if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
+        raise ScenarioError(f"{where}.flags: expected a list of strings, got {flags!r}")
+    return ControllerManagerSpec(enabled=True, flags=tuple(flags))
+
+
 def _manifest(value: Any, where: str) -> Any:
     try:
         return decode_manifest(value)
@@ -306,8 +343,13 @@ def _action(value: Any, where: str) -> Action:
         raise ScenarioError(f"{where}: expected exactly one of {', '.join(ACTIONS)}, got {', '.join(kinds) or 'none'}")
     kind = kinds[0]
     arg = value[kind]
-    if kind == "create":
-        arg = _manifest(arg, f"{where}.create")
+    if kind in ("create", "apply"):
+        arg = _manifest(arg, f"{where}.{kind}")
+    elif kind == "scale":
+        parts = arg.split(" ") if isinstance(arg, str) else []
+        if (len(parts) != 3 or parts[0] not in SCALABLE or not parts[2].isdigit()):
+            raise ScenarioError(f"{where}.scale: expected 'KIND NAMESPACE/NAME REPLICAS' with KIND one of "
+                                f"{', '.join(SCALABLE)}, got {arg!r}")
     elif kind == "delete":
         if not isinstance(arg, str) or arg.split(" ")[0] not in ("pod", "node") or len(arg.split(" ")) != 2:
             raise ScenarioError(f"{where}.delete: expected 'pod NAMESPACE/NAME' or 'node NAME', got {arg!r}")

@@ -128,8 +128,11 @@ def check_references(scenario: Any, source: str) -> str | None:
         if type(obj).kind == "Pod" and obj.spec.node_name and obj.spec.node_name not in nodes:
             return (f"{obj_where}: Pod {_key(obj)}: spec.nodeName: node {obj.spec.node_name!r} is never created "
                     "by this scenario" + suggest(obj.spec.node_name, nodes))
+    cm = scenario.controller_manager
     for i, action in enumerate(scenario.timeline):
         where = f"{source}: timeline[{i}].{action.kind}"
+        if action.kind == "kill" and action.arg == "kube-controller-manager" and not (cm is not None and cm.enabled):
+            return f"{where}: the scenario does not run kube-controller-manager (add 'controller_manager: true')"
         problem = _check_action(action, where, names, nodes, pods)
         if problem:
             return problem
@@ -163,11 +166,18 @@ def api_validation_error(obj: Any) -> str:
         return f'{kind} "" is invalid: metadata.name: Required value: name or generateName is required'
     namespace = (meta.namespace or "default") if info.namespaced else meta.namespace
     candidate = prepare_for_create(info, attrs.evolve(obj, metadata=attrs.evolve(meta, name=name, namespace=namespace)))
-    errs = validate_object(info.resource, candidate)
+    from kschedlearn.apiserver import workloads
+
+    if info.resource in workloads.RESOURCES:
+        errs = workloads.validate(info.resource, candidate)
+    else:
+        errs = validate_object(info.resource, candidate)
     return f'{kind} "{meta.name}" is invalid: {to_aggregate(errs)}' if errs else ""
 
 
 def _check_action(action: Any, where: str, replicas: list[str], nodes: set[str], pods: set[str]) -> str | None:
+    if action.kind == "kill" and action.arg == "kube-controller-manager":
+        return None  # check_references: the scenario must run it
     if action.kind == "kill" and action.arg not in replicas:
         return f"{where}: no scheduler replica {action.arg!r}" + suggest(action.arg, replicas)
     if action.kind in ("cordon", "uncordon") and action.arg not in nodes:
@@ -185,7 +195,8 @@ def _check_action(action: Any, where: str, replicas: list[str], nodes: set[str],
 
 def _objects(scenario: Any, source: str) -> list[tuple[str, Any]]:
     out = [(f"{source}: objects[{i}]", o) for i, o in enumerate(scenario.objects)]
-    out += [(f"{source}: timeline[{i}].create", a.arg) for i, a in enumerate(scenario.timeline) if a.kind == "create"]
+    out += [(f"{source}: timeline[{i}].{a.kind}", a.arg) for i, a in enumerate(scenario.timeline)
+            if a.kind in ("create", "apply")]
     return out
 
 

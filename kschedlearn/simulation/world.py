@@ -37,6 +37,7 @@ RESOURCES_BY_KIND = {
     "Pod": "pods", "Node": "nodes", "Service": "services", "ReplicationController": "replicationcontrollers",
     "ReplicaSet": "replicasets", "StatefulSet": "statefulsets", "PersistentVolume": "persistentvolumes",
     "PersistentVolumeClaim": "persistentvolumeclaims", "Endpoints": "endpoints", "Event": "events",
+    "Deployment": "deployments", "DaemonSet": "daemonsets",
 }
 CLUSTER_SCOPED = {"nodes", "persistentvolumes"}
 
@@ -65,6 +66,8 @@ class World:
     replicas: dict[str, Replica]
     builder: SnapshotBuilder
     finished: bool = False
+    #: the scenario's kube-controller-manager (None when it does not run one)
+    controller_manager: Any = None
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
 
     # -- running -------------------------------------------------------------------------
@@ -105,10 +108,19 @@ class World:
         if kind == "request":
             # an HTTP client's write (kubectl apply, ...): answered by the REST layer
             return RestHandler(self.api).handle(arg)
-        if kind == "create":
+        if kind in ("create", "apply"):
             resource = RESOURCES_BY_KIND[type(arg).kind]
             ns = "" if resource in CLUSTER_SCOPED else (arg.metadata.namespace or "default")
-            self.api.create(resource, ns, arg)
+            if kind == "apply":
+                from kschedlearn.simulation.controller_manager import apply_manifest
+
+                apply_manifest(self.api, resource, ns, arg)
+            else:
+                self.api.create(resource, ns, arg)
+        elif kind == "scale":
+            from kschedlearn.simulation.controller_manager import scale
+
+            scale(self.api, arg)
         elif kind == "delete":
             what, name = arg.split(" ")
             if what == "pod":
@@ -120,8 +132,9 @@ class World:
             node: Node = self.api.get("nodes", "", arg)
             self.api.update("nodes", "", attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=(kind == "cordon"))))
         elif kind == "kill":
-            replica = self.replicas[arg]
-            self.runtime.kill_process(replica.process, "killed by the scenario")
+            process = (self.controller_manager.process if arg == "kube-controller-manager" and self.controller_manager
+                       else self.replicas[arg].process)
+            self.runtime.kill_process(process, "killed by the scenario")
         elif kind == "fault":
             self._fault(arg)
         elif kind == "clock":
@@ -194,7 +207,7 @@ class World:
 
 
 #: the action kinds :meth:`World.apply` carries out
-ACTION_KINDS = ("request", "create", "delete", "cordon", "uncordon", "kill", "fault", "clock")
+ACTION_KINDS = ("request", "create", "apply", "scale", "delete", "cordon", "uncordon", "kill", "fault", "clock")
 
 
 def action_problem(action: Action) -> str:
@@ -205,8 +218,12 @@ def action_problem(action: Action) -> str:
     kind, arg = action.kind, action.arg
     if kind not in ACTION_KINDS:
         return f"action.kind must be one of {', '.join(map(repr, ACTION_KINDS))}, got {kind!r}"
-    if kind == "create" and getattr(type(arg), "kind", None) not in RESOURCES_BY_KIND:
-        return f"action.arg: a create needs a Kubernetes object ({', '.join(RESOURCES_BY_KIND)}), got {arg!r}"
+    if kind in ("create", "apply") and getattr(type(arg), "kind", None) not in RESOURCES_BY_KIND:
+        return f"action.arg: a {kind} needs a Kubernetes object ({', '.join(RESOURCES_BY_KIND)}), got {arg!r}"
+    if kind == "scale" and not (isinstance(arg, str) and len(arg.split(" ")) == 3
+                                and arg.split(" ")[0] in ("replicationcontroller", "replicaset", "deployment",
+                                                          "statefulset") and arg.split(" ")[2].isdigit()):
+        return f"action.arg: a scale needs 'KIND NAMESPACE/NAME REPLICAS', got {arg!r}"
     if kind == "delete" and not (isinstance(arg, str) and len(arg.split(" ")) == 2
                                  and arg.split(" ")[0] in ("pod", "node")):
         return f"action.arg: a delete needs 'pod namespace/name' or 'node name', got {arg!r}"
@@ -229,10 +246,10 @@ def _group(resource: str) -> Any:
 
 def _describe(action: Action) -> str:
     arg = action.arg
-    if action.kind == "create":
+    if action.kind in ("create", "apply"):
         meta = arg.metadata
         name = f"{meta.namespace or 'default'}/{meta.name}" if type(arg).kind not in ("Node", "PersistentVolume") else meta.name
-        return f"create {type(arg).kind} {name}"
+        return f"{action.kind} {type(arg).kind} {name}"
     if action.kind == "request":
         return f"kubectl/client request {arg.describe()}"
     if action.kind == "fault":
@@ -318,6 +335,12 @@ def build_world(
                                 registry=copy_registry(registry))
 
         rt.go(main, name=f"{spec.name} main", process=proc)
+
+    cm_spec = scenario.controller_manager
+    if cm_spec is not None and cm_spec.enabled:
+        from kschedlearn.simulation.controller_manager import start_controller_manager
+
+        world.controller_manager = start_controller_manager(world, cm_spec)
 
     if scenario.timeline:
         workload = rt.new_process("workload")

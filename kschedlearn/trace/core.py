@@ -21,7 +21,7 @@ from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent, _new_event
 from kschedlearn.trace.stages import CATALOGUE, stage as lookup_stage
 
 # the runtime, the tracer and the trace-point wrappers are not part of the Go story
-_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
+_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace", "kschedlearn.observe")
 
 
 def _is_instrument_module(mod: str) -> bool:

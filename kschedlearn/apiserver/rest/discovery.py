@@ -83,6 +83,23 @@ SERVED: tuple[Served, ...] = (
 
 GROUP_VERSIONS: tuple[str, ...] = ("extensions/v1beta1", "apps/v1beta1")
 
+#: ``apps/v1``: a kschedlearn extension for kubectl 1.32 and the Python client (see
+#: :mod:`.workloads`), listed as a second, non-preferred version of the apps group, so kubectl
+#: still resolves ``deployments`` to extensions/v1beta1 (and ``deployments.apps`` to v1beta1) as
+#: against 1.6, while an ``apps/v1`` manifest maps
+EXTENSION_SERVED: tuple[Served, ...] = tuple(
+    Served(name, kind, "apps/v1", True, verbs=verbs)
+    for name, kind, verbs in (
+        ("deployments", "Deployment", _RW), ("deployments/scale", "Scale", ("get", "patch", "update")),
+        ("deployments/status", "Deployment", ("get", "patch", "update")),
+        ("replicasets", "ReplicaSet", _RW), ("replicasets/scale", "Scale", ("get", "patch", "update")),
+        ("replicasets/status", "ReplicaSet", ("get", "patch", "update")),
+        ("daemonsets", "DaemonSet", _RW), ("daemonsets/status", "DaemonSet", ("get", "patch", "update")),
+        ("statefulsets", "StatefulSet", _RW), ("statefulsets/status", "StatefulSet", ("get", "patch", "update")),
+    )
+)
+EXTENSION_GROUP_VERSIONS: tuple[str, ...] = ("apps/v1",)
+
 
 def find_served(group_version: str, name: str) -> Served | None:
     for s in SERVED:
@@ -100,7 +117,9 @@ def api_versions(server_address: str) -> dict[str, Any]:
 def _group(group_version: str, server_address: str) -> dict[str, Any]:
     name, version = group_version.split("/")
     gv = {"groupVersion": group_version, "version": version}
-    return {"name": name, "versions": [gv], "preferredVersion": gv,
+    more = [{"groupVersion": e, "version": e.split("/")[1]} for e in EXTENSION_GROUP_VERSIONS
+            if e.split("/")[0] == name]
+    return {"name": name, "versions": [gv, *more], "preferredVersion": gv,
             "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}]}
 
 
@@ -120,10 +139,10 @@ def api_group(group: str, server_address: str) -> dict[str, Any] | None:
 
 def api_resource_list(group_version: str) -> dict[str, Any] | None:
     """``GET /api/v1`` or ``GET /apis/{group}/{version}``: the resources of one group version."""
-    if group_version != "v1" and group_version not in GROUP_VERSIONS:
+    if group_version != "v1" and group_version not in GROUP_VERSIONS and group_version not in EXTENSION_GROUP_VERSIONS:
         return None
     resources = []
-    for s in SERVED:
+    for s in (*SERVED, *EXTENSION_SERVED):
         if s.group_version != group_version:
             continue
         entry: dict[str, Any] = {"name": s.name, "singularName": s.singular, "namespaced": s.namespaced,
@@ -150,7 +169,7 @@ def _gv_path(group_version: str) -> str:
 
 def openapi_v3_root() -> dict[str, Any]:
     """``GET /openapi/v3``: where each group version's document lives."""
-    gvs = ("v1", *GROUP_VERSIONS)
+    gvs = ("v1", *GROUP_VERSIONS, *EXTENSION_GROUP_VERSIONS)
     return {"paths": {_gv_path(gv): {"serverRelativeURL": f"/openapi/v3/{_gv_path(gv)}"} for gv in gvs}}
 
 
@@ -161,11 +180,11 @@ def openapi_v3_group_version(path: str) -> dict[str, Any] | None:
     validation to the server instead of downloading schemas); no schemas are served.
     """
     gv = "v1" if path == "api/v1" else path.removeprefix("apis/")
-    if gv != "v1" and gv not in GROUP_VERSIONS:
+    if gv != "v1" and gv not in GROUP_VERSIONS and gv not in EXTENSION_GROUP_VERSIONS:
         return None
     group, _, version = gv.rpartition("/")
     paths: dict[str, Any] = {}
-    for s in SERVED:
+    for s in (*SERVED, *EXTENSION_SERVED):
         if s.group_version != gv or "/" in s.name or not s.stored or "patch" not in s.verbs:
             continue
         ns = "namespaces/{namespace}/" if s.namespaced else ""

@@ -33,7 +33,7 @@ from kschedlearn.apimachinery.api.errors import (
     new_invalid,
 )
 from kschedlearn.apiserver.registry import RESOURCES
-from kschedlearn.apiserver.rest import decode, discovery, tables
+from kschedlearn.apiserver.rest import decode, discovery, tables, workloads
 from kschedlearn.apiserver.rest.patch import PatchError, apply_patch
 from kschedlearn.apiserver.rest.types import RestRequest, Response, WatchRequest
 
@@ -121,6 +121,8 @@ class RestHandler:
             return not_found_path()
         if route.resource == "namespaces" and not route.subresource and (route.name or not route.namespace):
             return self._namespaces(req, route)
+        if workloads.handles(route.group_version, route.resource, route.subresource):
+            return workloads.handle(self, req, route)  # the controllers' kinds, scale, apps/v1
         served = discovery.find_served(route.group_version, route.resource)
         if served is None or route.resource == "namespaces":
             return not_found_path()

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from kschedlearn.apiserver.rest.workload_tables import WORKLOAD_PRINTERS
+
 _NAME_COL = {"name": "Name", "type": "string", "format": "name", "priority": 0,
              "description": "Name must be unique within a namespace."}
 
@@ -92,6 +94,7 @@ _PRINTERS: dict[str, tuple[list[dict[str, Any]], Callable[[Any, float], list[Any
     "nodes": (_NODE_COLS, _node_row),
     "events": (_EVENT_COLS, _event_row),
 }
+_PRINTERS.update(WORKLOAD_PRINTERS)  # the controllers' kinds, with kubectl 1.6's columns
 
 
 def _default_row(obj: Any, now: float) -> list[Any]:

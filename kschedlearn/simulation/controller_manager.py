@@ -1,0 +1,89 @@
+"""The scenario's kube-controller-manager: its process, its trace points, and the timeline
+actions that talk to its controllers (``apply``, ``scale``).
+
+Go: none — kschedlearn-only. A world whose scenario asks for it (``controller_manager:``, and
+``kschedlearn serve`` unless the scenario says ``false``) runs 1.6's controller manager
+(:mod:`kschedlearn.cmd.kube_controller_manager`) as a process of its own named
+``kube-controller-manager``: a Go panic or ``glog.Fatal`` in a controller ends that process,
+as it ends the binary, and the timeline's ``kill: kube-controller-manager`` crashes it. The
+API server then honours deletion finalizers (``enable_garbage_collection``) and the kubelet
+reports started pods Ready (the controllers count ready and available pods).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from kschedlearn import sim
+from kschedlearn.cmd.kube_controller_manager import controller_manager as kube_controller_manager
+from kschedlearn.cmd.kube_controller_manager.app.controllermanager import RunningControllerManager
+from kschedlearn.scenarios.scenario import CONTROLLER_MANAGER, ControllerManagerSpec
+
+#: ``scale`` names → (resource, kind)
+SCALE_TARGETS = {"replicationcontroller": ("replicationcontrollers", "ReplicationController"),
+                 "replicaset": ("replicasets", "ReplicaSet"), "deployment": ("deployments", "Deployment"),
+                 "statefulset": ("statefulsets", "StatefulSet")}
+
+
+@attrs.define(eq=False)
+class ControllerManager:
+    """The running controller manager of one world."""
+
+    flags: tuple[str, ...]
+    process: sim.Process
+    handles: RunningControllerManager
+
+
+def start_controller_manager(world: Any, spec: ControllerManagerSpec) -> ControllerManager:
+    """Start ``kube-controller-manager`` with ``spec.flags`` in a process of ``world``'s runtime;
+    its controllers get their trace points (:mod:`kschedlearn.observe.controllers`) once built."""
+    from kschedlearn.observe.controllers import observe_controller_manager
+
+    rt = world.runtime
+    world.api.enable_garbage_collection = True
+    world.kubelet.report_ready = True
+    proc = rt.new_process(CONTROLLER_MANAGER)
+    handles = RunningControllerManager(s=None)
+    cm = ControllerManager(spec.flags, proc, handles)
+
+    def main() -> None:
+        kube_controller_manager.main(spec.flags, server=world.api, hostname=CONTROLLER_MANAGER, handles=handles,
+                                     on_created=observe_controller_manager)
+
+    rt.go(main, name=f"{CONTROLLER_MANAGER} main", process=proc)
+    return cm
+
+
+def apply_manifest(api: Any, resource: str, namespace: str, obj: Any) -> Any:
+    """Create ``obj``, or write its spec, labels and annotations over the stored object (what
+    ``kubectl apply`` ends up sending for an edited manifest)."""
+    from kschedlearn.apimachinery.api.errors import is_not_found
+
+    try:
+        current = api.get(resource, namespace, obj.metadata.name)
+    except Exception as err:
+        if not is_not_found(err):
+            raise
+        return api.create(resource, namespace, obj)
+    meta = attrs.evolve(current.metadata, labels=dict(obj.metadata.labels) or current.metadata.labels,
+                        annotations={**current.metadata.annotations, **obj.metadata.annotations})
+    changed = attrs.evolve(current, metadata=meta)
+    if hasattr(obj, "spec"):
+        changed = attrs.evolve(changed, spec=obj.spec)
+    return api.update(resource, namespace, changed)
+
+
+def scale(api: Any, arg: str) -> Any:
+    """``scale: KIND NS/NAME REPLICAS``: set ``spec.replicas`` (Go: the ``/scale`` subresource's
+    update writes only that field)."""
+    what, key, replicas = arg.split(" ")
+    resource, _ = SCALE_TARGETS[what]
+    namespace, _, name = key.rpartition("/")
+    current = api.get(resource, namespace or "default", name)
+    return api.update(resource, namespace or "default",
+                      attrs.evolve(current, spec=attrs.evolve(current.spec, replicas=int(replicas))))
+
+
+__all__ = ["ControllerManager", "SCALE_TARGETS", "apply_manifest", "scale", "start_controller_manager"]
