@@ -48,7 +48,10 @@ def test_discovery_documents(handler: RestHandler) -> None:
     assert {"pods", "pods/binding", "bindings", "nodes", "events", "namespaces", "services"} <= set(v1)
     assert v1["pods"]["namespaced"] and not v1["nodes"]["namespaced"] and "watch" in v1["pods"]["verbs"]
     rs = call(handler, "GET", "/apis/extensions/v1beta1").body["resources"]
-    assert [r["name"] for r in rs] == ["replicasets"]
+    # 1.6's entries (recorded from the real v1.6.1 apiserver) for the kinds kschedlearn stores
+    assert {r["name"] for r in rs} == {"daemonsets", "daemonsets/status", "deployments", "deployments/rollback",
+                                       "deployments/scale", "deployments/status", "replicasets", "replicasets/scale",
+                                       "replicasets/status"}
     assert call(handler, "GET", "/apis/batch/v1").code == 404
 
 
