@@ -30,10 +30,11 @@ def int_value(intstr: IntOrString) -> int:
 
 
 def _atoi(s: str) -> tuple[int, str]:
-    """Go: ``strconv.Atoi`` -> (value, error text or "")."""
+    """Go 1.7's ``strconv.Atoi`` -> (value, error text or ""); its errors are ParseInt's (Go 1.8
+    renamed them ``strconv.Atoi``), as TestResolveFenceposts expects."""
     body = s[1:] if s[:1] in "+-" else s
     if not body or not body.isascii() or not body.isdigit():
-        return 0, f'strconv.Atoi: parsing "{s}": invalid syntax'
+        return 0, f'strconv.ParseInt: parsing "{s}": invalid syntax'
     return int(s), ""
 
 
