@@ -159,12 +159,14 @@ class APIServer:
 
         if not self.validation:
             return
+        kind = info.kind
         if info.resource in workloads.RESOURCES:
             errs = workloads.validate(info.resource, obj, old, status_only=status_only)
+            kind = workloads.QUALIFIED_KINDS[info.resource]
         else:
             errs = validate_object(info.resource, obj)
         if errs:
-            raise new_invalid(info.kind, obj.metadata.name, to_aggregate(errs))
+            raise new_invalid(kind, obj.metadata.name, to_aggregate(errs))
 
     def _get_or_not_found(self, info: ResourceInfo, key: Key) -> Any:
         obj = self.storage.get(info.resource, key)

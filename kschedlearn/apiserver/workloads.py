@@ -27,6 +27,12 @@ from kschedlearn.apimachinery.util.validation import field as f
 #: the resources whose objects this module prepares and validates
 RESOURCES = ("replicationcontrollers", "replicasets", "deployments", "daemonsets", "statefulsets")
 
+#: how 1.6's 422 names each kind (``GroupKind.String()``: ``Kind.group``), as recorded from the
+#: real v1.6.1 apiserver — a Deployment is ``Deployment.apps`` on both of its groups
+QUALIFIED_KINDS = {"replicationcontrollers": "ReplicationController", "replicasets": "ReplicaSet.extensions",
+                   "deployments": "Deployment.apps", "daemonsets": "DaemonSet.extensions",
+                   "statefulsets": "StatefulSet.apps"}
+
 
 def set_defaults_replication_controller(obj: Any) -> Any:
     """Selector and labels from the template's labels; 1 replica.
@@ -182,5 +188,5 @@ def validate(resource: str, obj: Any, old: Any = None, *, status_only: bool = Fa
     return apps.validate_stateful_set(obj) + apps.validate_stateful_set_update(obj, old)
 
 
-__all__ = ["RESOURCES", "as_group_version", "to_extensions_deployment", "prepare_for_create", "prepare_for_update", "set_defaults", "set_defaults_replication_controller",
+__all__ = ["QUALIFIED_KINDS", "RESOURCES", "as_group_version", "to_extensions_deployment", "prepare_for_create", "prepare_for_update", "set_defaults", "set_defaults_replication_controller",
            "validate"]

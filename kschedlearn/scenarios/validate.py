@@ -170,6 +170,7 @@ def api_validation_error(obj: Any) -> str:
 
     if info.resource in workloads.RESOURCES:
         errs = workloads.validate(info.resource, candidate)
+        kind = workloads.QUALIFIED_KINDS[info.resource]
     else:
         errs = validate_object(info.resource, candidate)
     return f'{kind} "{meta.name}" is invalid: {to_aggregate(errs)}' if errs else ""
