@@ -1,0 +1,139 @@
+"""The scenario's kube-controller-manager: started on request, deterministic, a process that can crash,
+and its trace points.
+
+Go: none — kschedlearn-only (kschedlearn/simulation/controller_manager.py, the scenario key
+``controller_manager``, kschedlearn/observe/controllers.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from kschedlearn.scenarios.scenario import ControllerManagerSpec, ScenarioError, load_scenario, parse_scenario
+from kschedlearn.simulation.world import build_world
+
+
+def _node(n: str) -> dict[str, Any]:
+    alloc = {"cpu": "2", "memory": "4Gi", "pods": "110"}
+    return {"kind": "Node", "apiVersion": "v1", "metadata": {"name": n, "labels": {"kubernetes.io/hostname": n}},
+            "status": {"capacity": alloc, "allocatable": alloc, "conditions": [{"type": "Ready", "status": "True"}]}}
+
+
+POD_SPEC = {"containers": [{"name": "c", "image": "nginx", "resources": {"requests": {"cpu": "100m"}}}]}
+SCENARIO: dict[str, Any] = {
+    "name": "cm", "duration": 30, "controller_manager": True, "objects": [_node("node-1"), _node("node-2")],
+    "timeline": [
+        {"at": 1, "create": {"apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "web"},
+                             "spec": {"replicas": 3, "template": {"metadata": {"labels": {"app": "web"}},
+                                                                  "spec": POD_SPEC}}}},
+        {"at": 2, "create": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "stray", "labels": {"app": "x"}},
+                             "spec": POD_SPEC}},
+        {"at": 3, "create": {"apiVersion": "extensions/v1beta1", "kind": "ReplicaSet", "metadata": {"name": "x"},
+                             "spec": {"replicas": 1, "template": {"metadata": {"labels": {"app": "x"}},
+                                                                  "spec": POD_SPEC}}}},
+        {"at": 5, "create": {"apiVersion": "extensions/v1beta1", "kind": "DaemonSet", "metadata": {"name": "agent"},
+                             "spec": {"template": {"metadata": {"labels": {"app": "agent"}}, "spec": POD_SPEC}}}},
+        {"at": 10, "scale": "replicationcontroller default/web 1"},
+        {"at": 15, "kill": "kube-controller-manager"},
+        {"at": 16, "scale": "replicationcontroller default/web 4"},
+    ],
+}
+
+
+def _world(seed: int = 0, doc: dict[str, Any] | None = None) -> Any:
+    return build_world(parse_scenario(yaml.safe_dump(doc or SCENARIO)), seed, snapshots=False, capture_stacks=False)
+
+
+@pytest.fixture(scope="module")
+def ran() -> Any:
+    w = _world()
+    w.run(None)
+    return w
+
+
+def _owned_pods(w: Any, kind: str) -> list[Any]:
+    return [p for p in w.api.storage.items("pods") if p.metadata.deletion_timestamp is None
+            and any(o.kind == kind for o in p.metadata.owner_references)]
+
+
+def test_controllers_keep_counts_until_the_manager_crashes(ran: Any) -> None:
+    cm = ran.controller_manager
+    assert cm is not None and not cm.process.alive and cm.process.exit_reason == "killed by the scenario"
+    # scaled to 1 at t=10 while it ran; the scale to 4 at t=16 came after the crash: nothing acts on it
+    assert len(_owned_pods(ran, "ReplicationController")) == 1
+    rc = ran.api.get("replicationcontrollers", "default", "web")
+    assert rc.spec.replicas == 4 and rc.status.replicas == 1
+    # the ReplicaSet adopted the matching orphan instead of creating a pod
+    assert [p.metadata.name for p in _owned_pods(ran, "ReplicaSet")] == ["stray"]
+    # one DaemonSet pod per node, placed by the controller itself
+    assert sorted(p.spec.node_name for p in _owned_pods(ran, "DaemonSet")) == ["node-1", "node-2"]
+
+
+def test_trace_points_of_the_controllers(ran: Any) -> None:
+    stages = [e.stage for e in ran.tracer.events]
+    for stage in ("controller.expect", "controller.observed", "controller.adopt", "daemonset.bind"):
+        assert stage in stages, stage
+    expect = next(e for e in ran.tracer.events if e.stage == "controller.expect")
+    assert expect.process == "kube-controller-manager" and expect.data["count"] == 3
+    assert expect.message == "ReplicationController default/web: expects 3 pod creations (a batch of creations goes out)"
+    binds = [e for e in ran.tracer.events if e.stage == "daemonset.bind"]
+    assert sorted(e.data["node"] for e in binds) == ["node-1", "node-2"]
+    # kube-scheduler never saw the DaemonSet's pods: none of them was scheduled by it
+    scheduled = {e.data.get("pod") for e in ran.tracer.events if e.stage == "apiserver.bind"}
+    assert any(str(name).startswith("default/web-") for name in scheduled)  # the RC's pods were
+    assert not any(str(name).startswith("default/agent") for name in scheduled)
+
+
+def test_deterministic_with_the_controller_manager() -> None:
+    def trace(w: Any) -> list[tuple[Any, ...]]:
+        w.run(None, until=12)
+        return [(e.time, e.process, e.goroutine, e.stage, e.message) for e in w.tracer.events]
+
+    first, second = trace(_world(3)), trace(_world(3))
+    assert first == second and len(first) > 500
+
+
+def test_scenario_key() -> None:
+    base = {"name": "x", "objects": [_node("n1")]}
+    assert parse_scenario(yaml.safe_dump(base)).controller_manager is None
+    assert parse_scenario(yaml.safe_dump({**base, "controller_manager": False})).controller_manager == \
+        ControllerManagerSpec(enabled=False)
+    spec = parse_scenario(yaml.safe_dump({**base, "controller_manager": {"flags": ["--v=2"]}})).controller_manager
+    assert spec == ControllerManagerSpec(enabled=True, flags=("--v=2",))
+    with pytest.raises(ScenarioError, match=r"controller_manager: expected true, false or a mapping with flags"):
+        parse_scenario(yaml.safe_dump({**base, "controller_manager": "yes"}))
+    with pytest.raises(ScenarioError, match=r"controller_manager.workers: unknown field"):
+        parse_scenario(yaml.safe_dump({**base, "controller_manager": {"workers": 3}}))
+    with pytest.raises(ScenarioError, match=r"does not run kube-controller-manager"):
+        parse_scenario(yaml.safe_dump({**base, "timeline": [{"at": 1, "kill": "kube-controller-manager"}]}))
+    with pytest.raises(ScenarioError, match=r"timeline\[0\].scale: expected 'KIND NAMESPACE/NAME REPLICAS'"):
+        parse_scenario(yaml.safe_dump({**base, "timeline": [{"at": 1, "scale": "pod default/x 3"}]}))
+
+
+def test_a_bad_workload_is_refused_with_1_6s_message() -> None:
+    doc = {"name": "x", "objects": [{"apiVersion": "extensions/v1beta1", "kind": "Deployment",
+                                     "metadata": {"name": "d"}, "spec": {"replicas": -1, "template": {
+                                         "metadata": {"labels": {"app": "d"}}, "spec": POD_SPEC}}}]}
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(yaml.safe_dump(doc))
+    assert str(err.value) == ('<scenario>: objects[0]: Deployment.apps "d" is invalid: spec.replicas: Invalid '
+                              'value: -1: must be greater than or equal to 0')
+
+
+def test_bundled_scenarios_do_not_ask_for_it() -> None:
+    """The scheduler-only scenarios keep their traces: none of them runs the controller manager."""
+    from kschedlearn.scenarios.scenario import bundled_names
+
+    for name in bundled_names():
+        spec = load_scenario(name).controller_manager
+        assert spec is None or spec.enabled, name  # only explicit opt-ins may start it
+        if spec is None:
+            assert _world_has_no_cm(name), name
+
+
+def _world_has_no_cm(name: str) -> bool:
+    w = build_world(load_scenario(name), 0, snapshots=False, capture_stacks=False)
+    return w.controller_manager is None and not w.api.enable_garbage_collection
