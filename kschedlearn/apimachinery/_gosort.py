@@ -1,7 +1,7 @@
 """Go's ``sort.Sort`` for a ``Less`` written over two elements.
 
-Go: the standard library's ``sort.Sort`` / ``sort.Reverse`` (https://pkg.go.dev/sort).
-kschedlearn-only helper: the mirrored sort types (``ActivePods``, ``ReplicaSetsByCreationTimestamp``,
+Go: none — kschedlearn-only (stands for the standard library's ``sort.Sort`` / ``sort.Reverse``,
+https://pkg.go.dev/sort): the mirrored sort types (``ActivePods``, ``ReplicaSetsByCreationTimestamp``,
 ...) are written as ``less(a, b)`` functions and sorted with :func:`sort_by_less`.
 
 Differs from Go: the sort is stable (Python's); Go 1.7's ``sort.Sort`` is an insertion sort for

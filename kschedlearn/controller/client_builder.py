@@ -20,7 +20,9 @@ import attrs
 
 @attrs.frozen
 class ClientConfig:
-    """The parts of ``restclient.Config`` a controller's client needs (kschedlearn's stand-in)."""
+    """The parts of ``restclient.Config`` a controller's client needs.
+
+    kschedlearn-only stand-in for ``restclient.Config``."""
 
     server: Any
     qps: float

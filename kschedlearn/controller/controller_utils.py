@@ -522,30 +522,36 @@ class FakePodControl:
             raise self.err
 
     def patch_pod(self, namespace: str, name: str, data: bytes) -> None:
+        """Go: ``(*FakePodControl).PatchPod`` — records the patch."""
         self.patches.append(data)
         self._maybe_fail()
 
     def create_pods(self, namespace: str, spec: PodTemplateSpec, obj: Any) -> None:
+        """Go: ``(*FakePodControl).CreatePods`` — records the template."""
         self.templates.append(spec)
         self._maybe_fail()
 
     def create_pods_with_controller_ref(self, namespace: str, spec: PodTemplateSpec, obj: Any,
                                         controller_ref: OwnerReference) -> None:
+        """Go: ``(*FakePodControl).CreatePodsWithControllerRef`` — records the template and the controller reference."""
         self.templates.append(spec)
         self.controller_refs.append(controller_ref)
         self._maybe_fail()
 
     def create_pods_on_node(self, node_name: str, namespace: str, template: PodTemplateSpec, obj: Any,
                             controller_ref: OwnerReference) -> None:
+        """Go: ``(*FakePodControl).CreatePodsOnNode`` — records the template and the controller reference."""
         self.templates.append(template)
         self.controller_refs.append(controller_ref)
         self._maybe_fail()
 
     def delete_pod(self, namespace: str, pod_id: str, obj: Any) -> None:
+        """Go: ``(*FakePodControl).DeletePod`` — records the pod's name."""
         self.delete_pod_name.append(pod_id)
         self._maybe_fail()
 
     def clear(self) -> None:
+        """Go: ``(*FakePodControl).Clear`` — forgets everything recorded."""
         self.delete_pod_name = []
         self.templates = []
         self.controller_refs = []

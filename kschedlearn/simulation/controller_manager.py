@@ -56,6 +56,15 @@ def start_controller_manager(world: Any, spec: ControllerManagerSpec) -> Control
     return cm
 
 
+def apply_action(api: Any, kind: str, arg: Any, resources_by_kind: dict[str, str]) -> Any:
+    """Carry out a timeline ``apply`` (a manifest) or ``scale`` (``KIND NS/NAME REPLICAS``)."""
+    if kind == "scale":
+        return scale(api, arg)
+    resource = resources_by_kind[type(arg).kind]
+    namespace = "" if resource in ("nodes", "persistentvolumes") else (arg.metadata.namespace or "default")
+    return apply_manifest(api, resource, namespace, arg)
+
+
 def apply_manifest(api: Any, resource: str, namespace: str, obj: Any) -> Any:
     """Create ``obj``, or write its spec, labels and annotations over the stored object (what
     ``kubectl apply`` ends up sending for an edited manifest)."""
@@ -86,4 +95,4 @@ def scale(api: Any, arg: str) -> Any:
                       attrs.evolve(current, spec=attrs.evolve(current.spec, replicas=int(replicas))))
 
 
-__all__ = ["ControllerManager", "SCALE_TARGETS", "apply_manifest", "scale", "start_controller_manager"]
+__all__ = ["ControllerManager", "SCALE_TARGETS", "apply_action", "apply_manifest", "scale", "start_controller_manager"]

@@ -22,7 +22,7 @@ from kschedlearn.apiserver.server import APIServer
 from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
 from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
 from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
-from kschedlearn.scenarios.scenario import Action, Scenario
+from kschedlearn.scenarios.scenario import SCALABLE, Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
 from kschedlearn.scheduler.instrument import instrument_scheduler
 from kschedlearn.simulation.no_assume import switch_off_assume
@@ -66,8 +66,7 @@ class World:
     replicas: dict[str, Replica]
     builder: SnapshotBuilder
     finished: bool = False
-    #: the scenario's kube-controller-manager (None when it does not run one)
-    controller_manager: Any = None
+    controller_manager: Any = None  # the scenario's kube-controller-manager, if it runs one
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
 
     # -- running -------------------------------------------------------------------------
@@ -108,19 +107,14 @@ class World:
         if kind == "request":
             # an HTTP client's write (kubectl apply, ...): answered by the REST layer
             return RestHandler(self.api).handle(arg)
-        if kind in ("create", "apply"):
+        if kind in ("apply", "scale"):  # the controllers' actions (kschedlearn/simulation/controller_manager.py)
+            from kschedlearn.simulation.controller_manager import apply_action
+
+            apply_action(self.api, kind, arg, RESOURCES_BY_KIND)
+        elif kind == "create":
             resource = RESOURCES_BY_KIND[type(arg).kind]
             ns = "" if resource in CLUSTER_SCOPED else (arg.metadata.namespace or "default")
-            if kind == "apply":
-                from kschedlearn.simulation.controller_manager import apply_manifest
-
-                apply_manifest(self.api, resource, ns, arg)
-            else:
-                self.api.create(resource, ns, arg)
-        elif kind == "scale":
-            from kschedlearn.simulation.controller_manager import scale
-
-            scale(self.api, arg)
+            self.api.create(resource, ns, arg)
         elif kind == "delete":
             what, name = arg.split(" ")
             if what == "pod":
@@ -220,9 +214,8 @@ def action_problem(action: Action) -> str:
         return f"action.kind must be one of {', '.join(map(repr, ACTION_KINDS))}, got {kind!r}"
     if kind in ("create", "apply") and getattr(type(arg), "kind", None) not in RESOURCES_BY_KIND:
         return f"action.arg: a {kind} needs a Kubernetes object ({', '.join(RESOURCES_BY_KIND)}), got {arg!r}"
-    if kind == "scale" and not (isinstance(arg, str) and len(arg.split(" ")) == 3
-                                and arg.split(" ")[0] in ("replicationcontroller", "replicaset", "deployment",
-                                                          "statefulset") and arg.split(" ")[2].isdigit()):
+    if kind == "scale" and not (isinstance(arg, str) and len(arg.split(" ")) == 3 and arg.split(" ")[2].isdigit()
+                                and arg.split(" ")[0] in SCALABLE):
         return f"action.arg: a scale needs 'KIND NAMESPACE/NAME REPLICAS', got {arg!r}"
     if kind == "delete" and not (isinstance(arg, str) and len(arg.split(" ")) == 2
                                  and arg.split(" ")[0] in ("pod", "node")):

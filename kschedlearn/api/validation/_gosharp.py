@@ -16,7 +16,9 @@ from typing import Any
 
 
 class GoValue:
-    """A bad value whose Go ``%#v`` text is already known (``field.go_value`` prints ``str``)."""
+    """A bad value whose Go ``%#v`` text is already known (``field.go_value`` prints ``str``).
+
+    kschedlearn-only (a carrier for the text)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -33,14 +35,16 @@ def _q(s: str) -> str:
 
 
 def string_map(m: Mapping[str, str] | None, *, nil_if_empty: bool = False) -> str:
-    """``map[string]string{"a":"b"}`` (``map[string]string(nil)`` for a nil map)."""
+    """``map[string]string{"a":"b"}`` (``map[string]string(nil)`` for a nil map). Go: ``%#v`` of a map."""
     if m is None or (nil_if_empty and not m):
         return "map[string]string(nil)"
     return "map[string]string{" + ", ".join(f"{_q(k)}:{_q(v)}" for k, v in sorted(m.items())) + "}"
 
 
 def label_selector(selector: Any, type_name: str = "v1.LabelSelector") -> str:
-    """``v1.LabelSelector{MatchLabels:..., MatchExpressions:...}`` (metav1's package name is ``v1``)."""
+    """``v1.LabelSelector{MatchLabels:..., MatchExpressions:...}`` (metav1's package name is ``v1``).
+
+    Go: ``%#v`` of a ``*metav1.LabelSelector``."""
     if selector is None:
         return "null"
     exprs = selector.match_expressions

@@ -43,7 +43,9 @@ def command_line(s: options.CMServer, mf: MainFlags, name: str = "kube-controlle
 
 
 def parse_command_line(argv: Sequence[str]) -> tuple[options.CMServer, MainFlags]:
-    """``NewCMServer``, ``AddFlags``, ``flag.InitFlags``: (the settings, main's own flags)."""
+    """``NewCMServer``, ``AddFlags``, ``flag.InitFlags``: (the settings, main's own flags).
+
+    Go: the first statements of ``main`` — controller-manager.go#L46-L49."""
     s = options.new_cm_server()
     mf = MainFlags()
     fs = command_line(s, mf)

@@ -23,7 +23,9 @@ from kschedlearn.trace.gofmt import sprintf
 
 
 class UpdateMethods:
-    """The methods of ``DaemonSetsController`` defined in update.go (a mixin)."""
+    """The methods of ``DaemonSetsController`` defined in update.go (a mixin).
+
+    Go: the methods of update.go (kschedlearn-only grouping: Go spreads one type's methods over files)."""
 
     node_lister: Any
 

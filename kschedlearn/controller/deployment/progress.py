@@ -34,7 +34,9 @@ now_fn: Callable[[], float] = lambda: sim.now()  # noqa: E731 - Go: a package va
 
 
 class ProgressMethods:
-    """The methods of ``DeploymentController`` defined in progress.go (a mixin)."""
+    """The methods of ``DeploymentController`` defined in progress.go (a mixin).
+
+    Go: the methods of progress.go (kschedlearn-only grouping: Go spreads one type's methods over files)."""
 
     client: Any
 

@@ -16,7 +16,9 @@ from kschedlearn.controller.deployment.sync import calculate_status
 
 
 class RecreateMethods:
-    """The methods of ``DeploymentController`` defined in recreate.go (a mixin)."""
+    """The methods of ``DeploymentController`` defined in recreate.go (a mixin).
+
+    Go: the methods of recreate.go (kschedlearn-only grouping: Go spreads one type's methods over files)."""
 
     def rollout_recreate(self, d: Deployment, rs_list: list[Any], pod_map: dict[str, list[Any]]) -> None:
         """Go: ``rolloutRecreate`` — recreate.go#L27-L78."""

@@ -20,7 +20,9 @@ from kschedlearn.trace.gofmt import sprintf
 
 
 class RollbackMethods:
-    """The methods of ``DeploymentController`` defined in rollback.go (a mixin)."""
+    """The methods of ``DeploymentController`` defined in rollback.go (a mixin).
+
+    Go: the methods of rollback.go (kschedlearn-only grouping: Go spreads one type's methods over files)."""
 
     event_recorder: Any
     client: Any

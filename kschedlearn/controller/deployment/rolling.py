@@ -26,7 +26,9 @@ from kschedlearn.trace.gofmt import sprintf
 
 
 class RollingMethods:
-    """The methods of ``DeploymentController`` defined in rolling.go (a mixin)."""
+    """The methods of ``DeploymentController`` defined in rolling.go (a mixin).
+
+    Go: the methods of rolling.go (kschedlearn-only grouping: Go spreads one type's methods over files)."""
 
     def rollout_rolling(self, d: Deployment, rs_list: list[Any], pod_map: dict[str, list[Any]]) -> None:
         """Go: ``rolloutRolling`` — rolling.go#L33-L62."""

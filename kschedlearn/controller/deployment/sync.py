@@ -44,7 +44,9 @@ from kschedlearn.util import labels as labelsutil
 
 
 class SyncMethods:
-    """The methods of ``DeploymentController`` defined in sync.go (a mixin)."""
+    """The methods of ``DeploymentController`` defined in sync.go (a mixin).
+
+    Go: the methods of sync.go (kschedlearn-only grouping: Go spreads one type's methods over files)."""
 
     client: Any
     event_recorder: Any

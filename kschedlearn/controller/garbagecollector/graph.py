@@ -9,8 +9,6 @@ node's ``dependents`` set is an insertion-ordered dict (Go's map iterates in ran
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from kschedlearn.api.v1 import OwnerReference
@@ -127,10 +125,4 @@ class ConcurrentUIDToNode:
         self.uid_to_node.pop(uid, None)
 
 
-def identity_of(obj: Any, api_version: str, kind: str) -> ObjectReference:
-    """The identity of a stored object seen by a monitor of ``api_version``/``kind``."""
-    m = obj.metadata
-    return ObjectReference(OwnerReference(api_version=api_version, kind=kind, uid=m.uid, name=m.name), m.namespace)
-
-
-__all__ = ["ConcurrentUIDToNode", "Node", "ObjectReference", "identity_of"]
+__all__ = ["ConcurrentUIDToNode", "Node", "ObjectReference"]

@@ -80,7 +80,10 @@ class OwnerRefPair:
 
 @attrs.frozen
 class DeletableResource:
-    """One monitored resource: its name and the apiVersion/kind its objects have."""
+    """One monitored resource: its name and the apiVersion/kind its objects have.
+
+    Go: an entry of ``deletableResources`` (a ``schema.GroupVersionResource``) with the kind the
+    REST mapper gives it."""
 
     resource: str
     api_version: str

@@ -50,7 +50,9 @@ def api_resource(api_version: str, kind: str) -> str:
 
 
 class Operations:
-    """The methods of operations.go on the collector (mixed into :class:`GarbageCollector`)."""
+    """The methods of operations.go on the collector (mixed into :class:`GarbageCollector`).
+
+    Go: operations.go (kschedlearn-only grouping as a mixin)."""
 
     client: Any
 

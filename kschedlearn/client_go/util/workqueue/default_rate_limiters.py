@@ -188,6 +188,7 @@ class ItemFastSlowRateLimiter:
     max_fast_attempts: int
 
     def when(self, item: Any) -> float:
+        """Go: ``(*ItemFastSlowRateLimiter).When`` — one more failure; the fast or the slow delay."""
         self.failures[item] = self.failures.get(item, 0) + 1
         if self.failures[item] <= self.max_fast_attempts:
             return self.fast_delay
@@ -213,6 +214,7 @@ class MaxOfRateLimiter:
     limiters: tuple[Any, ...]
 
     def when(self, item: Any) -> float:
+        """Go: ``(*MaxOfRateLimiter).When`` — the longest delay any limiter asks for."""
         ret = 0.0
         for limiter in self.limiters:
             curr = limiter.when(item)
@@ -221,6 +223,7 @@ class MaxOfRateLimiter:
         return ret
 
     def num_requeues(self, item: Any) -> int:
+        """Go: ``(*MaxOfRateLimiter).NumRequeues`` — the most requeues any limiter counted."""
         ret = 0
         for limiter in self.limiters:
             curr = limiter.num_requeues(item)

@@ -47,6 +47,7 @@ class StringSliceValue:
         return "[" + ",".join(self.target.controllers) + "]"
 
     def set(self, s: str) -> None:
+        """Go: ``(*stringSliceValue).Set`` — the first use replaces the default, later ones append."""
         values = [v for v in s.split(",")] if s else []
         if not self.changed:
             self.target.controllers = values
