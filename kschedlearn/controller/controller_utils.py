@@ -508,7 +508,7 @@ class RealPodControl:
 class FakePodControl:
     """The test double the Go tests hand to controllers: it records what it was asked to do.
 
-    Go: ``FakePodControl`` — controller_utils.go#L585-L655
+    Go: ``FakePodControl`` — controller_utils.go#L585-L592
     """
 
     templates: list[PodTemplateSpec] = attrs.field(factory=list)

@@ -2,7 +2,7 @@
 
 Go: ``fmt`` (``%#v``), as ``field.Error.ErrorBody`` falls back to it for values that are not
 numbers, booleans, strings or ``Stringer`` s:
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go#L46-L83
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go#L44-L84
 
 Differs from Go: map keys are printed sorted (Go 1.7 prints them in map order, which varies
 from run to run for maps of two or more keys).

@@ -1,7 +1,7 @@
 """``intstr.IntOrString`` helpers: an int or a percentage of a total.
 
 Go: staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go#L94-L178
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go#L94-L177
 
 Differs from Go: an ``IntOrString`` is a plain ``int`` or ``str`` (the codec's
 :data:`~kschedlearn.api.v1.codec.IntOrString`); ``None`` stands for Go's nil pointer.
@@ -58,7 +58,7 @@ def get_value_from_int_or_percent(int_or_percent: IntOrString | None, total: int
 
 
 def _get_int_or_percent_value(int_or_str: IntOrString) -> tuple[int, bool]:
-    """Go: ``getIntOrPercentValue`` — intstr.go#L164-L178."""
+    """Go: ``getIntOrPercentValue`` — intstr.go#L164-L177."""
     if isinstance(int_or_str, int):
         return int_value(int_or_str), False
     s = int_or_str.replace("%", "")

@@ -1,7 +1,7 @@
 """``main`` of kube-controller-manager: defaults, flags, then ``app.Run``.
 
 Go: cmd/kube-controller-manager/controller-manager.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/cmd/kube-controller-manager/controller-manager.go#L45-L60
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/cmd/kube-controller-manager/controller-manager.go#L44-L58
 
 Differs from Go: ``main`` takes its arguments and the embedded API server as parameters and
 runs inside a goroutine of the process the simulation made for it. The command line carries
@@ -45,7 +45,7 @@ def command_line(s: options.CMServer, mf: MainFlags, name: str = "kube-controlle
 def parse_command_line(argv: Sequence[str]) -> tuple[options.CMServer, MainFlags]:
     """``NewCMServer``, ``AddFlags``, ``flag.InitFlags``: (the settings, main's own flags).
 
-    Go: the first statements of ``main`` — controller-manager.go#L46-L49."""
+    Go: the first statements of ``main`` — controller-manager.go#L44-L58."""
     s = options.new_cm_server()
     mf = MainFlags()
     fs = command_line(s, mf)
@@ -58,7 +58,7 @@ def parse_command_line(argv: Sequence[str]) -> tuple[options.CMServer, MainFlags
 def main(argv: Sequence[str], *, server: Any, hostname: str = "kube-controller-manager",
          handles: app.RunningControllerManager | None = None,
          on_created: Callable[[app.RunningControllerManager], None] | None = None) -> None:
-    """Go: ``main`` — controller-manager.go#L45-L60."""
+    """Go: ``main`` — controller-manager.go#L44-L58."""
     s, mf = parse_command_line(argv)
     if mf.glog_set:
         _own_process().glog = mf.logging  # logs.InitLogs: glog now answers for this process

@@ -89,7 +89,8 @@ FAILED_DAEMON_POD_REASON = "FailedDaemonPod"
 CONTROLLER_KIND = ("extensions/v1beta1", "DaemonSet")
 """Go: ``controllerKind`` — daemoncontroller.go#L76."""
 
-#: Go: metav1.TaintNodeNotReady / TaintNodeUnreachable (well_known_labels.go#L40-L46).
+#: Go: metav1.TaintNodeNotReady / TaintNodeUnreachable
+#: (https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/well_known_labels.go#L40-L46).
 TAINT_NODE_NOT_READY = "node.alpha.kubernetes.io/notReady"
 TAINT_NODE_UNREACHABLE = "node.alpha.kubernetes.io/unreachable"
 #: Go: features.ExperimentalCriticalPodAnnotation; kubelettypes.CriticalPodAnnotationKey.

@@ -416,7 +416,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
             glog.v(4).infof("Finished syncing deployment %q (%v)", key, f"{sim.now() - start_time:g}s")
 
     def _sync_deployment_body(self, key: str) -> None:
-        """``syncDeployment`` after its deferred log line (deployment_controller.go#L565-L686).
+        """``syncDeployment`` after its deferred log line (deployment_controller.go#L556-L686).
 
         Differs from Go: one Go function, split in two so the ``defer`` above is a ``finally``
         around this whole body.

@@ -119,7 +119,7 @@ class GarbageCollector(Operations):
     def is_dangling(self, reference: OwnerReference, item: Node) -> tuple[bool, Any]:
         """(does the reference point at nothing, the owner's latest state if it exists).
 
-        Go: ``(*GarbageCollector).isDangling`` — garbagecollector.go#L180-L222
+        Go: ``(*GarbageCollector).isDangling`` — garbagecollector.go#L177-L220
         """
         if self.absent_owner_cache.has(reference.uid):
             glog.v(5).infof("according to the absentOwnerCache, object %s's owner %s/%s, %s does not exist",
@@ -148,7 +148,7 @@ class GarbageCollector(Operations):
                             ) -> tuple[list[OwnerReference], list[OwnerReference], list[OwnerReference]]:
         """(solid, dangling, waitingForDependentsDeletion) owner references.
 
-        Go: ``(*GarbageCollector).classifyReferences`` — garbagecollector.go#L230-L251
+        Go: ``(*GarbageCollector).classifyReferences`` — garbagecollector.go#L222-L251
         """
         solid: list[OwnerReference] = []
         dangling: list[OwnerReference] = []
@@ -248,7 +248,7 @@ class GarbageCollector(Operations):
     def orphan_dependents(self, owner: ObjectReference, dependents: Sequence[Node]) -> None:
         """Remove ``owner`` from every dependent's ownerReferences.
 
-        Go: ``(*GarbageCollector).orphanDependents`` — garbagecollector.go#L384-L401 (whose
+        Go: ``(*GarbageCollector).orphanDependents`` — garbagecollector.go#L383-L402 (whose
         collected errors are never returned: ``failedDependents`` stays empty)
         """
         errors_slice = []
@@ -269,7 +269,7 @@ class GarbageCollector(Operations):
     def attempt_to_orphan_worker(self) -> bool:
         """Orphan the dependents of one owner, then drop its ``orphan`` finalizer.
 
-        Go: ``attemptToOrphanWorker`` — garbagecollector.go#L414-L449
+        Go: ``attemptToOrphanWorker`` — garbagecollector.go#L409-L446
         """
         item, quit_ = self.attempt_to_orphan.get()
         if quit_:

@@ -48,7 +48,7 @@ class ObjectReference:
 
 @attrs.define(eq=False)
 class Node:
-    """Go: ``node`` — graph.go#L42-L61."""
+    """Go: ``node`` — graph.go#L37-L59."""
 
     identity: ObjectReference
     dependents: dict[Node, None] = attrs.field(factory=dict)

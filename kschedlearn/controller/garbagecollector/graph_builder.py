@@ -39,12 +39,12 @@ from kschedlearn import sim
 from kschedlearn.trace import glog
 
 ADD_EVENT, UPDATE_EVENT, DELETE_EVENT = 0, 1, 2
-"""Go: ``eventType`` — graph_builder.go#L39-L45."""
+"""Go: ``eventType`` — graph_builder.go#L39."""
 
 RESOURCE_RESYNC_TIME = 0.0
 """Go: ``ResourceResyncTime`` — garbagecollector.go#L44."""
 
-#: Go: ``ignoredResources`` — graph_builder.go#L195-L206 (the ones the simulation serves)
+#: Go: ``ignoredResources`` — graph_builder.go#L197-L206 (the ones the simulation serves)
 IGNORED_RESOURCES = frozenset({("", "v1", "bindings"), ("", "v1", "events")})
 
 
@@ -157,7 +157,7 @@ class GraphBuilder:
 
     def add_dependent_to_owners(self, n: Node, owners: Sequence[OwnerReference]) -> None:
         """Link ``n`` to each owner, making a *virtual* node for an owner not seen yet (and
-        asking the collector to check it exists). Go: graph_builder.go#L216-L240."""
+        asking the collector to check it exists). Go: graph_builder.go#L212-L238."""
         for owner in owners:
             owner_node, ok = self.uid_to_node.read(owner.uid)
             if not ok:

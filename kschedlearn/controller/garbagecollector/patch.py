@@ -15,7 +15,7 @@ from kschedlearn.trace.gofmt import sprintf
 def delete_owner_ref_patch(dependent_uid: str, *owner_uids: str) -> bytes:
     """``{"metadata":{"ownerReferences":[{"$patch":"delete","uid":…}…],"uid":…}}``.
 
-    Go: ``deleteOwnerRefPatch`` — patch.go#L28-L35 (the dependent's uid makes the patch fail
+    Go: ``deleteOwnerRefPatch`` — patch.go#L29-L36 (the dependent's uid makes the patch fail
     on a re-created object of the same name)
     """
     pieces = [sprintf('{"$patch":"delete","uid":"%s"}', owner_uid) for owner_uid in owner_uids]
@@ -26,7 +26,7 @@ def delete_owner_ref_patch(dependent_uid: str, *owner_uids: str) -> bytes:
 def patch_to_unblock_owner_references(n: Any) -> bytes:
     """A patch setting ``blockOwnerDeletion: false`` on every blocking ownerReference of ``n``.
 
-    Go: ``(*node).patchToUnblockOwnerReferences`` — patch.go#L39-L54
+    Go: ``(*node).patchToUnblockOwnerReferences`` — patch.go#L38-L54
     """
     blocking_refs = []
     for owner in n.owners:

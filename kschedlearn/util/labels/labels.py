@@ -46,7 +46,7 @@ def add_label(labels: Mapping[str, str] | None, label_key: str, label_value: str
 def clone_selector_and_add_label(selector: LabelSelector, label_key: str, label_value: str) -> LabelSelector:
     """A copy of ``selector`` whose matchLabels also require ``label_key=label_value``.
 
-    Go: ``CloneSelectorAndAddLabel`` — labels.go#L70-L104
+    Go: ``CloneSelectorAndAddLabel`` — labels.go#L68-L106
     """
     if label_key == "":
         return selector
@@ -58,7 +58,7 @@ def clone_selector_and_add_label(selector: LabelSelector, label_key: str, label_
 
 
 def add_label_to_selector(selector: LabelSelector, label_key: str, label_value: str) -> LabelSelector:
-    """Go: ``AddLabelToSelector`` — labels.go#L107-L117 (see the module docstring)."""
+    """Go: ``AddLabelToSelector`` — labels.go#L108-L119 (see the module docstring)."""
     if label_key == "":
         return selector
     return LabelSelector(match_labels={**selector.match_labels, label_key: label_value},
@@ -66,7 +66,7 @@ def add_label_to_selector(selector: LabelSelector, label_key: str, label_value: 
 
 
 def selector_has_label(selector: LabelSelector, label_key: str) -> bool:
-    """Go: ``SelectorHasLabel`` — labels.go#L120-L122."""
+    """Go: ``SelectorHasLabel`` — labels.go#L121-L124."""
     return len(selector.match_labels.get(label_key, "")) > 0
 
 

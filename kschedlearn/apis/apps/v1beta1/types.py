@@ -30,13 +30,13 @@ STATEFUL_SET_INIT_ANNOTATION = "pod.alpha.kubernetes.io/initialized"
 
 @attrs.frozen(kw_only=True)
 class Deployment(ext.Deployment):
-    """Go: apps/v1beta1.Deployment (types.go#L159-L174)."""
+    """Go: apps/v1beta1.Deployment (types.go#L158-L172)."""
 
     api_version: ClassVar[str] = GROUP_VERSION
 
 
 @attrs.frozen(kw_only=True)
 class Scale(ext.Scale):
-    """Go: apps/v1beta1.Scale (types.go#L60-L72)."""
+    """Go: apps/v1beta1.Scale (types.go#L59-L73)."""
 
     api_version: ClassVar[str] = GROUP_VERSION

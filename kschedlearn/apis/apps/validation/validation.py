@@ -89,7 +89,7 @@ def validate_stateful_set_update(stateful_set: Any, old_stateful_set: Any) -> Er
 
 
 def validate_stateful_set_status_update(stateful_set: Any, old_stateful_set: Any) -> Errors:
-    """Go: ``ValidateStatefulSetStatusUpdate`` — validation.go#L127-L132 (1.6 checks no status field)."""
+    """Go: ``ValidateStatefulSetStatusUpdate`` — validation.go#L126-L131 (1.6 checks no status field)."""
     return []
 
 

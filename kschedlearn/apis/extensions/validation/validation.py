@@ -105,7 +105,7 @@ def validate_daemon_set_status_update(ds: Any, old_ds: Any) -> Errors:
 
 
 def validate_daemon_set_spec(spec: Any, path: str) -> Errors:
-    """Go: ``ValidateDaemonSetSpec`` — validation.go#L148-L172."""
+    """Go: ``ValidateDaemonSetSpec`` — validation.go#L147-L173."""
     errs = apivalidation.validate_label_selector(spec.selector, f.child(path, "selector"))
     selector, ok = _selector(spec.selector)
     if ok and not selector.matches(spec.template.metadata.labels):

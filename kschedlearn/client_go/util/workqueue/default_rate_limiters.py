@@ -118,7 +118,7 @@ def _ns(seconds: float) -> int:
 
 @attrs.define(eq=False)
 class BucketRateLimiter:
-    """Go: ``BucketRateLimiter`` — default_rate_limiters.go#L48-L63."""
+    """Go: ``BucketRateLimiter`` — default_rate_limiters.go#L47-L50."""
 
     bucket: Bucket
 
@@ -136,7 +136,7 @@ class BucketRateLimiter:
 class ItemExponentialFailureRateLimiter:
     """``base_delay * 2^failures``, capped at ``max_delay``.
 
-    Go: ``ItemExponentialFailureRateLimiter`` — default_rate_limiters.go#L67-L122
+    Go: ``ItemExponentialFailureRateLimiter`` — default_rate_limiters.go#L65-L73
     """
 
     failures: dict[Any, int]
@@ -179,7 +179,7 @@ def default_item_based_rate_limiter() -> ItemExponentialFailureRateLimiter:
 class ItemFastSlowRateLimiter:
     """``fast_delay`` for the first attempts, then ``slow_delay``.
 
-    Go: ``ItemFastSlowRateLimiter`` — default_rate_limiters.go#L125-L170
+    Go: ``ItemFastSlowRateLimiter`` — default_rate_limiters.go#L124-L132
     """
 
     failures: dict[Any, int]
@@ -209,7 +209,7 @@ def new_item_fast_slow_rate_limiter(fast_delay: float, slow_delay: float, max_fa
 
 @attrs.define(eq=False)
 class MaxOfRateLimiter:
-    """The worst answer of several limiters. Go: ``MaxOfRateLimiter`` — default_rate_limiters.go#L175-L211."""
+    """The worst answer of several limiters. Go: ``MaxOfRateLimiter`` — default_rate_limiters.go#L172-L177."""
 
     limiters: tuple[Any, ...]
 

@@ -221,7 +221,7 @@ def run(s: CMServer, server: Any, *, hostname: str = "kube-controller-manager",
 
 
 def _serve_http(endpoints: Any, s: CMServer) -> None:
-    """Go: the ``go func()`` of Run serving /healthz, /configz and /metrics (controllermanager.go#L137-L157)."""
+    """Go: the ``go func()`` of Run serving /healthz, /configz and /metrics (controllermanager.go#L111-L221)."""
     endpoints.handlers["/healthz"] = lambda: (200, "text/plain; charset=utf-8", "ok")
     endpoints.handlers["/configz"] = lambda: (200, "application/json", json.dumps(
         {"componentconfig": attrs.asdict(s)}, indent=2, sort_keys=True, default=str))

@@ -21,14 +21,14 @@ from kschedlearn.trace.gofmt import sprintf
 from kschedlearn.util import labels as labelsutil
 
 UpdateRSFunc = Callable[[Any], Any]
-"""Go: ``updateRSFunc`` — replicaset_util.go#L35 (here it returns the changed replica set)."""
+"""Go: ``updateRSFunc`` — replicaset_util.go#L34-L36 (here it returns the changed replica set)."""
 
 
 def update_rs_with_retries(rs_client: Any, rs_lister: Any, namespace: str, name: str,
                            apply_update: UpdateRSFunc) -> Any:
     """Read the replica set from the lister, apply ``apply_update``, write it; retry on conflicts.
 
-    Go: ``UpdateRSWithRetries`` — replicaset_util.go#L39-L68. A violated precondition is not an error.
+    Go: ``UpdateRSWithRetries`` — replicaset_util.go#L38-L69. A violated precondition is not an error.
     """
     result: list[Any] = [None]
 
