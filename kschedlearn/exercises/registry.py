@@ -2,7 +2,7 @@
 
 Go: none (kschedlearn-only, DESIGN §10). Task ids are ``"<notebook>.<exercise>"`` and follow the
 curriculum: 01 the start-up chain, 02 label selectors, 03 FIFO/DeltaFIFO, 04 the informer, 05 the scheduler cache, 06 predicates, 07 priorities and
-selectHost, 08 backoff and scheduleOne, 09 leader election, 10 policy files, 11 1.6's quirks. The registry is a fixed tuple of task modules (no
+selectHost, 08 backoff and scheduleOne, 09 leader election, 10 policy files, 11 1.6's quirks, 15 the controllers that create the pods. The registry is a fixed tuple of task modules (no
 mutable module state): each module under ``kschedlearn.exercises.tasks`` defines ``TASK``.
 """
 
@@ -38,6 +38,7 @@ _TASK_MODULES = (
     "t09_1_try_acquire_or_renew",
     "t10_1_custom_policy",
     "t11_1_find_the_bug",
+    "t15_1_manage_replicas",
 )
 
 

@@ -25,6 +25,7 @@ from kschedlearn.viz._common import (
     ACTIVE, IDLE_FG, MAX_ROWS, ROW_CHANGED, ROW_FOLLOW, ROWS_ATTR, cap, esc, fmt_time, mark,
     new_digraph, record_table,
 )
+from kschedlearn.viz.controllers import add_pod_source
 from kschedlearn.viz.pod_states import pod_state
 
 POD_QUEUE = "podQueue"
@@ -323,6 +324,7 @@ def pipeline(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
     _holder_node(g, "processLoop", "processLoop (assigned-pod informer)", "waiting in Pop",
                  holders.get("processLoop", []), PROCESS_LOOP_STEPS, follow)
     g.node("cleanup", "cleanupAssumedPods\n(every 1s)", shape="box", style="rounded,dashed")
+    add_pod_source(g, snap)  # kube-controller-manager, when the world runs it (viz/controllers.py)
     _legend(g)
     for group in (("apiserver", "legend"), ("backoff", "podQueue", "deltaFIFO"),
                   ("scheduleOne", "processLoop", "cleanup"), ("bind", "cache")):

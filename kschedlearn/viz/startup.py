@@ -14,6 +14,7 @@ from kschedlearn.trace.snapshot import Snapshot
 from kschedlearn.viz._common import (
     ACTIVE, IDLE_FG, MAX_ROWS, VISITED_BG, esc, mark, new_digraph, record_table,
 )
+from kschedlearn.viz.controllers import add_startup_box
 
 # (label, Go location, stages that mean "reached", Python function names on the stack)
 CHAIN: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
@@ -115,4 +116,5 @@ def startup(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
     g.node("goroutines", **_goroutines_attrs(snap, previous_snapshot))
     g.node("stack", **_stack_attrs(snap))
     g.edge("goroutines", "stack", style="invis")
+    add_startup_box(g, snap)  # kube-controller-manager, when the world runs it (viz/controllers.py)
     return g

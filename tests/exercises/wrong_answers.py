@@ -123,6 +123,12 @@ WRONG_ANSWERS = (
                   '("calculate_spread_priority", "counts_by_zone[zone_id] = _f32(counts_by_zone.get(zone_id, 0.0) + count)", '
                   '"if count > 0: counts_by_zone[zone_id] = _f32(counts_by_zone.get(zone_id, 0.0) + count)")'),),
                 "nothing else changes", "still be counted as 0"),
+    WrongAnswer("15.1", "a sync creates everything it is missing",
+                (("diff = min(-diff, rm.burst_replicas)", "diff = -diff"),),
+                "TestControllerBurstReplicas", "burstReplicas"),
+    WrongAnswer("15.1", "any surplus pod will do",
+                (("            controller.sort_active_pods(pods)\n", "            pass\n"),),
+                "the first to go", "matter least first"),
     WrongAnswer("4.2", "a DELETED event needs no store change",
                 (("        reflector.store.delete(obj)\n", "        pass\n"),),
                 "TestReflectorWatchHandler: the store", "foo must be gone"),

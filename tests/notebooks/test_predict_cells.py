@@ -21,6 +21,7 @@ import pytest
 from kschedlearn import Simulation
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
+from kschedlearn.simulation import questions_controllers as QC
 from kschedlearn.simulation import questions_replay as R
 from kschedlearn.simulation import questions_scale as QS
 from kschedlearn.simulation import questions_topics as topics
@@ -28,7 +29,7 @@ from kschedlearn.widgets.predict import PredictCell
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS,
+PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS, "QC": QC,
            "PredictCell": PredictCell}
 
 
@@ -339,8 +340,48 @@ TRUTHS_TOPICS = {
     "spread_walk_question": _truth_spread_walk, "equivalence_question": _truth_equivalence,
 }
 
+@functools.lru_cache(maxsize=4)
+def _controllers_changes(seed: int) -> tuple[tuple[float, str, Any], ...]:
+    """Every stored change of notebook 15's scenario to t=62 (not the trace the factories read)."""
+    from kschedlearn.simulation.world import build_world
+
+    w = build_world(QC.scenario(), seed, snapshots=False, capture_stacks=False)
+    changes: list[tuple[float, str, Any]] = []
+    w.api.storage.listeners.append(lambda res, entry: changes.append((w.runtime.now, res, entry)))
+    w.run(None, until=62)
+    return tuple(changes)
+
+
+def _truth_spread(q: Q.Question) -> str:
+    nodes = {e.object.metadata.name: e.object.spec.node_name for t, res, e in _controllers_changes(q.seed)
+             if res == "pods" and t < 9 and e.object.metadata.name.startswith("web-") and e.object.spec.node_name}
+    return str(len(set(nodes.values())))
+
+
+def _truth_burst(q: Q.Question) -> str:
+    # the client's rate limit (20 QPS, burst 30) spreads the 47 creations over a few seconds
+    return str(sum(1 for t, res, e in _controllers_changes(q.seed) if res == "pods" and e.type == "ADDED"
+                   and 10 <= t < 14 and e.object.metadata.name.startswith("web-")))
+
+
+def _truth_surge(q: Q.Question) -> str:
+    first_up = next(e.object.message for t, res, e in _controllers_changes(q.seed)
+                    if res == "events" and e.type == "ADDED" and t >= 45 and e.object.reason == "ScalingReplicaSet"
+                    and e.object.message.startswith("Scaled up"))
+    return first_up.rsplit(" ", 1)[1]
+
+
+def _truth_daemonset(q: Q.Question) -> str:
+    agent_pods = [e.object for t, res, e in _controllers_changes(q.seed)
+                  if res == "pods" and e.type == "ADDED" and e.object.metadata.name.startswith("agent-")]
+    assert agent_pods, "the DaemonSet created no pod"
+    return str(sum(1 for p in agent_pods if not p.spec.node_name))  # born unbound = would reach podQueue
+
+
 TRUTHS = {
     **TRUTHS_TOPICS,
+    "spread_question": _truth_spread, "burst_question": _truth_burst, "surge_question": _truth_surge,
+    "daemonset_question": _truth_daemonset,
     "kubectl_apply_question": _truth_kubectl_apply, "replay_placement_question": _truth_replay,
     "pod_location_question": _truth_pod_location, "cache_state_question": _truth_cache_state,
     "winner_question": _truth_winner, "next_stage_question": _truth_next_stage,
