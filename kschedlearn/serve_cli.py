@@ -79,7 +79,8 @@ def _simulation(args: argparse.Namespace) -> Any:
         from kschedlearn.scenarios.scenario import ScenarioError
 
         try:
-            sim = Simulation.from_manifests(args.dump, seed=args.seed, snapshots=False)
+            sim = Simulation.from_manifests(args.dump, seed=args.seed, snapshots=False,
+                                            controllers=getattr(args, "controller_manager", True))
         except ScenarioError as err:
             raise CLIError(f"--from {args.dump}: {err}") from None
     else:

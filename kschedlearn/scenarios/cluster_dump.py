@@ -32,7 +32,7 @@ import yaml
 
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1.yaml_load import KINDS
-from kschedlearn.scenarios.scenario import Scenario, ScenarioError, SchedulerSpec
+from kschedlearn.scenarios.scenario import ControllerManagerSpec, Scenario, ScenarioError, SchedulerSpec
 from kschedlearn.scenarios.validate import api_validation_error
 
 #: modern apiVersions read as the 1.6 ones (same fields for what the scheduler reads)
@@ -45,6 +45,17 @@ CONVERSIONS: dict[tuple[str, str], str] = {
 #: kinds of the dump that the simulated cluster stores (events are history, not state)
 USED_KINDS = ("Node", "Pod", "Service", "ReplicationController", "ReplicaSet", "StatefulSet",
               "PersistentVolume", "PersistentVolumeClaim")
+#: kinds kept only when the replay runs 1.6's controllers (``load_cluster_dump(..., controllers=True)``),
+#: read as their 1.6 form; their controllers then keep them at their counts
+CONTROLLER_KINDS = ("Deployment", "DaemonSet")
+CONVERSIONS.update({
+    ("apps/v1", "Deployment"): "extensions/v1beta1", ("apps/v1beta2", "Deployment"): "extensions/v1beta1",
+    ("apps/v1beta1", "Deployment"): "extensions/v1beta1",
+    ("apps/v1", "DaemonSet"): "extensions/v1beta1", ("apps/v1beta2", "DaemonSet"): "extensions/v1beta1",
+})
+#: the replay's kube-controller-manager: every controller but the garbage collector, which would
+#: delete the pods whose owners the dump does not carry in a kind 1.6 knows (Jobs, custom resources)
+DUMP_CONTROLLER_MANAGER = ControllerManagerSpec(flags=("--leader-elect=false", "--controllers=*,-garbagecollector"))
 ZONE_1_6 = "failure-domain.beta.kubernetes.io/zone"
 ZONE_NEW = "topology.kubernetes.io/zone"
 
@@ -132,8 +143,14 @@ def _zone_blind(nodes: list[Any]) -> list[str]:
     return [n.metadata.name for n in nodes if ZONE_NEW in n.metadata.labels and ZONE_1_6 not in n.metadata.labels]
 
 
-def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -> tuple[Scenario, DumpReport]:
-    """Parse a dump (a path, or the YAML text itself) into a scenario plus its report."""
+def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "",
+                      controllers: bool = False) -> tuple[Scenario, DumpReport]:
+    """Parse a dump (a path, or the YAML text itself) into a scenario plus its report.
+
+    ``controllers``: also keep the Deployments and DaemonSets (as their 1.6 kinds) and run 1.6's
+    kube-controller-manager (:data:`DUMP_CONTROLLER_MANAGER`), which keeps every ReplicaSet,
+    Deployment, DaemonSet and StatefulSet at its count (the dump's UIDs are kept, so the pods'
+    ownerReferences still name their controllers)."""
     text, source = _read(text_or_path)
     located: list[tuple[str, Any]] = []  # (where in the dump, the object)
     skipped: Counter[str] = Counter()
@@ -145,7 +162,7 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
         kind, api_version = doc.get("kind"), doc.get("apiVersion")
         if not isinstance(kind, str) or not kind:
             raise ScenarioError(f"{where}: kind: required (a Kubernetes object names its kind)")
-        if kind not in USED_KINDS:
+        if kind not in USED_KINDS and not (controllers and kind in CONTROLLER_KINDS):
             skipped[kind] += 1
             continue
         cls = KINDS[kind]
@@ -186,6 +203,7 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
         follow=f"{pending[0].metadata.namespace or 'default'}/{pending[0].metadata.name}" if pending else "",
         schedulers=(SchedulerSpec("scheduler-0", ("--leader-elect=false",)),),
         objects=tuple(objects), source=source, snapshot_every=1 if len(objects) <= 300 else 50,
+        controller_manager=DUMP_CONTROLLER_MANAGER if controllers else None,
     )
     report = DumpReport(
         source=source, nodes=len(nodes), bound_pods=len(pods) - len(pending), pending_pods=len(pending),
@@ -226,4 +244,4 @@ def _read(text_or_path: str | os.PathLike[str]) -> tuple[str, str]:
         raise ScenarioError(f"{path}: not UTF-8 text (byte {err.start})") from None
 
 
-__all__ = ["DumpReport", "load_cluster_dump", "CONVERSIONS", "USED_KINDS"]
+__all__ = ["CONTROLLER_KINDS", "DUMP_CONTROLLER_MANAGER", "DumpReport", "load_cluster_dump", "CONVERSIONS", "USED_KINDS"]

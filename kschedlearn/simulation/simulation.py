@@ -88,17 +88,17 @@ class Simulation(Questions):
         return cls(scenario=scenario, seed=seed, **kwargs)
 
     @classmethod
-    def from_manifests(cls, text_or_path: str | Path, seed: int = 0, **kwargs: Any) -> Simulation:
+    def from_manifests(cls, text_or_path: str | Path, seed: int = 0, *, controllers: bool = False, **kw: Any) -> Simulation:
         """Replay a real cluster: the output of ``kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc -A -o yaml``.
 
         Bound pods stay where they are; pending pods are placed by the simulated 1.6 scheduler.
-        What 1.6 does not read is reported once in ``sim.import_report`` (``.summary()``).
+        What 1.6 does not read: ``sim.import_report``. ``controllers=True``: see ``load_cluster_dump``.
         """
         from kschedlearn.scenarios.cluster_dump import load_cluster_dump
 
-        scenario, report = load_cluster_dump(text_or_path)
-        kwargs.setdefault("snapshot_every", scenario.snapshot_every)
-        return cls(scenario=scenario, seed=seed, import_report=report, **kwargs)
+        scenario, report = load_cluster_dump(text_or_path, controllers=controllers)
+        kw.setdefault("snapshot_every", scenario.snapshot_every)
+        return cls(scenario=scenario, seed=seed, import_report=report, **kw)
 
     def _new_world(self) -> World:
         # The plugin registry is copied once, when the first world is built: replays (forks)
