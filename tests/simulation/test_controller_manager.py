@@ -137,3 +137,20 @@ def test_bundled_scenarios_do_not_ask_for_it() -> None:
 def _world_has_no_cm(name: str) -> bool:
     w = build_world(load_scenario(name), 0, snapshots=False, capture_stacks=False)
     return w.controller_manager is None and not w.api.enable_garbage_collection
+
+
+def test_a_panic_in_a_controller_ends_the_controller_manager(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Go panic in a controller's worker kills kube-controller-manager's process (HandleCrash
+    logs and re-panics), and nothing else: kube-scheduler and the API server go on."""
+    from kschedlearn.apimachinery.util.runtime import GoPanic
+    from kschedlearn.controller.replication.replication_controller import ReplicationManager
+
+    def boom(self: Any, key: str) -> None:
+        raise GoPanic("runtime error: invalid memory address or nil pointer dereference")
+
+    monkeypatch.setattr(ReplicationManager, "sync_replication_controller", boom)
+    w = _world()
+    w.run(None, until=3)
+    assert not w.controller_manager.process.alive
+    assert any(c.process == "kube-controller-manager" and "nil pointer" in c.message for c in w.runtime.crashes)
+    assert all(r.process.alive for r in w.replicas.values()) and w.api.process.alive

@@ -110,9 +110,5 @@ class Type:
         with self.cond.lock:
             return self.shutting_down_
 
-    def debug_state(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-        """(the line, the keys being processed, sorted). kschedlearn-only, for the views."""
-        return tuple(self.queue), tuple(sorted(self.processing, key=str))
-
 
 __all__ = ["Interface", "Type", "new", "new_named"]

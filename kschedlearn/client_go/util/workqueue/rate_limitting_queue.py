@@ -72,9 +72,5 @@ class RateLimitingType:
         """Go: ``(*rateLimitingType).Forget`` — rate_limitting_queue.go#L67-L69."""
         self.rate_limiter.forget(item)
 
-    def debug_state(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-        """kschedlearn-only: the wrapped queue's (line, processing)."""
-        return self.delaying_interface.interface.debug_state()  # type: ignore[attr-defined]
-
 
 __all__ = ["RateLimitingType", "new_named_rate_limiting_queue", "new_rate_limiting_queue"]
