@@ -36,21 +36,21 @@ def _shop(image: str) -> dict[str, Any]:
             "spec": {"replicas": 3, "template": _template("shop", image)}}
 
 
-#: t=1 an RC of 3; t=10 scaled to 50; t=30 a Deployment of 3 (extensions defaults: maxSurge 1,
-#: maxUnavailable 1); t=45 rolled to a new image; t=60 a DaemonSet
+#: t=1 an RC of 3; t=8 scaled to 50; t=16 a Deployment of 3 (extensions defaults: maxSurge 1,
+#: maxUnavailable 1); t=24 rolled to a new image; t=34 a DaemonSet
 SCENARIO: dict[str, Any] = {
     "name": NAME,
     "description": "kube-controller-manager creates the pods: an RC spread by SelectorSpread, a burst of 47, "
                    "a rolling update's surge, a DaemonSet that bypasses kube-scheduler.",
-    "duration": 80, "controller_manager": True, "follow": "",
+    "duration": 45, "controller_manager": True, "follow": "",
     "objects": [_node(f"node-{i}") for i in (1, 2, 3)],
     "timeline": [
         {"at": 1, "create": {"apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "web"},
                              "spec": {"replicas": 3, "template": _template("web", "nginx")}}},
-        {"at": 10, "scale": "replicationcontroller default/web 50"},
-        {"at": 30, "create": _shop("shop:1")},
-        {"at": 45, "apply": _shop("shop:2")},
-        {"at": 60, "create": {"apiVersion": "extensions/v1beta1", "kind": "DaemonSet", "metadata": {"name": "agent"},
+        {"at": 8, "scale": "replicationcontroller default/web 50"},
+        {"at": 16, "create": _shop("shop:1")},
+        {"at": 24, "apply": _shop("shop:2")},
+        {"at": 34, "create": {"apiVersion": "extensions/v1beta1", "kind": "DaemonSet", "metadata": {"name": "agent"},
                               "spec": {"template": _template("agent", "agent:1")}}},
     ],
 }
@@ -89,11 +89,11 @@ def facts(seed: int) -> Facts:
     trace = sim.trace
     binds = [e for e in trace if e.stage == "apiserver.bind" and str(e.data.get("pod", "")).startswith("default/web-")]
     web_nodes = tuple(e.data["node"] for e in binds[:3])
-    burst = next(e for e in trace if e.stage == "controller.expect" and e.time >= 10 and e.data["key"] == "default/web")
+    burst = next(e for e in trace if e.stage == "controller.expect" and e.time >= 8 and e.data["key"] == "default/web")
     peak = max((len(e.data.get("queue_keys", ())) for e in trace if e.stage == "fifo.add"
                 and e.data.get("queue") == "podQueue"), default=0)
     shop_rs = [e for e in trace if e.stage == "apiserver.create" and e.data.get("resource") == "replicasets"
-               and e.time >= 45]
+               and e.time >= 24]
     surge_event = shop_rs[0]
     first_size = _created_size(sim, surge_event)
     daemon = [e for e in trace if e.stage == "daemonset.bind"]

@@ -79,7 +79,7 @@ print(third, "chosen:", attempt.host, "| totals:", dict(attempt.totals))
 # %% [markdown]
 # ## 2. A burst of 47: no slow start in 1.6
 #
-# At t = 10 s `web` is scaled to 50. The next sync sees 3 pods for 50 wanted and starts **47**
+# At t = 8 s `web` is scaled to 50. The next sync sees 3 pods for 50 wanted and starts **47**
 # creations at once: 1.6's `manageReplicas` has no slow-start batching (1.7 added it), only the
 # `burstReplicas` cap of 500 and the client's rate limit (20 QPS, burst 30). Until the informer
 # has seen all 47, the expectations hold further syncs back — each `controller.observed` counts one.
@@ -88,9 +88,9 @@ print(third, "chosen:", attempt.host, "| totals:", dict(attempt.totals))
 PredictCell(QC.burst_question, seed=1)
 
 # %%
-burst = sim.run_until(lambda e: e.stage == "controller.expect" and e.time >= 10)
+burst = sim.run_until(lambda e: e.stage == "controller.expect" and e.time >= 8)
 print(burst.message)
-observed = sim.run_until(lambda e: e.stage == "controller.observed" and "satisfied" in e.message and e.time >= 10)
+observed = sim.run_until(lambda e: e.stage == "controller.observed" and "satisfied" in e.message and e.time >= 8)
 print(f"t={observed.time:g}s", observed.message)
 
 # %% [markdown]
@@ -108,7 +108,7 @@ sim.show("pipeline")
 # %% [markdown]
 # ## 3. A rolling update, seen from the scheduler
 #
-# At t = 30 s the Deployment `shop` is created (3 replicas) and at t = 45 s its image changes.
+# At t = 16 s the Deployment `shop` is created (3 replicas) and at t = 24 s its image changes.
 # The deployment controller creates a **new ReplicaSet** and moves the replicas over in steps,
 # within `maxSurge` (extra pods allowed) and `maxUnavailable` (pods allowed to be missing):
 # extensions/v1beta1's defaults are 1 and 1. kube-scheduler only sees new pods arriving one or
@@ -119,18 +119,18 @@ PredictCell(QC.surge_question, seed=1)
 
 # %%
 roll = sim.run_until(lambda e: e.stage == "apiserver.create" and e.data.get("resource") == "replicasets"
-                     and e.time >= 45)
+                     and e.time >= 24)
 print(roll.message)
-sim.run_until(lambda e: e.time >= 50)
+sim.run_until(lambda e: e.time >= 29)
 for rs in sorted(sim.world.api.storage.items("replicasets"), key=lambda r: r.metadata.name):
     print(f"{rs.metadata.name:24} spec.replicas={rs.spec.replicas} ready={rs.status.ready_replicas}"
           f"  revision {rs.metadata.annotations.get('deployment.kubernetes.io/revision')}")
-print([e.message for e in sim.trace if e.stage == "log" and "Scaled" in e.message and e.time >= 45][:6])
+print([e.message for e in sim.trace if e.stage == "log" and "Scaled" in e.message and e.time >= 24][:6])
 
 # %% [markdown]
 # ## 4. A DaemonSet: pods kube-scheduler never sees
 #
-# At t = 60 s the DaemonSet `agent` is created. The 1.6 DaemonSet controller does **not** leave
+# At t = 34 s the DaemonSet `agent` is created. The 1.6 DaemonSet controller does **not** leave
 # placement to kube-scheduler: it runs a copy of the scheduler's predicates
 # (`nodeShouldRunDaemonPod`, `GeneralPredicates`) itself and POSTs each pod with
 # `spec.nodeName` already set — the `daemonset.bind` trace point. The unassigned-pod reflector

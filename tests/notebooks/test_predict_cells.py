@@ -342,31 +342,31 @@ TRUTHS_TOPICS = {
 
 @functools.lru_cache(maxsize=4)
 def _controllers_changes(seed: int) -> tuple[tuple[float, str, Any], ...]:
-    """Every stored change of notebook 15's scenario to t=62 (not the trace the factories read)."""
+    """Every stored change of notebook 15's scenario to t=36 (not the trace the factories read)."""
     from kschedlearn.simulation.world import build_world
 
     w = build_world(QC.scenario(), seed, snapshots=False, capture_stacks=False)
     changes: list[tuple[float, str, Any]] = []
     w.api.storage.listeners.append(lambda res, entry: changes.append((w.runtime.now, res, entry)))
-    w.run(None, until=62)
+    w.run(None, until=36)
     return tuple(changes)
 
 
 def _truth_spread(q: Q.Question) -> str:
     nodes = {e.object.metadata.name: e.object.spec.node_name for t, res, e in _controllers_changes(q.seed)
-             if res == "pods" and t < 9 and e.object.metadata.name.startswith("web-") and e.object.spec.node_name}
+             if res == "pods" and t < 7 and e.object.metadata.name.startswith("web-") and e.object.spec.node_name}
     return str(len(set(nodes.values())))
 
 
 def _truth_burst(q: Q.Question) -> str:
     # the client's rate limit (20 QPS, burst 30) spreads the 47 creations over a few seconds
     return str(sum(1 for t, res, e in _controllers_changes(q.seed) if res == "pods" and e.type == "ADDED"
-                   and 10 <= t < 14 and e.object.metadata.name.startswith("web-")))
+                   and 8 <= t < 12 and e.object.metadata.name.startswith("web-")))
 
 
 def _truth_surge(q: Q.Question) -> str:
     first_up = next(e.object.message for t, res, e in _controllers_changes(q.seed)
-                    if res == "events" and e.type == "ADDED" and t >= 45 and e.object.reason == "ScalingReplicaSet"
+                    if res == "events" and e.type == "ADDED" and t >= 24 and e.object.reason == "ScalingReplicaSet"
                     and e.object.message.startswith("Scaled up"))
     return first_up.rsplit(" ", 1)[1]
 
