@@ -154,3 +154,26 @@ def test_a_panic_in_a_controller_ends_the_controller_manager(monkeypatch: pytest
     assert not w.controller_manager.process.alive
     assert any(c.process == "kube-controller-manager" and "nil pointer" in c.message for c in w.runtime.crashes)
     assert all(r.process.alive for r in w.replicas.values()) and w.api.process.alive
+
+
+def test_views_show_the_controller_manager_as_the_source_of_pods() -> None:
+    """The pipeline view gains the controller manager feeding the API server (the DaemonSet's
+    edge dashed: its pods skip podQueue); the startup view lists its goroutines."""
+    from kschedlearn.simulation import questions_controllers as QC
+    from kschedlearn.viz.pipeline import pipeline
+    from kschedlearn.viz.startup import startup
+
+    sim = QC.simulation(seed=1)
+    ev = sim.run_until("controller.expect")
+    assert ev is not None
+    dot = pipeline(sim.snapshot).source
+    assert "kube-controller-manager" in dot and "never in podQueue" in dot
+    create_edge = dot.split('controllers -> apiserver [label="POST pods')[1].split("controllers -> apiserver")[0]
+    assert "penwidth=3" in create_edge  # the step just taken: a batch of creations
+    start = startup(sim.snapshot).source
+    assert "kube-controller-manager (a process of its own)" in start and "replicationmanager worker" in start
+    from kschedlearn import Simulation
+
+    three = Simulation.from_scenario("three-nodes", seed=1)  # a scheduler-only world draws no such node
+    three.run_until("scheduleOne.pop")
+    assert "kube-controller-manager" not in pipeline(three.snapshot).source
