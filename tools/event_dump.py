@@ -3,9 +3,10 @@
 kschedlearn-only. The committed dump (``tests/trace/data/event_dump.json.gz``) is the evidence
 that moving the trace points out of the mirrored code (issue 21) changed no event: for each event
 it keeps the seq, time, goroutine, process, stage, Go reference, message, narration and data as
-they are, and the snapshot as a digest of its JSON. The one thing allowed to change is the *line*
-an event is attributed to, so stack frames (the event's and its snapshot's) are kept as
-``module:function`` only.
+they are, and the snapshot as a digest of its JSON. The one thing allowed to change is where an
+event is attributed to — the calling goroutine's stack of mirrored frames, which now ends at the
+Go-twin statement making the observed call instead of at an inline trace line — so stacks (the
+event's and its snapshot's) are left out; ``tests/simulation/test_where.py`` checks them instead.
 
     .venv/bin/python tools/event_dump.py            # rewrite the committed dump
     .venv/bin/python tools/event_dump.py --check    # compare with it; exit 1 naming the first change
@@ -42,16 +43,11 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _frames(stack: Any) -> list[str]:
-    return [f"{f.module}:{f.function}" for f in (stack or ())]
-
-
 def _snapshot_digest(snapshot: Any) -> str:
     if snapshot is None:
         return ""
     data = snapshot.to_json()
-    if data.get("stack") is not None:
-        data["stack"] = _frames(snapshot.stack)
+    data.pop("stack", None)
     return _digest(_plain(json.dumps(data, sort_keys=True, separators=(",", ":"))))
 
 
@@ -67,7 +63,7 @@ def event_rows(scenario: str, engine: str) -> list[list[Any]]:
         data = _plain(json.dumps(e.data, sort_keys=True, separators=(",", ":"), default=repr))
         data = data if len(data) <= _LONG else "sha256:" + _digest(data)
         rows.append([e.seq, e.time, e.goroutine, e.process, e.stage, e.go_ref, _plain(e.message), e.why,
-                     data, _frames(e.stack), _snapshot_digest(e.snapshot)])
+                     data, _snapshot_digest(e.snapshot)])
     return rows
 
 
@@ -84,7 +80,7 @@ def load() -> dict[str, list[list[Any]]]:
         return json.load(f)
 
 
-FIELDS = ("seq", "time", "goroutine", "process", "stage", "go_ref", "message", "why", "data", "stack", "snapshot")
+FIELDS = ("seq", "time", "goroutine", "process", "stage", "go_ref", "message", "why", "data", "snapshot")
 
 
 def first_difference(expected: dict[str, list[list[Any]]], actual: dict[str, list[list[Any]]]) -> str:
