@@ -47,10 +47,11 @@ from kschedlearn.scheduler.algorithm.priorities import (
     taint_toleration,
 )
 from kschedlearn.scheduler.core import generic_scheduler as mirror
-from kschedlearn.scheduler.core import instrument as traced
+from kschedlearn.observe import generic_scheduler as traced
+from kschedlearn.observe.points import callee
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.sim.runtime import current_goroutine
-from kschedlearn.trace import emit, glog, observed_call
+from kschedlearn.trace import emit, glog
 from kschedlearn.trace.util_trace import new_trace
 
 #: Predicates whose verdict depends only on the pod and the node's NodeInfo.
@@ -353,8 +354,9 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         return result
 
 
-#: the predicate_node events stand in _find_nodes_that_fit's frame, where the verdicts were made
-_IN_FIND_NODES_THAT_FIT = observed_call(AcceleratedScheduler._find_nodes_that_fit, "returned", in_frame=True)
+#: the predicate_node events stand for checkNode's calls of podFitsOnNode, which the engine made
+#: another way (from cached verdicts)
+_IN_FIND_NODES_THAT_FIT = callee(mirror.pod_fits_on_node, "returned")
 
 
 def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:

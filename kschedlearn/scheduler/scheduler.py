@@ -62,7 +62,7 @@ class Config:
     metrics: SchedulerMetrics = attrs.field(factory=SchedulerMetrics)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Scheduler:
     """Go: scheduler.Scheduler — watches for new unscheduled pods and binds them to nodes."""
 

@@ -144,6 +144,8 @@ class Runtime:
     goroutines: list[Goroutine] = attrs.field(factory=list, init=False, repr=False)
     crashes: list[Crash] = attrs.field(factory=list, init=False)
     tracer: Any = attrs.field(default=None, init=False)  # kschedlearn.trace.Tracer, set from outside
+    #: the simulation's trace points (a kschedlearn.observe.Observation), set from outside
+    observation: Any = attrs.field(default=None, init=False)
     max_switches: int | None = None
     #: bumped whenever a goroutine starts or any goroutine's state or waiting_on changes, so the
     #: trace snapshots reuse the goroutine views they built while it stands still

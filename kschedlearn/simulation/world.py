@@ -24,10 +24,11 @@ from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
 from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
 from kschedlearn.scenarios.scenario import Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
-from kschedlearn.scheduler.instrument import instrument_scheduler
-from kschedlearn.simulation.no_assume import switch_off_assume
+from kschedlearn.observe import Observation, attach
+from kschedlearn.observe.replica import observe_scheduler_parts
+from kschedlearn.observe.sharing import Source
+from kschedlearn.observe.views import backoff_state, cache_state, queue_state
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
-from kschedlearn.trace.sharing import watch_cache, watch_queue
 from kschedlearn.trace.snapshot import SnapshotBuilder
 
 register_stage("workload", "", "The scenario's timeline acted on the cluster (a pod or node came or went, or a fault was set up).")
@@ -64,6 +65,7 @@ class World:
     kubelet: KubeletSim
     replicas: dict[str, Replica]
     builder: SnapshotBuilder
+    observation: Observation
     finished: bool = False
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
 
@@ -276,6 +278,7 @@ def build_world(
     tracer = Tracer(capture_stacks=capture_stacks, log_verbosity=log_verbosity,
                     snapshot_every=snapshot_every if snapshots else 0)
     rt.tracer = tracer
+    observation = attach(rt)
     api = APIServer(rt)
     client = new_for_server(api)
     for obj in scenario.objects:
@@ -286,7 +289,7 @@ def build_world(
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
     kubelet = start_kubelet_sim(rt, client)
     world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,
-                  kubelet=kubelet, replicas={}, builder=builder)
+                  kubelet=kubelet, replicas={}, builder=builder, observation=observation)
     builder.api_objects = world.objects
     builder.api_version = lambda: api.storage.resource_version
     if snapshots:
@@ -302,12 +305,8 @@ def build_world(
         def created(h: RunningScheduler, replica: Replica = replica) -> None:
             if engine == "accelerated":
                 accelerate_config(h.scheduler.config)
-            instrument_scheduler(h)
-            if not scenario.assume:
-                switch_off_assume(h)
-            watch_cache(h.scheduler.config.scheduler_cache)  # cheap snapshots (trace/sharing.py)
-            watch_queue(h.config_factory.pod_queue)
-            watch_queue(h.config_factory.scheduled_pod_populator.config.queue)
+            observe_scheduler_parts(observation, h.config_factory, h.scheduler.config, h.s.scheduler_name,
+                                    assume=scenario.assume)
             _attach_to_builder(world, replica)
             if on_replica_created is not None:
                 on_replica_created(h)
@@ -327,50 +326,31 @@ def build_world(
 
 def _attach_to_builder(world: World, replica: Replica) -> None:
     """Point the snapshot builder at "the focused replica" (the leader, else the first alive
-    one): proxies look it up at every snapshot, so after a fail-over the views follow the new
+    one): its sources look it up at every snapshot, so after a fail-over the views follow the new
     leader."""
     if world.builder.cache is not None:
         return
-    world.builder.cache = _Focused(world, lambda h: h.scheduler.config.scheduler_cache)
+    world.builder.cache = Source(_focused(world, lambda h: h.scheduler.config.scheduler_cache), cache_state)
     world.builder.queues = {
-        "podQueue": _FocusedQueue(world, lambda h: h.config_factory.pod_queue, "FIFO"),
-        "scheduledPodPopulator": _FocusedQueue(
-            world, lambda h: h.config_factory.scheduled_pod_populator.config.queue, "DeltaFIFO"),
+        "podQueue": Source(_focused(world, lambda h: h.config_factory.pod_queue), queue_state, "FIFO"),
+        "scheduledPodPopulator": Source(
+            _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue), queue_state,
+            "DeltaFIFO"),
     }
-    world.builder.backoff = _Focused(world, lambda h: _LazyBackoff(h.config_factory))
+    # the factory creates its PodBackoff inside CreateFromKeys: read it when asked
+    world.builder.backoff = Source(_focused(world, lambda h: h.config_factory.pod_backoff), backoff_state)
 
 
-@attrs.define(eq=False)
-class _Focused:
-    """``debug_state()`` of a part of whichever replica is focused right now."""
+def _focused(world: World, part: Callable[[RunningScheduler], Any]) -> Callable[[], Any]:
+    """``part`` of whichever replica is focused right now (None before it exists)."""
 
-    world: World
-    part: Callable[[RunningScheduler], Any]
-
-    def _target(self) -> Any:
-        replica = self.world.focused()
+    def target() -> Any:
+        replica = world.focused()
         if replica is None or replica.handles.scheduler is None:
             return None
-        return self.part(replica.handles)
+        return part(replica.handles)
 
-    def debug_state(self) -> Any:
-        target = self._target()
-        return target.debug_state() if target is not None else None
-
-
-@attrs.define(eq=False)
-class _FocusedQueue(_Focused):
-    kind: str = "FIFO"
-
-
-@attrs.define(eq=False)
-class _LazyBackoff:
-    """The factory creates its PodBackoff inside CreateFromKeys; read it when needed."""
-
-    factory: Any
-
-    def debug_state(self) -> tuple[Any, ...]:
-        return self.factory.pod_backoff.debug_state() if self.factory.pod_backoff is not None else ()
+    return target
 
 
 def _play_timeline(world: World) -> None:

@@ -20,13 +20,8 @@ from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
 from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent, _new_event
 from kschedlearn.trace.stages import CATALOGUE, stage as lookup_stage
 
-# the runtime, the tracer and the trace-point wrappers are not part of the Go story
-_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
-
-
-def _is_instrument_module(mod: str) -> bool:
-    """``kschedlearn.scheduler.instrument``, ``...core.instrument``, ``...cache.instrument``, ..."""
-    return mod.endswith(".instrument")
+# the runtime, the tracer and the observation layer's trace points are not part of the Go story
+_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace", "kschedlearn.observe")
 
 
 #: while an ``in_frame`` event is being recorded: the observed function's frame, which every
@@ -169,7 +164,7 @@ def _frame(f: Any, mod: str, lines: dict[int, Frame]) -> Frame:
 
 
 def _is_mirrored_frame_module(mod: str) -> bool:
-    return mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES) and not _is_instrument_module(mod)
+    return mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES)
 
 
 @functools.cache

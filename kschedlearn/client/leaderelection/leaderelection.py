@@ -109,7 +109,7 @@ def new_leader_elector(lec: LeaderElectionConfig) -> LeaderElector:
     return LeaderElector(config=lec)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class LeaderElector:
     """One candidate: its config plus what it last saw in the lock and when (local time).
 

@@ -186,7 +186,7 @@ class _AppsGroup:
         return AppsV1beta1Interface(self.factory)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class SharedInformerFactory:
     """Go: factory.go ``sharedInformerFactory``."""
 

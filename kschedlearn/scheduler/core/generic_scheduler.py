@@ -71,7 +71,7 @@ class SchedulingError(Exception):
     """A plain ``fmt.Errorf`` error of this file (e.g. ``empty priorityList``)."""
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class GenericScheduler:
     """Go: core.genericScheduler (implements algorithm.ScheduleAlgorithm)."""
 

@@ -75,7 +75,7 @@ UNASSIGNED_POD_SELECTOR = "spec.nodeName==,status.phase!=Succeeded,status.phase!
 ASSIGNED_POD_SELECTOR = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class ConfigFactory:
     """Go: factory.ConfigFactory (implements scheduler.Configurator) — factory.go#L57-L100."""
 
@@ -547,7 +547,7 @@ class PVCInfo:
         return self.lister.persistent_volume_claims(namespace).get(name)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Binder:
     """Go: factory.binder — POST the Binding. factory.go#L578-L580"""
 

@@ -85,7 +85,7 @@ class _PodState:
     binding_finished: bool = False
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class SchedulerCache:
     """The cache behind the ``Cache`` interface; one mutex guards every field.
 

@@ -80,7 +80,7 @@ class BackoffEntry:
         return duration
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class PodBackoff:
     """Go: util.PodBackoff — one entry per pod key."""
 

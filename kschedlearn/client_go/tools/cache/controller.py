@@ -86,7 +86,7 @@ class ControllerDebugState:
     has_synced: bool
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Controller:
     """Runs a reflector into ``config.queue`` and pops the queue into ``config.process``.
 

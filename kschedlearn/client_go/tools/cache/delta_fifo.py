@@ -190,7 +190,7 @@ def _is_deletion_dup(a: Delta, b: Delta) -> Delta | None:
     return b
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class DeltaFIFO:
     """The delta queue described in the module docstring.
 

@@ -139,7 +139,7 @@ class QueueDebugState:
     closed: bool
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class FIFO:
     """The producer/consumer queue described in the module docstring.
 

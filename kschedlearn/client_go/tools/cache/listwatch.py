@@ -72,7 +72,7 @@ WatchFunc = Callable[[ListOptions], WatchInterface]
 """Go: listwatch.go ``type WatchFunc func(options metav1.ListOptions) (watch.Interface, error)``."""
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class ListWatch:
     """A ListerWatcher made of two functions.
 

@@ -133,7 +133,7 @@ class ReflectorDebugState:
     store: Any
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Reflector:
     """Watches one resource and mirrors every change into ``store``.
 

@@ -119,7 +119,7 @@ class SharedInformerDebugState:
     listeners: tuple[ListenerDebugState, ...]
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class ProcessorListener:
     """One handler with its pending notifications. Go: shared_informer.go ``processorListener``.
 
@@ -334,7 +334,7 @@ class DummyController:
         return ""
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class SharedIndexInformer:
     """Go: shared_informer.go ``type sharedIndexInformer struct``
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L120-L150

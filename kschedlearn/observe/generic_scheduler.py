@@ -3,39 +3,39 @@
 Go: none — kschedlearn-only (DESIGN principle 5: ``generic_scheduler.py`` carries no notebook
 lines). What the ``decision`` view and the questions read comes from here:
 
-- ``schedule.start`` — ``findNodesThatFit`` is called (Go's ``trace.Step("Computing
+- ``schedule.start`` — before ``Schedule`` calls ``findNodesThatFit`` (Go's ``trace.Step("Computing
   predicates")`` stands just before it): the pod and the listed nodes;
-- ``schedule.predicate_node`` — ``podFitsOnNode`` returned for one node: each predicate's own
-  reasons (recorded by wrapping the predicates for that one call);
+- ``schedule.predicate_node`` — after ``checkNode``'s call of ``podFitsOnNode`` for one node: each
+  predicate's own reasons (recorded by handing that call recording twins of the predicates);
 - ``schedule.predicates`` — ``findNodesThatFit`` returned at least one node (Go's
   ``trace.Step("Prioritizing")``): the nodes that fit and every failed node's reasons;
 - ``schedule.priorities`` — ``PrioritizeNodes`` returned: each priority's score column (recorded
-  by wrapping the reduce / old-style functions — the map results reach the reduce step — and
-  the extenders for that one call), the weights and the totals;
+  by handing the call twins of the reduce / old-style functions — the map results reach the
+  reduce step — and of the extenders), the weights and the totals;
 - ``selectHost`` — ``selectHost`` returned: the ranking, how many tied, the round-robin counter.
 
-``find_nodes_that_fit``, ``pod_fits_on_node`` and ``prioritize_nodes`` are functions of the
-module, so :func:`install_module_trace_points` replaces them there once (each wrapper passes
-straight through when no tracer is attached); ``schedule`` and ``select_host`` are methods, so
-:func:`instrument_algorithm` wraps them on one scheduler instance. The accelerated engine, which
-computes the same results another way, emits the same events through the ``emit_*`` functions.
+``findNodesThatFit``, ``podFitsOnNode`` and ``PrioritizeNodes`` are functions of the module: the
+simulation's :class:`~kschedlearn.observe.observation.Observation` hooks them through
+:func:`observe_module_functions` (other simulations, and code run outside one, call straight
+through); ``Schedule`` and ``selectHost`` are methods, probed on one scheduler instance by
+:func:`observe_algorithm`. The accelerated engine, which computes the same results another way,
+emits the same events through the ``emit_*`` functions.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from kschedlearn.scheduler.core import generic_scheduler as gs
-from kschedlearn.scheduler.core.trace_recorders import (
+from kschedlearn.observe.points import callee
+from kschedlearn.observe.recorders import (
     NO_REASONS, Recorders, ScoreColumn, all_pass, cached, extender_scores, shared, shared_lists)
+from kschedlearn.observe.wrap import Call, on_method
+from kschedlearn.scheduler.core import generic_scheduler as gs
 from kschedlearn.sim.runtime import current_goroutine
-from kschedlearn.trace import ObservedCall, emit, observed_call, register_stage
-from kschedlearn.trace.core import in_frame_of
-from kschedlearn.trace.instrument import call_untraced, wrap_instance
+from kschedlearn.trace import ObservedCall, emit, register_stage
 from kschedlearn.trace.stages import SCHED
 
 _GS = SCHED + "core/generic_scheduler.go"
@@ -49,12 +49,6 @@ register_stage("schedule.priorities", _GS + "#L239-L373",
                "PrioritizeNodes: each priority scores each node 0-10; scores are multiplied by their weights and summed.")
 register_stage("selectHost", _GS + "#L133-L150",
                "selectHost sorts by score (ties by name, descending) and round-robins among the top-scoring nodes.")
-
-
-def tracing() -> bool:
-    """True when the running goroutine's runtime records trace events."""
-    g = current_goroutine()
-    return g is not None and g.runtime.tracer is not None
 
 
 def pod_key(pod: Any) -> str:
@@ -225,112 +219,88 @@ class _RecordingExtender:
 
 # -- wrappers of the module's functions ----------------------------------------------------
 
-def _traced_find_nodes_that_fit(untraced: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(untraced)
-    def find_nodes_that_fit(pod: Any, node_name_to_info: Any, nodes: list[Any], predicate_funcs: Any,
-                            extenders: Any, metadata_producer: Any) -> Any:
-        if not tracing():
-            return untraced(pod, node_name_to_info, nodes, predicate_funcs, extenders, metadata_producer)
-        emit_schedule_start(pod, nodes)
-        filtered, failed_predicate_map = untraced(pod, node_name_to_info, nodes, predicate_funcs, extenders,
-                                                  metadata_producer)
-        if filtered:  # an empty list ends Schedule with a FitError before trace.Step("Prioritizing")
-            emit_predicates_done(pod, filtered, failed_predicate_map)
-        return filtered, failed_predicate_map
-
-    return find_nodes_that_fit
+def _around_find_nodes_that_fit(proceed: Callable[..., Any], call: Call) -> Any:
+    pod, nodes = call.args[0], call.args[2]
+    emit_schedule_start(pod, nodes)
+    filtered, failed_predicate_map = proceed(*call.args, **call.kwargs)
+    if filtered:  # an empty list ends Schedule with a FitError before trace.Step("Prioritizing")
+        emit_predicates_done(pod, filtered, failed_predicate_map)
+    return filtered, failed_predicate_map
 
 
-def _traced_pod_fits_on_node(untraced: Callable[..., Any]) -> Callable[..., Any]:
-    observed = observed_call(untraced, "returned", in_frame=True)
-    frame = in_frame_of(observed)
-
-    # Runs once per node per pod: the steps of emit_predicate_node / emit / Tracer.record are
-    # inlined (the goroutine and the in-frame Frame are known here), each one as they do it.
-    @functools.wraps(untraced)
-    def pod_fits_on_node(pod: Any, meta: Any, info: Any, predicate_funcs: dict[str, Any]) -> Any:
-        g = current_goroutine()
-        tracer = g.runtime.tracer if g is not None else None
-        if tracer is None:
-            return untraced(pod, meta, info, predicate_funcs)
-        recorders = tracer.memo.get(("predicates", g))
-        if recorders is None or recorders.source != predicate_funcs:
-            recorders = cached("predicates", g, predicate_funcs, dict, _recording_predicates)
-        outer, recorders.sink = recorders.sink, {}
-        verdicts: dict[str, list[str]] = recorders.sink
-        failures_before = recorders.failures
-        try:
-            fits, failed_predicates = untraced(pod, meta, info, recorders.fns)
-        finally:
-            recorders.sink = outer
-        rt = g.runtime
-        tracer = rt.tracer  # (as emit would: the tracer attached now, if any)
-        if tracer is not None:
-            if pod is not recorders.pod:  # (API objects are frozen: the same pod, the same key)
-                recorders.pod, recorders.pod_key = pod, pod_key(pod)
-            node = info.node() if info is not None else None
-            node_name = node.metadata.name if node is not None else ""
-            if recorders.failures == failures_before:
-                verdicts = all_pass(recorders, verdicts)
-            message, data = _predicate_node_event(recorders.pod_key, node_name, fits, verdicts)
-            event = tracer.record_in_frame(rt, g, "schedule.predicate_node", message, None, data, observed, frame)
-            if tracer.breakpoint is not None and tracer.breakpoint(event):
-                rt.pause(event)
-        return fits, failed_predicates
-
-    return pod_fits_on_node
+_AFTER_POD_FITS_ON_NODE = callee(gs.pod_fits_on_node, "returned")
 
 
-def _traced_prioritize_nodes(untraced: Callable[..., Any]) -> Callable[..., Any]:
-    observed = observed_call(untraced, "returned", in_frame=True)
-
-    @functools.wraps(untraced)
-    def prioritize_nodes(pod: Any, node_name_to_info: Any, meta: Any, priority_configs: list[Any],
-                         nodes: list[Any], extenders: list[Any]) -> Any:
-        g = current_goroutine()
-        if g is None or g.runtime.tracer is None or (len(priority_configs) == 0 and len(extenders) == 0):
-            # (the EqualPriorityMap path has no trace point)
-            return untraced(pod, node_name_to_info, meta, priority_configs, nodes, extenders)
-        recorders = cached("priorities", g, list(priority_configs), list, _recording_configs)
-        columns = [ScoreColumn() for _ in priority_configs]
-        answers: list[tuple[list[Any], int]] = []
-        recording_extenders = [_RecordingExtender(e, answers) for e in extenders]
-        outer, recorders.sink = recorders.sink, columns
-        try:
-            result = untraced(pod, node_name_to_info, meta, list(recorders.fns), nodes, recording_extenders)
-        finally:
-            recorders.sink = outer
-        combined = extender_scores(answers) if extenders and nodes else {}
-        emit_priorities(pod, nodes, [column.scores() for column in columns], priority_configs,
-                        combined, result, observed)
-        return result
-
-    return prioritize_nodes
-
-
-_MODULE_WRAPPERS = {
-    "find_nodes_that_fit": _traced_find_nodes_that_fit,
-    "pod_fits_on_node": _traced_pod_fits_on_node,
-    "prioritize_nodes": _traced_prioritize_nodes,
-}
-
-
-def install_module_trace_points() -> None:
-    """Replace ``generic_scheduler``'s three functions by their traced wrappers (once).
-
-    Process-wide, but a wrapper only does more than call through when the running goroutine's
-    runtime has a tracer — exactly when the lines it replaces used to emit.
-    """
-    for name, make_wrapper in _MODULE_WRAPPERS.items():
-        current = getattr(gs, name)
-        if getattr(current, "_kschedlearn_traced", False):
-            continue
-        wrapper = make_wrapper(current)
-        wrapper._kschedlearn_traced = True  # type: ignore[attr-defined]
-        setattr(gs, name, wrapper)
+def _around_pod_fits_on_node(proceed: Callable[..., Any], call: Call) -> Any:
+    """Runs once per node per pod: the predicates are handed recording twins for the call, and
+    the event is recorded directly (the goroutine and tracer are known here)."""
+    pod, meta, info, predicate_funcs = call.args
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None:
+        return proceed(pod, meta, info, predicate_funcs)
+    recorders = tracer.memo.get(("predicates", g))
+    if recorders is None or recorders.source != predicate_funcs:
+        recorders = cached("predicates", g, predicate_funcs, dict, _recording_predicates)
+    outer, recorders.sink = recorders.sink, {}
+    verdicts: dict[str, list[str]] = recorders.sink
+    failures_before = recorders.failures
+    try:
+        fits, failed_predicates = proceed(pod, meta, info, recorders.fns)
+    finally:
+        recorders.sink = outer
+    rt = g.runtime
+    tracer = rt.tracer  # (as emit would: the tracer attached now, if any)
+    if tracer is not None:
+        if pod is not recorders.pod:  # (API objects are frozen: the same pod, the same key)
+            recorders.pod, recorders.pod_key = pod, pod_key(pod)
+        node = info.node() if info is not None else None
+        node_name = node.metadata.name if node is not None else ""
+        if recorders.failures == failures_before:
+            verdicts = all_pass(recorders, verdicts)
+        message, data = _predicate_node_event(recorders.pod_key, node_name, fits, verdicts)
+        event = tracer.record(rt, g, "schedule.predicate_node", message, None, data, _AFTER_POD_FITS_ON_NODE)
+        if tracer.breakpoint is not None and tracer.breakpoint(event):
+            rt.pause(event)
+    return fits, failed_predicates
 
 
-# -- wrappers of one scheduler's methods ---------------------------------------------------
+_AFTER_PRIORITIZE_NODES = callee(gs.prioritize_nodes, "returned")
+
+
+def _around_prioritize_nodes(proceed: Callable[..., Any], call: Call) -> Any:
+    pod, node_name_to_info, meta, priority_configs, nodes, extenders = call.args
+    g = current_goroutine()
+    if g is None or g.runtime.tracer is None or (len(priority_configs) == 0 and len(extenders) == 0):
+        # (the EqualPriorityMap path has no trace point)
+        return proceed(*call.args)
+    recorders = cached("priorities", g, list(priority_configs), list, _recording_configs)
+    columns = [ScoreColumn() for _ in priority_configs]
+    answers: list[tuple[list[Any], int]] = []
+    recording_extenders = [_RecordingExtender(e, answers) for e in extenders]
+    outer, recorders.sink = recorders.sink, columns
+    try:
+        result = proceed(pod, node_name_to_info, meta, list(recorders.fns), nodes, recording_extenders)
+    finally:
+        recorders.sink = outer
+    combined = extender_scores(answers) if extenders and nodes else {}
+    emit_priorities(pod, nodes, [column.scores() for column in columns], priority_configs,
+                    combined, result, _AFTER_PRIORITIZE_NODES)
+    return result
+
+
+def observe_module_functions(observation: Any) -> None:
+    """Hook ``findNodesThatFit``, ``podFitsOnNode`` and ``PrioritizeNodes`` for one simulation:
+    at ``Schedule``'s and ``checkNode``'s calls (and the accelerated engine's fall-backs). Once
+    per simulation, however many replicas it runs."""
+    if not observation.first_time(observe_module_functions):
+        return
+    observation.on_attribute(gs, "find_nodes_that_fit", around=_around_find_nodes_that_fit)
+    observation.on_attribute(gs, "pod_fits_on_node", around=_around_pod_fits_on_node)
+    observation.on_attribute(gs, "prioritize_nodes", around=_around_prioritize_nodes)
+
+
+# -- one scheduler's methods ---------------------------------------------------------------
 
 @attrs.define(eq=False)
 class _Attempt:
@@ -339,39 +309,19 @@ class _Attempt:
     pod: Any = None
 
 
-def _remembering_pod(attempt: _Attempt) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    def make(original: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(original)
-        def schedule(self: Any, pod: Any, node_lister: Any) -> str:
-            attempt.pod = pod
-            return original(self, pod, node_lister)
-
-        return schedule
-
-    return make
-
-
-def _announcing_host(attempt: _Attempt) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    def make(original: Callable[..., Any]) -> Callable[..., Any]:
-        observed = observed_call(original, "returned", in_frame=True)
-
-        @functools.wraps(original)
-        def select_host(self: Any, priority_list: list[Any]) -> str:
-            # looked up at call time: an exercise may have swapped in the learner's selectHost
-            host = call_untraced(self, "_select_host", priority_list)
-            emit_select_host(attempt.pod, priority_list, self.last_node_index - 1, host, observed)
-            return host
-
-        return select_host
-
-    return make
-
-
-def instrument_algorithm(algorithm: Any) -> Any:
-    """Attach the trace points above to one ``GenericScheduler`` (or accelerated) instance."""
-    install_module_trace_points()
+def observe_algorithm(algorithm: Any) -> Any:
+    """Attach ``selectHost`` to one ``GenericScheduler`` (or accelerated) instance: ``Schedule``
+    remembers the pod, ``selectHost``'s return is announced."""
     attempt = _Attempt()
-    return wrap_instance(algorithm, {
-        "schedule": _remembering_pod(attempt),
-        "_select_host": _announcing_host(attempt),
-    }, tag="algorithm")
+    after_select_host = callee(gs.GenericScheduler._select_host, "returned")
+
+    def remember(call: Call) -> None:
+        attempt.pod = call.args[0]
+
+    def announce(call: Call) -> None:
+        emit_select_host(attempt.pod, call.args[0], call.receiver.last_node_index - 1, call.result,
+                         after_select_host)
+
+    on_method(algorithm, "schedule", before=remember)
+    on_method(algorithm, "_select_host", after=announce)
+    return algorithm

@@ -1,6 +1,6 @@
 """What the traced ``podFitsOnNode`` / ``PrioritizeNodes`` keep between calls and per call.
 
-Go: none — kschedlearn-only: the bookkeeping of ``scheduler/core/instrument.py``'s recording
+Go: none — kschedlearn-only: the bookkeeping of ``observe/generic_scheduler.py``'s recording
 twins (that module keeps the twins and the wrappers, whose frames the trace skips; nothing here
 runs while an event is recorded).
 """
