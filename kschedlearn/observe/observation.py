@@ -78,6 +78,15 @@ class Observation:
         """Run ``hook`` after the glog line of format ``fmt`` in the function ``site``."""
         self.log_hooks.setdefault(site, []).append((fmt, hook))
 
+    def after_log(self, fmt: str, args: tuple[Any, ...], caller: FrameType) -> None:
+        """Called by the glog shim after each line: run the hooks at that line, if any."""
+        found = self.log_hooks.get(caller.f_code)
+        if not found:
+            return
+        for hook_fmt, hook in found:
+            if hook_fmt == fmt:
+                hook(Call(None, (fmt, *args), {}, caller))
+
     def handles(self, process: Process | None = None) -> ReplicaHandles:
         """The handles of ``process``'s kube-scheduler (default: the calling goroutine's)."""
         if process is None:
@@ -104,14 +113,4 @@ def observation_of(runtime: Runtime | None) -> Observation | None:
     return getattr(runtime, "observation", None) if runtime is not None else None
 
 
-def run_log_hooks(observation: Observation, fmt: str, args: tuple[Any, ...], caller: FrameType) -> None:
-    """Called by the glog shim after each line: run the hooks at that line, if any."""
-    found = observation.log_hooks.get(caller.f_code)
-    if not found:
-        return
-    for hook_fmt, hook in found:
-        if hook_fmt == fmt:
-            hook(Call(None, (fmt, *args), {}, caller))
-
-
-__all__ = ["LogHook", "Observation", "ReplicaHandles", "attach", "observation_of", "run_log_hooks"]
+__all__ = ["LogHook", "Observation", "ReplicaHandles", "attach", "observation_of"]

@@ -9,6 +9,7 @@ stands before the call (``"calling"``) or right after it returned (``"returned"`
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,7 @@ from kschedlearn.trace import ObservedCall, TraceEvent, emit
 def callee(fn: Callable[..., Any], phase: str) -> ObservedCall:
     """The :class:`ObservedCall` of a trace point before (``"calling"``) or after
     (``"returned"``) a call of ``fn``."""
-    fn = getattr(fn, "__wrapped__", fn)
+    fn = inspect.unwrap(fn)
     return ObservedCall(getattr(fn, "__qualname__", repr(fn)), getattr(fn, "__module__", ""), 0, phase)
 
 

@@ -25,6 +25,7 @@ trace point stands at that call in that function, as the event's stack shows.
 
 from __future__ import annotations
 
+import inspect
 import sys
 import weakref
 from collections.abc import Callable
@@ -107,7 +108,7 @@ def _nested(wrap: Around, proceed: Callable[..., Any], call: Call) -> Callable[.
 def site_of(fn: Callable[..., Any], *nested: str) -> CodeType:
     """The code object of ``fn`` — or of a function defined inside it, by name (``nested``:
     ``site_of(LeaderElector._acquire, "try_once")`` is the ``try_once`` closure)."""
-    code: CodeType = getattr(fn, "__wrapped__", fn).__code__
+    code: CodeType = inspect.unwrap(fn).__code__
     for name in nested:
         code = next(c for c in code.co_consts if isinstance(c, CodeType) and c.co_name == name)
     return code
@@ -199,6 +200,11 @@ class _GlobalProbe:
         if hooks is None:
             return self.original(*args, **kwargs)
         return hooks.run(self.original, args[0] if args else None, args, kwargs, sys._getframe(1))
+
+    @property
+    def __wrapped__(self) -> Callable[..., Any]:
+        """The function it stands in front of (``inspect.unwrap`` finds it)."""
+        return self.original
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         """On a class, behave like the function it replaces (bound to ``instance``)."""

@@ -435,6 +435,19 @@ class Runtime:
         return min(live) if live else None
 
 
+def exit_process(code: int, stdout: str = "") -> None:
+    """Go's ``fmt.Print`` of ``stdout`` then ``os.Exit(code)``, for the calling goroutine's
+    process: the tracer (if any) records it, then every goroutine of the process ends — the
+    calling one at once (``os.Exit`` never returns)."""
+    g = current_goroutine()
+    assert g is not None, "exit_process is called from a goroutine"
+    rt = g.runtime
+    if rt.tracer is not None:
+        rt.tracer.on_exit(rt, g, code, stdout)
+    rt.kill_process(g.process, f"exit status {code}")
+    raise GoroutineExit()
+
+
 def current_goroutine() -> Goroutine | None:
     """The goroutine running right now, or None when called from the driver."""
     glet = greenlet.getcurrent()

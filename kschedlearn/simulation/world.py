@@ -20,12 +20,12 @@ from kschedlearn.apiserver.rest.handler import RestHandler
 from kschedlearn.apiserver.rest.types import Response
 from kschedlearn.apiserver.server import APIServer
 from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
-from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
 from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
 from kschedlearn.scenarios.scenario import Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
-from kschedlearn.observe import Observation, attach
+from kschedlearn.observe import Observation, ReplicaHandles, attach
 from kschedlearn.observe.replica import observe_scheduler_parts
+from kschedlearn.observe.startup import observe_config_factory, observe_main
 from kschedlearn.observe.sharing import Source
 from kschedlearn.observe.views import backoff_state, cache_state, queue_state
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
@@ -49,7 +49,7 @@ class Replica:
     name: str
     flags: tuple[str, ...]
     process: sim.Process
-    handles: RunningScheduler
+    handles: ReplicaHandles
 
 
 @attrs.define(eq=False)
@@ -259,7 +259,6 @@ def build_world(
     snapshot_every: int = 1,
     log_verbosity: int = 4,
     capture_stacks: bool = True,
-    on_replica_created: Callable[[RunningScheduler], None] | None = None,
     registry: Any = None,
     engine: str = "mirrored",
 ) -> World:
@@ -296,25 +295,25 @@ def build_world(
         tracer.snapshot_fn = builder
         tracer.listeners.append(builder.observe)
 
+    def on_config(handles: ReplicaHandles, config: Any) -> None:
+        """A replica's CreateFromKeys returned its scheduler Config: swap the engine, attach the
+        pod journey's trace points, point the views at it."""
+        if engine == "accelerated":
+            accelerate_config(config)
+        observe_scheduler_parts(observation, handles.config_factory, config, handles.s.scheduler_name,
+                                assume=scenario.assume)
+        replica = next(r for r in world.replicas.values() if r.handles is handles)
+        _attach_to_builder(world, replica)
+
+    observe_main(observation)
+    observe_config_factory(observation, on_config)
     for spec in scenario.schedulers:
         proc = rt.new_process(spec.name)
-        handles = RunningScheduler(s=None)
-        replica = Replica(spec.name, scenario.flags_for(spec), proc, handles)
+        replica = Replica(spec.name, scenario.flags_for(spec), proc, observation.handles(proc))
         world.replicas[spec.name] = replica
 
-        def created(h: RunningScheduler, replica: Replica = replica) -> None:
-            if engine == "accelerated":
-                accelerate_config(h.scheduler.config)
-            observe_scheduler_parts(observation, h.config_factory, h.scheduler.config, h.s.scheduler_name,
-                                    assume=scenario.assume)
-            _attach_to_builder(world, replica)
-            if on_replica_created is not None:
-                on_replica_created(h)
-
-        def main(replica: Replica = replica, created: Callable[[RunningScheduler], None] = created) -> None:
-            kube_scheduler.main(replica.flags, server=api, hostname=replica.name,
-                                handles=replica.handles, on_created=created,
-                                registry=copy_registry(registry))
+        def main(replica: Replica = replica) -> None:
+            kube_scheduler.main(replica.flags, server=api, hostname=replica.name, registry=copy_registry(registry))
 
         rt.go(main, name=f"{spec.name} main", process=proc)
 
@@ -341,7 +340,7 @@ def _attach_to_builder(world: World, replica: Replica) -> None:
     world.builder.backoff = Source(_focused(world, lambda h: h.config_factory.pod_backoff), backoff_state)
 
 
-def _focused(world: World, part: Callable[[RunningScheduler], Any]) -> Callable[[], Any]:
+def _focused(world: World, part: Callable[[ReplicaHandles], Any]) -> Callable[[], Any]:
     """``part`` of whichever replica is focused right now (None before it exists)."""
 
     def target() -> Any:

@@ -304,6 +304,10 @@ class Tracer:
                 self.listener_errors.append((event, err))
         return event
 
+    def on_exit(self, rt: Runtime, g: Goroutine, code: int, stdout: str) -> None:
+        """A simulated process printed ``stdout`` and called ``os.Exit(code)``."""
+        self.record(rt, g, "process.exit", stdout.rstrip("\n"), None, {"stdout": stdout, "exit_code": code})
+
     def on_crash(self, rt: Runtime, g: Goroutine, exc: BaseException) -> None:
         self.record(
             rt, g, "process.crash", f"{g.process.name} exited: {type(exc).__name__}: {exc}",

@@ -202,14 +202,10 @@ class SharedInformerFactory:
         Go: ``(*sharedInformerFactory).Start``
         """
         with self.lock:
-            started = []
             for informer_type, informer in self.informers.items():
                 if not self.started_informers.get(informer_type, False):
                     sim.go(informer.run, stop_ch, name=f"informer {informer_type.__name__}")
                     self.started_informers[informer_type] = True
-                    started.append(informer_type.__name__)
-            emit("informerFactory.Start", f"started informers: {', '.join(started) or 'none'}",
-                 data={"started": started})
 
     def informer_for(self, obj_type: type, new_func: NewInformerFunc) -> SharedIndexInformer:
         """The one informer for ``obj_type``, created with ``new_func`` the first time.

@@ -16,11 +16,9 @@ Differs from Go: Go's ``sets.String`` of keys becomes a Python ``set``; errors r
 plugin registry is an explicit object (see ``plugins.py``). The informer factory's node list
 order is its store's insertion order (Go: map order).
 
-Trace points: the error path's (``error.backoff``, ``error.requeue``) are attached from outside
-by ``factory/instrument.py``. The three startup-chain markers (``NewConfigFactory``,
-``CreateFromKeys``, ``ConfigFactory.Run``) stay inline, like ``schedulercache.New`` in
-``cache.py`` and the markers of ``cmd/``: they fire while ``createScheduler`` runs, before the
-simulation can wrap anything (its ``on_created`` hook runs right after ``createScheduler``).
+Trace points (``NewConfigFactory``, ``CreateFromKeys``, ``ConfigFactory.Run``, the error path's
+``error.backoff`` and ``error.requeue``) are attached from outside, by the observation layer
+(``kschedlearn/observe/startup.py``, ``observe/scheduler.py``).
 """
 
 from __future__ import annotations
@@ -55,18 +53,8 @@ from kschedlearn.scheduler.core.generic_scheduler import ErrNoNodesAvailable, ne
 from kschedlearn.scheduler.factory import plugins
 from kschedlearn.scheduler.schedulercache import cache as schedulercache
 from kschedlearn.scheduler.util.backoff_utils import PodBackoff, create_default_pod_backoff
-from kschedlearn.trace import emit, glog, register_stage
-from kschedlearn.trace.stages import SCHED
+from kschedlearn.trace import glog
 
-_F = SCHED + "factory/factory.go"
-register_stage("NewConfigFactory", _F + "#L104-L167",
-               "NewConfigFactory creates the pod FIFO, the scheduler cache (30 s TTL) and the assigned-pod informer.")
-register_stage("CreateFromProvider", _F + "#L298-L307", "The predicates and priorities come from a named algorithm provider.")
-register_stage("CreateFromConfig", _F + "#L309-L342", "The predicates and priorities come from a policy file.")
-register_stage("CreateFromKeys", _F + "#L344-L388",
-               "CreateFromKeys builds the generic scheduler, starts the pod watches (Run) and returns the scheduler Config.")
-register_stage("ConfigFactory.Run", _F + "#L449-L456",
-               "Run starts the unassigned-pod reflector (feeding podQueue) and the assigned-pod informer (feeding the cache).")
 
 INITIAL_GET_BACKOFF = 0.1  # Go: initialGetBackoff = 100 * time.Millisecond
 MAXIMAL_GET_BACKOFF = 60.0  # Go: maximalGetBackoff = time.Minute
@@ -240,8 +228,6 @@ class ConfigFactory:
         """
         glog.v(2).infof("Creating scheduler with fit predicates '%v' and priority functions '%v",
                         sorted(predicate_keys), sorted(priority_keys))
-        emit("CreateFromKeys", f"{len(predicate_keys)} predicates, {len(priority_keys)} priorities",
-             data={"predicates": sorted(predicate_keys), "priorities": sorted(priority_keys)})
 
         if self.hard_pod_affinity_symmetric_weight < 0 or self.hard_pod_affinity_symmetric_weight > 100:
             raise ValueError(
@@ -306,7 +292,6 @@ class ConfigFactory:
     # -- running -------------------------------------------------------------------------
     def run(self) -> None:
         """Start feeding podQueue and the cache. Go: ConfigFactory.Run — factory.go#L449-L455"""
-        emit("ConfigFactory.Run", "reflector(unassigned pods) → podQueue; go scheduledPodPopulator.Run")
         # Watch and queue pods that need scheduling: a bare reflector straight into the FIFO.
         self.unassigned_pod_reflector = new_reflector(
             self._create_unassigned_non_terminated_pod_lw(), Pod, self.pod_queue, 0,
@@ -414,7 +399,6 @@ def new_config_factory(
     Go: factory.NewConfigFactory — factory.go#L102-L167. ``registry`` is kschedlearn-only
     (None = the default plugin registry).
     """
-    emit("NewConfigFactory", f"scheduler {scheduler_name!r}")
     stop_everything = sim.Chan(name="StopEverything")
     scheduler_cache = schedulercache.new(30.0, stop_everything)
 

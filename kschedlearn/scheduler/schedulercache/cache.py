@@ -66,7 +66,6 @@ def new(ttl: float, stop: sim.Chan) -> SchedulerCache:
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L34-L42
     Differs from Go: must be called inside a simulated goroutine (it starts one).
     """
-    emit("schedulercache.New", f"TTL {ttl:g}s, cleanupAssumedPods every {_CLEAN_ASSUMED_PERIOD:g}s")
     cache = _new_scheduler_cache(ttl, _CLEAN_ASSUMED_PERIOD, stop)
     cache._run()
     return cache

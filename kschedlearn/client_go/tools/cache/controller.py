@@ -302,7 +302,6 @@ def new_indexer_informer(lw: ListerWatcher, obj_type: type | None, resync_period
     Go: controller.go ``NewIndexerInformer``
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L285-L349
     """
-    emit("NewIndexerInformer", f"informer {name or ''}: Reflector → DeltaFIFO → processLoop → handlers")
     client_state = new_indexer(deletion_handling_meta_namespace_key_func, indexers)
     fifo = new_delta_fifo(meta_namespace_key_func, None, client_state)
     cfg = Config(queue=fifo, lister_watcher=lw, object_type=obj_type,
