@@ -196,7 +196,10 @@ def observe_config_factory(observation: Observation, on_config: OnConfig) -> Non
 
 
 def _observe_factory_instance(observation: Observation, cf: Any, on_config: OnConfig) -> None:
+    from kschedlearn.observe.informers import observe_controller
+
     handles = observation.handles
+    observe_controller(cf.scheduled_pod_populator)  # the assigned-pod informer NewConfigFactory built
     create = site_of(configurator.SchedulerConfigurator.create)
 
     def provider_message(call: Call) -> tuple[str, dict[str, Any]]:

@@ -24,6 +24,8 @@ from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
 from kschedlearn.scenarios.scenario import Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
 from kschedlearn.observe import Observation, ReplicaHandles, attach
+from kschedlearn.observe.informers import observe_informers
+from kschedlearn.observe.leaderelection import observe_leader_election
 from kschedlearn.observe.replica import observe_scheduler_parts
 from kschedlearn.observe.startup import observe_config_factory, observe_main
 from kschedlearn.observe.sharing import Source
@@ -307,6 +309,8 @@ def build_world(
 
     observe_main(observation)
     observe_config_factory(observation, on_config)
+    observe_informers(observation)
+    observe_leader_election(observation)
     for spec in scenario.schedulers:
         proc = rt.new_process(spec.name)
         replica = Replica(spec.name, scenario.flags_for(spec), proc, observation.handles(proc))

@@ -37,7 +37,7 @@ from kschedlearn.client.leaderelection.resourcelock.interface import (
     LeaderElectionRecord,
 )
 from kschedlearn.sim import Chan
-from kschedlearn.trace import emit, glog, register_stage
+from kschedlearn.trace import glog
 
 _GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go"
 
@@ -45,24 +45,6 @@ _GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderele
 JITTER_FACTOR = 1.2
 
 _ZERO_TIME = float("-inf")  # Go's zero time.Time: before every simulated instant
-
-register_stage(
-    "leaderelection.acquire", _GO + "#L176-L192",
-    "A candidate tries to become leader: it reads the lock record and takes it if nobody "
-    "holds it or the holder has not renewed for a whole lease duration (on this candidate's "
-    "own clock). Failed attempts are retried every RetryPeriod plus jitter.",
-)
-register_stage(
-    "leaderelection.renew", _GO + "#L194-L211",
-    "The leader rewrites the lock record (a new renewTime) to show it is alive; the other "
-    "candidates see the record change and restart their lease countdown.",
-)
-register_stage(
-    "leaderelection.lost", _GO + "#L194-L211",
-    "The leader could not renew the lock within RenewDeadline. It stops leading; the "
-    "scheduler's OnStoppedLeading callback then exits the process (\"lost master\").",
-)
-
 
 class LeaderElectionConfigError(ValueError):
     """Go: the error ``NewLeaderElector`` returns for a bad configuration (RunOrDie panics)."""
@@ -154,23 +136,16 @@ class LeaderElector:
         lock = self.config.lock
         assert lock is not None
         glog.infof("attempting to acquire leader lease...")
-        attempts = 0
 
         def try_once() -> None:
-            nonlocal attempts
-            attempts += 1
             succeeded = self._try_acquire_or_renew()
             self._maybe_report_transition()
             desc = lock.describe()
             if not succeeded:
                 glog.v(4).infof("failed to acquire lease %v", desc)
-                self._emit("leaderelection.acquire", f"{lock.identity()}: failed to acquire lease {desc}",
-                           attempt=attempts, result="held" if self.get_leader() else "failed")
                 return
             lock.record_event("became leader")
             glog.infof("successfully acquired lease %v", desc)
-            self._emit("leaderelection.acquire", f"{lock.identity()}: successfully acquired lease {desc}",
-                       attempt=attempts, result="acquired")
             stop.close()
 
         wait.jitter_until(try_once, self.config.retry_period, JITTER_FACTOR, True, stop)
@@ -196,13 +171,9 @@ class LeaderElector:
             desc = lock.describe()
             if err is None:
                 glog.v(4).infof("successfully renewed lease %v", desc)
-                self._emit("leaderelection.renew", f"{lock.identity()}: successfully renewed lease {desc}",
-                           result="renewed")
                 return
             lock.record_event("stopped leading")
             glog.infof("failed to renew lease %v", desc)
-            self._emit("leaderelection.lost", f"{lock.identity()}: failed to renew lease {desc}",
-                       result="lost", error=str(err))
             stop.close()
 
         wait.until(body, 0, stop)
@@ -281,18 +252,6 @@ class LeaderElector:
         self.reported_leader = self.observed_record.holder_identity
         if self.config.callbacks.on_new_leader is not None:
             sim.go(self.config.callbacks.on_new_leader, self.reported_leader, name="OnNewLeader")
-
-    def _emit(self, stage: str, message: str, **data: Any) -> None:
-        """Trace point beside Go's log line, carrying the record as this candidate sees it."""
-        rec = self.observed_record
-        emit(stage, message, data={
-            "identity": self.config.lock.identity() if self.config.lock else "",
-            "holder": rec.holder_identity,
-            "leader_transitions": rec.leader_transitions,
-            "observed_time": self.observed_time,
-            "lease_expires": self.observed_time + self.config.lease_duration,
-            **data,
-        })
 
 
 def run_or_die(lec: LeaderElectionConfig) -> None:

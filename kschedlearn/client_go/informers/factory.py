@@ -42,15 +42,6 @@ from kschedlearn.client_go.tools.cache.shared_informer import (
     new_shared_index_informer,
 )
 from kschedlearn.sim import Chan
-from kschedlearn.trace import emit, register_stage
-from kschedlearn.trace.stages import K8S
-
-register_stage(
-    "informerFactory.Start",
-    K8S + "pkg/client/informers/informers_generated/externalversions/factory.go#L63-L74",
-    "The shared informer factory starts (in goroutines) every informer that was requested so "
-    "far; each lists, then watches its kind.",
-)
 
 NewInformerFunc = Callable[[Any, float], SharedIndexInformer]
 """Go: internalinterfaces.NewInformerFunc."""
@@ -231,10 +222,6 @@ class SharedInformerFactory:
     def apps(self) -> _AppsGroup:
         """Go: ``Apps()``."""
         return _AppsGroup(self)
-
-    def debug_state(self) -> dict[str, Any]:
-        """Every registered informer's debug state, by kind name. kschedlearn-only."""
-        return {t.__name__: inf.debug_state() for t, inf in self.informers.items()}
 
 
 def new_shared_informer_factory(client: Any, default_resync: float) -> SharedInformerFactory:

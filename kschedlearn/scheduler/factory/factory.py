@@ -371,15 +371,6 @@ class ConfigFactory:
                 pod_queue.add_if_not_present(fresh)
             return
 
-    def debug_state(self) -> dict[str, Any]:
-        """kschedlearn-only, not in Go: the queues and stores this factory owns, as plain data."""
-        return {
-            "podQueue": self.pod_queue.debug_state(),
-            "scheduledPodInformer": self.scheduled_pod_populator.debug_state(),
-            "cache": self.scheduler_cache.debug_state(),
-            "backoff": self.pod_backoff.debug_state() if self.pod_backoff is not None else (),
-        }
-
 
 def new_config_factory(
     scheduler_name: str,

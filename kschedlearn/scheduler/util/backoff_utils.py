@@ -118,13 +118,6 @@ class PodBackoff:
                 if now - self.per_pod_backoff[pod_id].last_update > self.max_duration:
                     del self.per_pod_backoff[pod_id]
 
-    def debug_state(self) -> tuple[tuple[str, float, float, bool], ...]:
-        """kschedlearn-only, not in Go: (pod key, next delay, last update, retry in flight)."""
-        return tuple(
-            (k, e.backoff, e.last_update, e.req_in_flight == 1)
-            for k, e in sorted(self.per_pod_backoff.items())
-        )
-
 
 def create_pod_backoff(default_duration: float, max_duration: float) -> PodBackoff:
     """Go: util.CreatePodBackoff"""

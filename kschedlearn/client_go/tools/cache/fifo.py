@@ -18,8 +18,7 @@ insertion order, not Go's random order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import attrs
@@ -121,22 +120,6 @@ def pop(queue: Queue) -> Any:
     except FIFOClosedError:
         pass  # Go's Pop discards the error and returns nil
     return result[0]
-
-
-@attrs.frozen
-class QueueDebugState:
-    """A read-only copy of a FIFO's or DeltaFIFO's internals, for the visualisation layer.
-
-    Go: none (kschedlearn-only). ``queue`` is the key line exactly as stored (it may contain
-    ghost keys that have no item); ``items`` maps key -> object (FIFO) or ``Deltas``
-    (DeltaFIFO) in insertion order.
-    """
-
-    queue: tuple[str, ...]
-    items: Mapping[str, Any]
-    populated: bool
-    initial_population_count: int
-    closed: bool
 
 
 @attrs.define(eq=False, slots=False)
@@ -308,16 +291,6 @@ class FIFO:
                     self._queue.append(id_)
             if len(self._queue) > 0:
                 self._cond.broadcast()
-
-    def debug_state(self) -> QueueDebugState:
-        """A frozen copy of the internals. kschedlearn-only, not in Go."""
-        return QueueDebugState(
-            queue=tuple(self._queue),
-            items=MappingProxyType(dict(self._items)),
-            populated=self._populated,
-            initial_population_count=self._initial_population_count,
-            closed=self._closed,
-        )
 
 
 def _run_process(process: PopProcessFunc, item: Any, requeue: Callable[[], None]) -> None:

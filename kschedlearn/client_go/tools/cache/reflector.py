@@ -34,30 +34,8 @@ from kschedlearn.client_go.tools.cache.listwatch import ListerWatcher, ListOptio
 from kschedlearn.client_go.tools.cache.store import Store, meta_namespace_key_func
 from kschedlearn.client_go.util.clock import Clock, RealClock
 from kschedlearn.sim import Chan
-from kschedlearn.trace import emit, glog, register_stage
+from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
-from kschedlearn.trace.stages import CLIENT_GO_CACHE
-
-_GO = CLIENT_GO_CACHE + "reflector.go"
-register_stage(
-    "reflector.list", _GO + "#L239-L262",
-    "The reflector lists every object (at resourceVersion \"0\") and replaces its store with "
-    "them: a fresh starting point from which the watch continues.",
-)
-register_stage(
-    "reflector.watch_start", _GO + "#L286-L300",
-    "The reflector opens a watch from the last resourceVersion it has seen, with a random "
-    "server-side timeout of 5 to 10 minutes.",
-)
-register_stage(
-    "reflector.watch_event", _GO + "#L345-L398",
-    "One watch event arrives and is applied to the store (Add, Update or Delete).",
-)
-register_stage(
-    "reflector.relist", _GO + "#L300-L325",
-    "ListAndWatch returned (a watch error such as 410 Gone, a failed call or a very short "
-    "watch): wait.Until will list everything again one second later.",
-)
 
 MIN_WATCH_TIMEOUT = 5 * 60.0
 """Go: reflector.go ``minWatchTimeout`` (5 minutes); watch timeouts are drawn in [5, 10) min."""
@@ -122,17 +100,6 @@ def go_duration(seconds: float) -> str:
     return sec_text
 
 
-@attrs.frozen
-class ReflectorDebugState:
-    """A snapshot of a reflector for the views. kschedlearn-only, not in Go."""
-
-    name: str
-    expected_type: str
-    resync_period: float
-    last_sync_resource_version: str
-    store: Any
-
-
 @attrs.define(eq=False, slots=False)
 class Reflector:
     """Watches one resource and mirrors every change into ``store``.
@@ -175,8 +142,6 @@ class Reflector:
             self.list_and_watch(stop_ch)
         except Exception as err:  # Go: utilruntime.HandleError(err)
             _handle_error(str(err))
-            emit("reflector.relist", f"{self.name}: {err}",
-                 data={"name": self.name, "reason": str(err)})
 
     def _resync_chan(self) -> tuple[Chan, Any]:
         """A channel that fires when a resync is due, and the timer's stop function.
@@ -219,9 +184,6 @@ class Reflector:
                 raise RuntimeError(sprintf("%s: Unable to sync list result: %v",
                                                 self.name, err)) from err
             self._set_last_sync_resource_version(resource_version)
-            emit("reflector.list",
-                 f"{self.name}: listed {len(items)} {type_name(self.expected_type)} at RV {resource_version}",
-                 data={"name": self.name, "count": len(items), "resource_version": resource_version})
 
             resync_errc = Chan(1, name="resyncerrc")
             cancel_ch = Chan(name="cancelCh")
@@ -263,10 +225,6 @@ class Reflector:
         while True:
             timeout_seconds = int(MIN_WATCH_TIMEOUT * (sim.current_runtime().rand.random() + 1.0))
             options = ListOptions(resource_version=rv[0], timeout_seconds=timeout_seconds)
-            emit("reflector.watch_start",
-                 f"{self.name}: watch from RV {rv[0]} (timeout {timeout_seconds}s)",
-                 data={"name": self.name, "resource_version": rv[0],
-                       "timeout_seconds": timeout_seconds})
             try:
                 w = self.lister_watcher.watch(options)
             except Exception as err:
@@ -279,8 +237,6 @@ class Reflector:
                 if isinstance(err, ConnectionRefusedError):
                     sim.sleep(1.0)
                     continue
-                emit("reflector.relist", f"{self.name}: watch call failed: {err}",
-                     data={"name": self.name, "reason": str(err)})
                 return
             try:
                 self._watch_handler(w, rv, resync_errc, stop_ch)
@@ -289,8 +245,6 @@ class Reflector:
             except Exception as err:
                 glog.warningf("%s: watch of %v ended with: %v", self.name,
                               type_name(self.expected_type), err)
-                emit("reflector.relist", f"{self.name}: watch ended with: {err}",
-                     data={"name": self.name, "reason": str(err)})
                 return
 
     def _sync_with(self, items: list[Any], resource_version: str) -> None:
@@ -349,9 +303,6 @@ class Reflector:
         except AttributeError:
             _handle_error(sprintf("%s: unable to understand watch event %v", self.name, event))
             return False
-        emit("reflector.watch_event", f"{self.name}: {event.type} {_safe_key(obj)}",
-             data={"name": self.name, "type": event.type, "key": _safe_key(obj),
-                   "resource_version": new_resource_version})
         if event.type == EVENT_ADDED:
             self._store_op(self.store.add, obj, "unable to add watch event object (%v) to store: %v")
         elif event.type == EVENT_MODIFIED:
@@ -380,30 +331,6 @@ class Reflector:
     def _set_last_sync_resource_version(self, v: str) -> None:
         """Go: ``(*Reflector).setLastSyncResourceVersion``."""
         self.last_sync_resource_version_value = v
-
-    def debug_state(self) -> ReflectorDebugState:
-        """A frozen snapshot (the store's own debug state if it has one, else its keys)."""
-        return ReflectorDebugState(
-            name=self.name,
-            expected_type=type_name(self.expected_type),
-            resync_period=self.resync_period,
-            last_sync_resource_version=self.last_sync_resource_version_value,
-            store=store_debug_state(self.store),
-        )
-
-
-def store_debug_state(store: Any) -> Any:
-    """A queue's ``debug_state()``, or a store's sorted key tuple. kschedlearn-only."""
-    if hasattr(store, "debug_state"):
-        return store.debug_state()
-    return tuple(sorted(store.list_keys()))
-
-
-def _safe_key(obj: Any) -> str:
-    try:
-        return meta_namespace_key_func(obj)
-    except Exception:  # noqa: BLE001 - only for the trace line
-        return "<no key>"
 
 
 def new_reflector(lw: ListerWatcher, expected_type: type | None, store: Store,
@@ -435,6 +362,6 @@ def new_namespace_keyed_indexer_and_reflector(
 
 __all__ = [
     "EVENT_ADDED", "EVENT_DELETED", "EVENT_ERROR", "EVENT_MODIFIED", "ErrorStopRequested",
-    "MIN_WATCH_TIMEOUT", "Reflector", "ReflectorDebugState", "from_object",
+    "MIN_WATCH_TIMEOUT", "Reflector", "from_object",
     "new_namespace_keyed_indexer_and_reflector", "new_reflector",
 ]
