@@ -69,10 +69,11 @@ def _lists() -> dict[Any, list[Any]] | None:
     return shared_lists(tracer) if tracer is not None else None
 
 
-def emit_schedule_start(pod: Any, nodes: list[Any]) -> None:
+def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | None = None) -> None:
     """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes``."""
     names = shared(_lists(), "nodes", node_names(nodes), str)
-    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": names})
+    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": names},
+         observed=observed or _BEFORE_FIND_NODES_THAT_FIT)
 
 
 def _predicate_node_event(key: str, node_name: str, fits: bool,
@@ -90,13 +91,15 @@ def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str
     emit("schedule.predicate_node", message, data=data, observed=observed)
 
 
-def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]]) -> None:
+def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
+                         observed: ObservedCall | None = None) -> None:
     """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons."""
     lists = _lists()
     failed = {name: shared(lists, ("failed", name), [r.get_reason() for r in reasons], str)
               for name, reasons in failed_predicate_map.items()}
     emit("schedule.predicates", "Prioritizing",
-         data={"pod": pod_key(pod), "filtered": shared(lists, "nodes", node_names(filtered), str), "failed": failed})
+         data={"pod": pod_key(pod), "filtered": shared(lists, "nodes", node_names(filtered), str), "failed": failed},
+         observed=observed or _AFTER_FIND_NODES_THAT_FIT)
 
 
 def emit_priorities(pod: Any, nodes: list[Any], score_columns: list[list[int]], configs: list[Any],
@@ -142,6 +145,10 @@ def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, h
         "host": host,
     }
     emit("selectHost", f"selected {host}", data=data, observed=observed)
+
+
+_BEFORE_FIND_NODES_THAT_FIT = callee(gs.find_nodes_that_fit, "calling")
+_AFTER_FIND_NODES_THAT_FIT = callee(gs.find_nodes_that_fit, "returned")
 
 
 # -- recording what one call computed ------------------------------------------------------

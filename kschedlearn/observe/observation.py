@@ -52,6 +52,9 @@ class Observation:
     log_hooks: dict[CodeType, list[tuple[str, LogHook]]] = attrs.field(factory=dict)
     #: simulated process -> its kube-scheduler's handles
     replicas: dict[Process, ReplicaHandles] = attrs.field(factory=dict)
+    #: fast paths that ran in the mirror's place since the last trace point (the next event's
+    #: ``observed.fast_paths``: the source pane says so)
+    fast_paths_ran: list[str] = attrs.field(factory=list)
     _probes: list[Any] = attrs.field(factory=list, repr=False)
     _done: set[Any] = attrs.field(factory=set, repr=False)
 

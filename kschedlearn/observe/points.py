@@ -13,6 +13,9 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
+from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import ObservedCall, TraceEvent, emit
 
 
@@ -27,7 +30,22 @@ def callee(fn: Callable[..., Any], phase: str) -> ObservedCall:
 def point(stage: str, message: str, data: dict[str, Any] | None, fn: Callable[..., Any] | None,
           phase: str = "returned") -> TraceEvent | None:
     """Record ``stage`` (and maybe pause there), naming ``fn`` as the call it stands at."""
-    return emit(stage, message, data=data, observed=callee(fn, phase) if fn is not None else None)
+    return emit(stage, message, data=data, observed=observed(fn, phase))
+
+
+def observed(fn: Callable[..., Any] | None, phase: str = "returned") -> ObservedCall | None:
+    """The event's :class:`ObservedCall`: the call it stands at, and the fast paths that ran in
+    the mirror's place since the calling simulation's last trace point."""
+    described = callee(fn, phase) if fn is not None else None
+    g = current_goroutine()
+    observation = g.runtime.observation if g is not None else None
+    if observation is None or not observation.fast_paths_ran:
+        return described
+    ran = tuple(dict.fromkeys(observation.fast_paths_ran))
+    observation.fast_paths_ran.clear()
+    if described is None:
+        return ObservedCall("", "", 0, "running", fast_paths=ran)
+    return attrs.evolve(described, fast_paths=ran)
 
 
 def pod_key(pod: Any) -> str:
@@ -35,4 +53,4 @@ def pod_key(pod: Any) -> str:
     return f"{pod.metadata.namespace}/{pod.metadata.name}"
 
 
-__all__ = ["callee", "pod_key", "point"]
+__all__ = ["callee", "observed", "pod_key", "point"]

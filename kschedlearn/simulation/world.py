@@ -68,6 +68,8 @@ class World:
     replicas: dict[str, Replica]
     builder: SnapshotBuilder
     observation: Observation
+    #: the fast paths beside the mirror stay in place while this world lives
+    fast_paths: Any = None
     finished: bool = False
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
 
@@ -271,7 +273,7 @@ def build_world(
     statement-by-statement mirror) or ``"accelerated"`` (same outcomes and trace, less work per
     pod; ``kschedlearn.accelerated``), swapped in as each replica's scheduler is created.
     """
-    from kschedlearn.accelerated import ENGINES, accelerate_config
+    from kschedlearn.accelerated import ENGINES, accelerate_config, fast_paths
 
     if engine not in ENGINES:
         raise ValueError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
@@ -290,7 +292,8 @@ def build_world(
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
     kubelet = start_kubelet_sim(rt, client)
     world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,
-                  kubelet=kubelet, replicas={}, builder=builder, observation=observation)
+                  kubelet=kubelet, replicas={}, builder=builder, observation=observation,
+                  fast_paths=fast_paths.acquire())
     builder.api_objects = world.objects
     builder.api_version = lambda: api.storage.resource_version
     if snapshots:

@@ -36,6 +36,9 @@ class ObservedCall:
     line: int
     phase: str
     in_frame: bool = False
+    #: kschedlearn fast paths that ran in the mirror's place for this event (the source pane
+    #: names them), e.g. the accelerated engine or SelectorSpread's inlined walk
+    fast_paths: tuple[str, ...] = ()
 
 
 class _Weakrefable:

@@ -9,7 +9,8 @@ the pod's Service and controller selectors — 30,000 matches per scheduled pod 
 30,000 pods — and there the generic path (a generator, ``all``, one method call per
 requirement, an operator dispatch) costs several times the check itself.
 
-What this module does: :func:`install` replaces ``InternalSelector.matches`` from outside (as
+What this module does: :func:`install` (called through ``kschedlearn.accelerated.fast_paths``
+by the simulations and benchmarks that want it, never at import) replaces ``InternalSelector.matches`` from outside (as
 the trace instruments wrap mirrored methods) by :func:`fast_matches`. For a selector whose every
 requirement is ``in`` / ``=`` / ``==`` (the selectors of Services, RCs and most RSs) it checks
 the labels against ``(key, values)`` pairs computed once per selector; for any other selector it

@@ -7,7 +7,8 @@ for every pod of every candidate node it asks each selector ``selector.matches(l
 lookup, the equality fast path's own checks) costs more than the two dictionary tests that
 decide it. Its text is untouched.
 
-What this module does: :func:`install` puts :func:`fast_calculate_spread_priority` in the
+What this module does: :func:`install` (called through ``kschedlearn.accelerated.fast_paths``
+by the simulations and benchmarks that want it, never at import) puts :func:`fast_calculate_spread_priority` in the
 class's slot (the mirror stays reachable as ``__wrapped__``, so ``inspect.getsource`` and the
 trace layer's ``inspect.unwrap`` still find the mirror's own lines). When every selector of the
 pod is an equality-only ``InternalSelector`` (Services, RCs, most ReplicaSets) it counts the
@@ -38,11 +39,12 @@ import functools
 import sys
 from typing import TYPE_CHECKING, Any
 
-from kschedlearn.apimachinery.labels import fast_selector
+from kschedlearn.accelerated import fast_selector
 from kschedlearn.apimachinery.labels.selector import InternalSelector, Requirement
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as ss
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache import node_info as ni
+from kschedlearn.sim.runtime import current_goroutine
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Node, Pod
@@ -50,6 +52,8 @@ if TYPE_CHECKING:
 
 #: the mirrored method, as selector_spreading defines it
 MIRROR_CALCULATE_SPREAD_PRIORITY = ss.SelectorSpread.calculate_spread_priority
+#: how the source pane names what ran in the mirror's place
+FAST_PATH_NAME = "SelectorSpread.CalculateSpreadPriority (its walk over every pod, inlined)"
 
 _Terms = tuple[tuple[str, tuple[str, ...]], ...]
 
@@ -113,6 +117,15 @@ def _counts_calling_matches(namespace: str, selectors: list[Any], node_name_to_i
     return out
 
 
+def note_fast_path(name: str) -> None:
+    """Tell the calling simulation's observation (if any) that ``name`` ran in the mirror's place:
+    the source pane says so at the next stop."""
+    g = current_goroutine()
+    observation = g.runtime.observation if g is not None else None
+    if observation is not None:
+        observation.fast_paths_ran.append(name)
+
+
 def stand_down() -> bool:
     """Whether the mirror must run itself (see the module docstring)."""
     return (sys.getprofile() is not None
@@ -126,6 +139,7 @@ def fast_calculate_spread_priority(self: ss.SelectorSpread, pod: Pod, node_name_
     """``SelectorSpread.calculate_spread_priority`` with the walk inlined (kschedlearn-only)."""
     if stand_down():
         return MIRROR_CALCULATE_SPREAD_PRIORITY(self, pod, node_name_to_info, nodes)
+    note_fast_path(FAST_PATH_NAME)
     selectors = self._get_selectors(pod)  # noqa: SLF001 - the mirror's own first statement
 
     # The mirror's count loop, with float32 counts (integers below 2**24 are float32 values).
