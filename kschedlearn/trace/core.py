@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
-from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent, _new_event
+from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent
 from kschedlearn.trace.stages import CATALOGUE, stage as lookup_stage
 
 # the runtime, the tracer and the observation layer's trace points are not part of the Go story
@@ -292,7 +292,7 @@ class Tracer:
                                 self.snapshot_fn, stage, data)
         # positional, in TraceEvent's field order: seq, time, goroutine, process, stage, go_ref,
         # message, why, data, stack, snapshot, observed
-        event = _new_event(
+        event = TraceEvent(
             seq, rt.now, g.name if g is not None else "", g.process.name if g is not None else "",
             stage, info.go_ref, message, why if why is not None else info.why, data, stack, snap, observed,
         )
