@@ -21,6 +21,7 @@ Reflectors and controllers are reached where they are made: the ``NewReflector``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kschedlearn.client_go.tools.cache import controller, reflector, shared_informer
@@ -155,6 +156,27 @@ def _handler_point(kind: str) -> Any:
     return announce
 
 
+def observe_informer_factory(factory_: Any, on_start: Callable[[Any], None] | None = None) -> Any:
+    """``informerFactory.Start`` on one shared informer factory: which informers each call
+    started (``on_start(stop_ch)`` is told the stop channel)."""
+    before_start: list[set[Any]] = []
+
+    def remember(call: Call) -> None:
+        if on_start is not None:
+            on_start(call.args[0])
+        before_start.append({t for t, started in call.receiver.started_informers.items() if started})
+
+    def announce(call: Call) -> None:
+        already = before_start.pop()
+        started = [t.__name__ for t in call.receiver.informers if t not in already
+                   and call.receiver.started_informers.get(t, False)]
+        point("informerFactory.Start", f"started informers: {', '.join(started) or 'none'}", {"started": started},
+              type(call.receiver).start)
+
+    on_method(factory_, "start", before=remember, after=announce)
+    return factory_
+
+
 def observe_informers(observation: Observation) -> None:
     """Every reflector, controller and event handler of this simulation's informers."""
     on = observation.on_attribute
@@ -179,4 +201,4 @@ def _watch_call_failed(call: Call) -> None:
     _relisting(f"watch call failed: {err}", err, call.local("self"))
 
 
-__all__ = ["observe_controller", "observe_informers", "observe_reflector"]
+__all__ = ["observe_controller", "observe_informer_factory", "observe_informers", "observe_reflector"]

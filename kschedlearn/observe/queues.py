@@ -9,6 +9,7 @@ operation; ``pop`` is announced when the item leaves the queue, just before it i
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,10 @@ for _prefix, (_cls, _ops, _file) in _OPS.items():
     for _op in _ops:
         register_stage(f"{_prefix}.{_op}", CLIENT_GO_CACHE + _file + _RANGES[_prefix][_op],
                        f"{_cls.__name__}.{_op}: the queue changed (keys shown after the operation).")
+
+
+#: the queues already observed (a queue's trace points are attached once)
+_OBSERVED: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def _key_of(queue: Any, obj: Any) -> str:
@@ -86,7 +91,10 @@ def _popping(name: str, prefix: str) -> Callable[[Callable[..., Any], Call], Any
 
 
 def observe_queue(queue: FIFO | DeltaFIFO, name: str) -> FIFO | DeltaFIFO:
-    """Make this one ``queue`` emit a trace event on every operation; returns it."""
+    """Make this one ``queue`` emit a trace event on every operation (once); returns it."""
+    if queue in _OBSERVED:
+        return queue
+    _OBSERVED.add(queue)
     prefix = "delta_fifo" if isinstance(queue, DeltaFIFO) else "fifo"
     cls = _OPS[prefix][0]
     for op in _OPS[prefix][1]:

@@ -30,6 +30,7 @@ from kschedlearn.client_go import informers
 from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
 from kschedlearn.cmd.kube_scheduler.app import configurator, server
 from kschedlearn.cmd.kube_scheduler.app.options import options
+from kschedlearn.observe.informers import observe_informer_factory
 from kschedlearn.observe.observation import Observation
 from kschedlearn.observe.points import point
 from kschedlearn.observe.wrap import Call, on_method, site_of
@@ -94,11 +95,12 @@ def observe_main(observation: Observation) -> None:
         handles().s = call.args[0]
 
     def kubecli(call: Call) -> None:
+        handles().s = call.args[0]
         handles().kubecli = call.result
 
     def informer_factory(call: Call) -> None:
         handles().informer_factory = call.result
-        _observe_informer_factory(call.result, handles)
+        observe_informer_factory(call.result, on_start=lambda stop: setattr(handles(), "stop", stop))
 
     def scheduler(call: Call) -> None:
         handles().scheduler = call.result
@@ -148,24 +150,6 @@ def observe_main(observation: Observation) -> None:
     on(leaderelection, "new_leader_elector", site=site_of(leaderelection.run_or_die), after=elector)
 
 
-def _observe_informer_factory(factory_: Any, handles: Callable[[], Any]) -> None:
-    """``informerFactory.Start``: which informers this call started (and the stop channel)."""
-    before_start: list[set[Any]] = []
-
-    def remember(call: Call) -> None:
-        handles().stop = call.args[0]
-        before_start.append({t for t, started in call.receiver.started_informers.items() if started})
-
-    def announce(call: Call) -> None:
-        already = before_start.pop()
-        started = [t.__name__ for t in call.receiver.informers if t not in already
-                   and call.receiver.started_informers.get(t, False)]
-        point("informerFactory.Start", f"started informers: {', '.join(started) or 'none'}", {"started": started},
-              type(call.receiver).start)
-
-    on_method(factory_, "start", before=remember, after=announce)
-
-
 def observe_config_factory(observation: Observation, on_config: OnConfig) -> None:
     """``createScheduler``'s ``NewConfigFactory`` and what happens inside it and to the factory."""
     handles = observation.handles
@@ -192,7 +176,7 @@ def observe_config_factory(observation: Observation, on_config: OnConfig) -> Non
                                        f"{len(c.local('priority_keys'))} priorities",
                                        {"predicates": sorted(c.local("predicate_keys")),
                                         "priorities": sorted(c.local("priority_keys"))},
-                                       factory.ConfigFactory.create_from_keys))
+                                       None))
 
 
 def _observe_factory_instance(observation: Observation, cf: Any, on_config: OnConfig) -> None:

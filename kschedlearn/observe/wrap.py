@@ -25,10 +25,11 @@ trace point stands at that call in that function, as the event's stack shows.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import sys
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import CodeType, FrameType
 from typing import Any
 
@@ -242,6 +243,24 @@ def global_probe(owner: Any, name: str) -> _GlobalProbe:
     return probe
 
 
+def is_probe(value: Any) -> bool:
+    """Whether ``value`` is a process-wide probe standing in front of a function."""
+    return isinstance(value, _GlobalProbe)
+
+
+@contextlib.contextmanager
+def behind_probe(probe: Any, replacement: Callable[..., Any]) -> Iterator[None]:
+    """Run ``replacement`` instead of the function ``probe`` stands in front of, for a block:
+    an exercise that swaps a probed function keeps its trace points (the probe looks the
+    function up at call time, so the learner's code is what runs and what is observed)."""
+    was = probe.original
+    probe.original = replacement
+    try:
+        yield
+    finally:
+        probe.original = was
+
+
 def release(probe: _GlobalProbe) -> None:
     """One observation less uses ``probe``; the last one puts the original back (unless somebody
     replaced the probe meanwhile — then it is theirs to restore)."""
@@ -264,5 +283,6 @@ def _release_all(probes: list[_GlobalProbe]) -> None:
         release(probe)
 
 
-__all__ = ["Around", "Call", "Hook", "Hooks", "global_probe", "on_field", "on_method", "probed", "release",
+__all__ = ["Around", "Call", "Hook", "Hooks", "behind_probe", "global_probe", "is_probe", "on_field", "on_method",
+           "probed", "release",
            "release_when_gone", "remove_probes", "site_of"]

@@ -126,11 +126,13 @@ class Harness:
     config: Any
     workload: Workload
     engine: str
+    #: the fast paths beside the mirror stay in place while the harness lives (as in a world)
+    fast_paths: Any = None
 
 
 def build(workload: Workload, engine: str = "mirrored") -> Harness:
     """Wire the 1.6 scheduler over ``workload`` and wait until its cache and listers hold it all."""
-    from kschedlearn.accelerated import ENGINES, create_from_provider_accelerated
+    from kschedlearn.accelerated import ENGINES, create_from_provider_accelerated, fast_paths
     from kschedlearn.client_go.informers import new_shared_informer_factory
     from kschedlearn.scheduler.factory import plugins
     from kschedlearn.scheduler.factory.factory import new_config_factory
@@ -170,7 +172,7 @@ def build(workload: Workload, engine: str = "mirrored") -> Harness:
            and len(cfg.node_lister.list()) >= len(workload.nodes)
            and len(factory.service_lister.list(everything)) >= len(workload.services)
            and len(factory.controller_lister.list(everything)) >= len(workload.controllers))
-    return Harness(runtime=rt, config=cfg, workload=workload, engine=engine)
+    return Harness(runtime=rt, config=cfg, workload=workload, engine=engine, fast_paths=fast_paths.acquire())
 
 
 def _place(h: Harness, pod: Pod) -> str:

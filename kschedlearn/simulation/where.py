@@ -1,11 +1,12 @@
 """Where am I in the code: the mirrored Python function running at an event, and its Go twin.
 
 Go: none — kschedlearn-only (Python Tutor's code pane). Built on what every event already
-records: its goroutine's call stack (``TraceEvent.stack``, without the runtime, the tracer and the
-trace-point wrappers) and, for an event emitted by a wrapper or a crash, the function the wrapper
-observes (``TraceEvent.observed``). The frame shown is the innermost one in *mirrored* code: a
-module under the mirrored packages whose ``Go:`` line is not ``kschedlearn-only`` — never an
-instrument wrapper, the runtime (``sim/``), ``simulation/``, ``viz/``, ``widgets/`` or ``trace/``.
+records: its goroutine's call stack (``TraceEvent.stack``: mirrored frames only, never the
+runtime, the tracer or the observation layer) and what the event observed (``TraceEvent.observed``:
+the call its trace point stands at, before or after it; the line that raised, for a crash). The
+frame shown is the innermost one in *mirrored* code — a module under the mirrored packages whose
+``Go:`` line is not ``kschedlearn-only`` — at the line making the observed call: always a Go-twin
+statement, never a trace line.
 
 The Go symbol and line range come from that function's docstring ``Go:`` line and its link
 (a full ``https://github.com/kubernetes/kubernetes/blob/v1.6.1/...#La-Lb`` URL, or a short
@@ -53,9 +54,11 @@ class CodeLocation:
     """The mirrored frame executing at an event (see the module docstring).
 
     ``phase``: ``"running"`` (the frame was executing this line when the event was emitted),
-    ``"returned"`` (a trace point after the call: the function has just returned, ``python_line``
-    is its last statement), ``"entering"`` (a trace point before the call: its first statement),
-    ``"raised"`` (a crash: the line that raised).
+    ``"calling"`` (the event stands just before this line's call of ``calls``), ``"returned"``
+    (``calls`` has just returned to this line), ``"raised"`` (a crash: the line that raised).
+    ``calls`` names the function called (its Go symbol when it has one); ``fast_paths`` names
+    what kschedlearn ran in the mirror's place for this event (the accelerated engine, a fast
+    path beside the mirror), if anything.
     """
 
     python_file: str
@@ -65,6 +68,8 @@ class CodeLocation:
     go_url: str
     module: str
     phase: str = "running"
+    calls: str = ""
+    fast_paths: tuple[str, ...] = ()
 
     def source(self) -> tuple[SourceLine, ...]:
         """The Python source of the function, each line numbered, the current one marked."""
@@ -77,12 +82,28 @@ def where(event: TraceEvent | None) -> CodeLocation | None:
     if event is None:
         return None
     observed = event.observed
-    if observed is not None and is_mirrored_module(observed.module):
-        return locate(observed.module, observed.function, observed.line, observed.phase)
+    if observed is not None and observed.phase == "raised" and is_mirrored_module(observed.module):
+        return locate(observed.module, observed.function, observed.line, "raised")
     for frame in reversed(event.stack):
         if is_mirrored_module(frame.module):
-            return locate(frame.module, frame.function, frame.line, "running")
+            loc = locate(frame.module, frame.function, frame.line, "running")
+            if observed is None:
+                return loc
+            phase = observed.phase if observed.phase in ("calling", "returned") else "running"
+            return attrs.evolve(loc, phase=phase, calls=_callee_name(observed.module, observed.function),
+                                fast_paths=observed.fast_paths)
     return None
+
+
+def _callee_name(module: str, function: str) -> str:
+    """The Go symbol of a called mirrored function, else its Python name."""
+    if not function:
+        return ""
+    if is_mirrored_module(module):
+        symbol = go_reference(module, function)[0]
+        if symbol:
+            return symbol
+    return function
 
 
 def locate(module: str, function: str, line: int, phase: str = "running") -> CodeLocation:

@@ -24,10 +24,7 @@ from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
 from kschedlearn.scenarios.scenario import Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
 from kschedlearn.observe import Observation, ReplicaHandles, attach
-from kschedlearn.observe.informers import observe_informers
-from kschedlearn.observe.leaderelection import observe_leader_election
-from kschedlearn.observe.replica import observe_scheduler_parts
-from kschedlearn.observe.startup import observe_config_factory, observe_main
+from kschedlearn.observe.replica import observe_kube_scheduler
 from kschedlearn.observe.sharing import Source
 from kschedlearn.observe.views import backoff_state, cache_state, queue_state
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
@@ -273,7 +270,7 @@ def build_world(
     statement-by-statement mirror) or ``"accelerated"`` (same outcomes and trace, less work per
     pod; ``kschedlearn.accelerated``), swapped in as each replica's scheduler is created.
     """
-    from kschedlearn.accelerated import ENGINES, accelerate_config, fast_paths
+    from kschedlearn.accelerated import ENGINES, fast_paths
 
     if engine not in ENGINES:
         raise ValueError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
@@ -301,19 +298,11 @@ def build_world(
         tracer.listeners.append(builder.observe)
 
     def on_config(handles: ReplicaHandles, config: Any) -> None:
-        """A replica's CreateFromKeys returned its scheduler Config: swap the engine, attach the
-        pod journey's trace points, point the views at it."""
-        if engine == "accelerated":
-            accelerate_config(config)
-        observe_scheduler_parts(observation, handles.config_factory, config, handles.s.scheduler_name,
-                                assume=scenario.assume)
+        """A replica's CreateFromKeys returned its scheduler Config: point the views at it."""
         replica = next(r for r in world.replicas.values() if r.handles is handles)
         _attach_to_builder(world, replica)
 
-    observe_main(observation)
-    observe_config_factory(observation, on_config)
-    observe_informers(observation)
-    observe_leader_election(observation)
+    observe_kube_scheduler(rt, assume=scenario.assume, engine=engine, on_config=on_config)
     for spec in scenario.schedulers:
         proc = rt.new_process(spec.name)
         replica = Replica(spec.name, scenario.flags_for(spec), proc, observation.handles(proc))

@@ -18,8 +18,8 @@ from kschedlearn.simulation.where import GO_BLOB, CodeLocation, SourceLine
 WINDOW = 9
 _PHASES = {
     "running": "running this line",
-    "returned": "has just returned (its last statement)",
-    "entering": "is about to run (its first statement)",
+    "calling": "about to call {calls}",
+    "returned": "{calls} has just returned here",
     "raised": "raised here",
 }
 _PRE = ("margin:0;padding:4px 0;font-family:var(--jp-code-font-family,monospace);font-size:12px;"
@@ -100,7 +100,7 @@ def source_pane(loc: CodeLocation | None) -> str:
                 "event (an API server step, the scenario's timeline or a change made by hand).</i></div>")
     lines = loc.source()
     body = "".join(_line_html(line) for line in _window(lines))
-    phase = _PHASES.get(loc.phase, loc.phase)
+    phase = _PHASES.get(loc.phase, loc.phase).format(calls=loc.calls or "the call")
     return (
         # contain:inline-size: the long code lines scroll inside the pane instead of widening it
         '<div class="kschedlearn-source" style="min-width:0;width:100%;contain:inline-size;line-height:1.4">'

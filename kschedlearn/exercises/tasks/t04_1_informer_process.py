@@ -114,27 +114,11 @@ def _cases() -> list[fw.Case]:
     ]
 
 
-class _TracedHandler:
-    """Routes the learner's handler calls through the informer's trace points."""
-
-    def __init__(self, h: Any) -> None:
-        self._h = h
-
-    def on_add(self, obj: Any) -> None:
-        controller.dispatch_add(self._h, obj)
-
-    def on_update(self, old: Any, new: Any) -> None:
-        controller.dispatch_update(self._h, old, new)
-
-    def on_delete(self, obj: Any) -> None:
-        controller.dispatch_delete(self._h, obj)
-
-
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def factory(client_state: Any, h: Any) -> Callable[[Any], None]:
-        traced = _TracedHandler(h)
-        return lambda obj: fn(client_state, traced, obj)
+        # h is the informer's own handler: its calls are the handler.On* trace points
+        return lambda obj: fn(client_state, h, obj)
 
     with swap_attr(controller, "_informer_process", factory):
         yield

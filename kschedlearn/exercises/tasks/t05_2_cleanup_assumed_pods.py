@@ -15,6 +15,7 @@ from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
+from kschedlearn.observe.views import cache_state
 
 TASK_ID = "5.2"
 NAME = "cleanup_assumed_pods"
@@ -23,7 +24,7 @@ TTL = 10.0
 
 
 def _state(cache: SchedulerCache) -> tuple[Any, ...]:
-    st = cache.debug_state()
+    st = cache_state(cache)
     assumed = sorted(p.key for p in st.assumed_pods)
     used = {n.name: (n.requested.milli_cpu, n.requested.memory) for n in st.nodes if n.pods}
     return assumed, used

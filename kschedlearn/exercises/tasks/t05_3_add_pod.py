@@ -17,6 +17,7 @@ from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, compare, pod, requests, run_simulation, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
+from kschedlearn.observe.views import cache_state
 
 TASK_ID = "5.3"
 NAME = "add_pod"
@@ -26,7 +27,7 @@ TTL = 10.0
 
 def _state(cache: SchedulerCache) -> tuple[Any, ...]:
     """(assumed keys, {node: (milli cpu, memory, [pods])}, {pod: stored node})."""
-    st = cache.debug_state()
+    st = cache_state(cache)
     assumed = sorted(p.key for p in st.assumed_pods)
     used = {n.name: (n.requested.milli_cpu, n.requested.memory, sorted(n.pods)) for n in st.nodes if n.pods}
     stored = {k: s.pod.spec.node_name for k, s in sorted(cache._pod_states.items())}

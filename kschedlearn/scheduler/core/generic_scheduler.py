@@ -11,7 +11,7 @@ which Go runs in goroutines and waits for, run one after another in config order
 
 Nothing here exists only for the notebook: the ``schedule.*`` and ``selectHost`` trace points
 (each predicate's verdict, the score table, the round-robin pick) are attached from outside by
-``kschedlearn.scheduler.core.instrument``, which wraps these functions.
+``kschedlearn.observe.generic_scheduler``, which hooks these functions from outside.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The SelectorSpread fast path gives the mirror's scores, and stands down where it must.
 
-kschedlearn-only (``kschedlearn/scheduler/algorithm/priorities/fast_spread.py``): a Hypothesis
+kschedlearn-only (``kschedlearn/accelerated/fast_spread.py``): a Hypothesis
 property against the mirror on random clusters — zoned and unzoned nodes, pods in two
 namespaces, some being deleted, Service / RC / ReplicaSet selectors (equality-only and
 ``NotIn``/``Exists`` ones) — plus the stand-down cases.
@@ -12,6 +12,7 @@ import cProfile
 import inspect
 import pstats
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,9 +28,9 @@ from kschedlearn.api.v1.others import (
 )
 from kschedlearn.api.v1.pod import Pod, PodSpec
 from kschedlearn.apimachinery.apis.meta.v1 import LabelSelector, LabelSelectorRequirement
-from kschedlearn.apimachinery.labels import fast_selector
+from kschedlearn.accelerated import fast_paths, fast_selector
 from kschedlearn.apimachinery.labels.selector import Requirement
-from kschedlearn.scheduler.algorithm.priorities import fast_spread
+from kschedlearn.accelerated import fast_spread
 from kschedlearn.scheduler.algorithm.priorities.selector_spreading import (
     LABEL_ZONE_FAILURE_DOMAIN,
     LABEL_ZONE_REGION,
@@ -47,6 +48,14 @@ KEYS = st.sampled_from(["app", "tier", "name"])
 VALUES = st.sampled_from(["a", "b", ""])
 LABELS = st.dictionaries(KEYS, VALUES, max_size=3)
 NAMESPACES = st.sampled_from(["default", "other"])
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fast_paths_in_place():
+    """The fast paths are put in place by whoever wants them (a world, a benchmark): here."""
+    lease = fast_paths.acquire()
+    yield
+    lease.release()
 
 
 @st.composite

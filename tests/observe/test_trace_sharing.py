@@ -2,7 +2,7 @@
 
 kschedlearn-only. ``schedule.start`` / ``schedule.predicates`` / ``schedule.priorities`` name the
 same nodes pod after pod, and most score columns repeat: the events hold one list for all of
-them (``core/trace_recorders.py`` ``shared``), so a traced run keeps fewer containers for the
+them (``observe/recorders.py`` ``shared``), so a traced run keeps fewer containers for the
 collector to walk. What each event shows is unchanged (the goldens and the bundled-scenario
 cross-engine tests compare contents); these tests pin the sharing and its type guard.
 """
@@ -10,7 +10,7 @@ cross-engine tests compare contents); these tests pin the sharing and its type g
 from __future__ import annotations
 
 from kschedlearn import Simulation
-from kschedlearn.scheduler.core.trace_recorders import shared
+from kschedlearn.observe.recorders import shared
 
 
 def test_a_list_of_other_element_types_is_never_shared() -> None:
