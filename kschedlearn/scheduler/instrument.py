@@ -40,7 +40,7 @@ register_stage("scheduleOne.pop", SCHED + "factory/factory.go#L457-L465",
                "scheduleOne asked for the next pod: getNextPod popped it from podQueue (the FIFO).")
 register_stage("assume", _CACHE + "#L109-L128",
                "AssumePod: the cache counts the pod on the chosen node before the API server knows — so the next pod already sees those resources as used.")
-register_stage("bind", SCHED + "scheduler.go#L185-L200",
+register_stage("bind", SCHED + "scheduler.go#L148-L225",
                "A goroutine POSTs the Binding to the API server; scheduleOne has already moved on to the next pod.")
 register_stage("finishBinding", _CACHE + "#L134-L152",
                "The bind call returned: the assumed pod's 30 s expiry clock starts now.")

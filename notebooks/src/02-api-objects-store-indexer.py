@@ -138,7 +138,7 @@ for p in indexer.list():
 # **Field selectors** ([fields/selector.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/fields/selector.go))
 # match a flat map of field values, with `=`/`==` and `!=` only. The scheduler's two pod
 # list-watches differ only in the first term
-# ([factory.go#L499-L512](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L499-L512)):
+# ([factory.go createUnassignedNonTerminatedPodLW and createAssignedNonTerminatedPodLW](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L499-L512)):
 
 # %%
 unassigned = fields.parse_selector("spec.nodeName==,status.phase!=Succeeded,status.phase!=Failed")

@@ -115,7 +115,7 @@ print(rt.run_fn(consumer))
 # unassigned-pod reflector therefore reshuffles podQueue. In which order? Go builds a map of
 # the listed items and appends its keys while iterating it, and Go's map iteration order is
 # unspecified (deliberately randomised), so the new order is arbitrary
-# ([fifo.go#L299-L326](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L299-L326)).
+# ([fifo.go Replace](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L295-L326)).
 # kschedlearn keeps the list's order instead — a documented deviation, so that a run stays
 # deterministic.
 

@@ -113,7 +113,7 @@ print([(ev.type, ev.reason, ev.message) for ev in un.world.api.storage.items("ev
 #
 # `bind-failure`: the API server refuses the first binding call — 1.6's binder POSTs the
 # `Binding` to `namespaces/{ns}/bindings`
-# ([factory.go#L583-L589](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L583-L589)) — with a 500. The binding
+# ([factory.go binder.Bind](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L582-L589)) — with a 500. The binding
 # goroutine calls `FinishBinding` anyway, then `ForgetPod` (the cache drops the assumed pod and
 # gives its resources back), then the error function, a **Normal** (sic) `FailedScheduling`
 # event `Binding rejected: …` and the condition reason `BindingRejected`.

@@ -24,7 +24,7 @@ def pod(name, node=""):
 # iterating a Go **map** of the listed items — and Go's map iteration order is unspecified
 # (randomised on purpose), so the new order is arbitrary: pods that waited long lose their
 # place, and 1.6 has no priority or fairness in the queue
-# ([fifo.go#L299-L326](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L299-L326)).
+# ([fifo.go Replace](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L295-L326)).
 # kschedlearn cannot reproduce "random" and stay deterministic, so its `replace` keeps the
 # **list's** order — a documented deviation (see the `Differs from Go:` line below). What is
 # faithful is that the old order is gone:
@@ -47,7 +47,7 @@ print([line for line in q.replace.__doc__.splitlines() if "Differs from Go" in l
 #
 # `ForgetPod` reads the stored state's node name *before* checking that the pod is stored at
 # all. For an unknown pod that is a nil-pointer dereference — a Go panic that kills the
-# scheduler ([cache.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386)).
+# scheduler ([cache.go ForgetPod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L154-L181)).
 # In kschedlearn a panic kills the *simulated* process, and the runtime records it:
 
 # %%
@@ -111,7 +111,7 @@ print(d.ranked, "->", d.host)
 # When collecting the required anti-affinity terms of *existing* pods that match the incoming
 # pod, 1.6 stores a pointer to the Go `range` loop variable. After the loop every stored term
 # reads as that pod's **last** term, so with two terms of different topology keys the wrong
-# key is checked ([predicates.go#L1041-L1122](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L1041-L1122)).
+# key is checked ([predicates.go getMatchingAntiAffinityTerms, the function and the checker's method](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L1041-L1120)).
 # The mirror reproduces it in one named helper:
 
 # %%
@@ -128,7 +128,7 @@ print(inspect.getsource(P._loop_variable_quirk))
 # "end-to-end" latency is fixed before `Bind` is even called: it covers the algorithm and the
 # assume, and **excludes the binding** (which `BindingLatency` measures separately). It is
 # still observed for failed bindings, and `SchedulingAlgorithmLatency` is *not* observed when
-# the algorithm fails ([scheduler.go#L157-L191](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L157-L191)).
+# the algorithm fails (lines 157-191 of [scheduler.go scheduleOne](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225)).
 # The mirror computes the value at the same point. In `assume-expiry` the API server takes 2 s
 # of virtual time to answer the binding; the scheduler's own `/metrics` after it returned:
 

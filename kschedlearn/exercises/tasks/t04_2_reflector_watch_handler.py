@@ -205,7 +205,7 @@ TASK = Task(
                GO + "staging/src/k8s.io/client-go/tools/cache/reflector_test.go#L141-L195")),
     hints=("Reject an object of the wrong type; otherwise change the store by the event type and remember the "
            "object's resourceVersion.",
-           "Go (reflector.go ~L350): `if e, a := r.expectedType, reflect.TypeOf(event.Object); e != nil && e != a { "
+           "Go's `watchHandler` (reflector.go L339-L407): `if e, a := r.expectedType, reflect.TypeOf(event.Object); e != nil && e != a { "
            "utilruntime.HandleError(...); continue }`; `newResourceVersion := meta.GetResourceVersion()`; `switch "
            "event.Type { case watch.Added: r.store.Add(event.Object); case watch.Modified: r.store.Update(...); "
            "case watch.Deleted: r.store.Delete(...) }`; `*resourceVersion = newResourceVersion; "

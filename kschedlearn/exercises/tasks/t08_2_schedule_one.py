@@ -236,11 +236,13 @@ TASK = Task(
            "`plug_in_scenario(\"8.2\", schedule_one)` then runs the guided tour (three-nodes), bind-failure "
            "and assume-expiry with your scheduleOne and compares every trace stage with the real run."),
     go_links=(("scheduler.go scheduleOne", GO + "plugin/pkg/scheduler/scheduler.go#L148-L225"),
-              ("scheduler_test.go TestScheduler", GO + "plugin/pkg/scheduler/scheduler_test.go#L95-L185"),
-              ("schedulercache/interface.go (Assume/Finish/Forget)", GO + "plugin/pkg/scheduler/schedulercache/interface.go")),
+              ("scheduler_test.go TestScheduler", GO + "plugin/pkg/scheduler/scheduler_test.go#L100-L198"),
+              ("schedulercache/interface.go Cache (AssumePod, FinishBinding, ForgetPod)",
+               GO + "plugin/pkg/scheduler/schedulercache/interface.go#L24-L96")),
     hints=("Three phases: get a pod and a host (or fail); assume optimistically; bind in the background. "
-           "Every error path ends in the error func plus an event plus a PodScheduled=False condition.",
-           "Go's scheduleOne (scheduler.go ~L148): `pod := s.config.NextPod()`, deletion check, "
+           "Both failure paths - the algorithm's and the binding's - end in the error func plus an event plus a "
+           "PodScheduled=False condition; a pod being deleted gets only an event, an AssumePod error only a log line.",
+           "Go's scheduleOne (scheduler.go L148-L225): `pod := s.config.NextPod()`, deletion check, "
            "`dest, err := s.config.Algorithm.Schedule(pod, s.config.NodeLister)`, on error `s.config.Error(pod, err)`, "
            "`Recorder.Eventf(pod, v1.EventTypeWarning, \"FailedScheduling\", \"%v\", err)`, condition update; "
            "then `assumed := *pod; assumed.Spec.NodeName = dest; SchedulerCache.AssumePod(&assumed)`, "

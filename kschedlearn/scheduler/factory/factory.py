@@ -59,13 +59,13 @@ from kschedlearn.trace import emit, glog, register_stage
 from kschedlearn.trace.stages import SCHED
 
 _F = SCHED + "factory/factory.go"
-register_stage("NewConfigFactory", _F + "#L104-L167",
+register_stage("NewConfigFactory", _F + "#L102-L167",
                "NewConfigFactory creates the pod FIFO, the scheduler cache (30 s TTL) and the assigned-pod informer.")
 register_stage("CreateFromProvider", _F + "#L298-L307", "The predicates and priorities come from a named algorithm provider.")
 register_stage("CreateFromConfig", _F + "#L309-L342", "The predicates and priorities come from a policy file.")
 register_stage("CreateFromKeys", _F + "#L344-L388",
                "CreateFromKeys builds the generic scheduler, starts the pod watches (Run) and returns the scheduler Config.")
-register_stage("ConfigFactory.Run", _F + "#L449-L456",
+register_stage("ConfigFactory.Run", _F + "#L449-L455",
                "Run starts the unassigned-pod reflector (feeding podQueue) and the assigned-pod informer (feeding the cache).")
 
 INITIAL_GET_BACKOFF = 0.1  # Go: initialGetBackoff = 100 * time.Millisecond

@@ -25,9 +25,9 @@ from kschedlearn.trace.stages import SCHED
 
 _F = SCHED + "factory/factory.go"
 register_stage("error.backoff", _F + "#L514-L558",
-               "The error handler waits out the pod's backoff (1 s, 2 s, 4 s ... 60 s) before re-reading it.")
-register_stage("error.requeue", _F + "#L540-L552",
-               "After its backoff the pod is read again from the API server and put back with AddIfNotPresent.")
+               "The error handler from MakeDefaultErrorFunc waits out the pod's backoff (1 s, 2 s, 4 s ... 60 s) before re-reading it.")
+register_stage("error.requeue", _F + "#L514-L558",
+               "MakeDefaultErrorFunc's goroutine: after its backoff the pod is read again from the API server and put back with AddIfNotPresent.")
 
 
 def _announce_backoff(get_entry: Callable[..., Any]) -> Callable[..., Any]:

@@ -1,7 +1,7 @@
 """``app.Run``: the kube-scheduler start-up chain, step by step, and its HTTP endpoints.
 
 Go: plugin/cmd/kube-scheduler/app/server.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L167
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L167
 
 The order of ``run`` is the order of spec §1.4: createClient → createRecorder →
 NewSharedInformerFactory → createScheduler (which, through CreateFromKeys, already starts the
@@ -39,15 +39,15 @@ for _name, _ref, _why in [
      "main builds a SchedulerServer with the defaults, parses the flags and calls app.Run."),
     ("NewSchedulerServer", K8S + "plugin/cmd/kube-scheduler/app/options/options.go#L48-L59",
      "The defaults come from the v1alpha1 defaulting functions; leader election is forced on."),
-    ("Run", _SERVER + "#L66-L140", "app.Run wires everything together in a fixed order."),
+    ("Run", _SERVER + "#L65-L140", "app.Run wires everything together in a fixed order."),
     ("createClient", _CONFIGURATOR + "#L56-L72", "One clientset for everything, rate-limited by --kube-api-qps/--kube-api-burst."),
     ("createRecorder", _CONFIGURATOR + "#L49-L54", "Events (Scheduled, FailedScheduling...) are logged and written to the API server."),
-    ("NewSharedInformerFactory", _SERVER + "#L84-L85", "One shared informer per resource type; none runs until Start."),
-    ("createScheduler", _CONFIGURATOR + "#L75-L109", "Build the ConfigFactory and let the configurator pick a policy file or the provider."),
+    ("NewSharedInformerFactory", K8S + "pkg/client/informers/informers_generated/externalversions/factory.go#L53-L61", "One shared informer per resource type; none runs until Start."),
+    ("createScheduler", _CONFIGURATOR + "#L74-L109", "Build the ConfigFactory and let the configurator pick a policy file or the provider."),
     ("startHTTP", _SERVER + "#L142-L167", "/healthz, /metrics and /configz are served in a goroutine of their own."),
-    ("informerFactory.Start", _SERVER + "#L100-L102", "Start every informer requested so far (nodes, PVs, PVCs, services, RCs, RSs, StatefulSets)."),
-    ("Scheduler.Run", K8S + "plugin/pkg/scheduler/scheduler.go#L144-L146", "go wait.Until(scheduleOne, 0, stop): the scheduling loop starts."),
-    ("leaderelection.start", _SERVER + "#L118-L139", "Only the leader schedules: RunOrDie calls sched.Run once the lease is acquired."),
+    ("informerFactory.Start", K8S + "pkg/client/informers/informers_generated/externalversions/factory.go#L63-L74", "Start every informer requested so far (nodes, PVs, PVCs, services, RCs, RSs, StatefulSets)."),
+    ("Scheduler.Run", K8S + "plugin/pkg/scheduler/scheduler.go#L143-L146", "go wait.Until(scheduleOne, 0, stop): the scheduling loop starts."),
+    ("leaderelection.start", K8S + "pkg/client/leaderelection/leaderelection.go#L155-L163", "Only the leader schedules: RunOrDie calls sched.Run once the lease is acquired."),
 ]:
     register_stage(_name, _ref, _why)
 
