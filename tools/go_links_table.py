@@ -2,7 +2,9 @@
 
 Usage::
 
-    python3 tools/go_links_table.py GO_ROOT > docs/go-links.tsv
+    python3 tools/go_links_table.py GO_ROOT -o docs/go-links.tsv
+
+(``-o`` writes the file after reading the old one; without it the table goes to stdout.)
 
 Links are collected from three places:
 
@@ -65,10 +67,27 @@ class _Module:
     def __init__(self, path: Path, name: str, modules: dict[str, _Module | None]) -> None:
         self.path, self.name, self.modules = path, name, modules
         self.tree = ast.parse(path.read_text(encoding="utf-8"))
-        self.env: dict[str, Any] = {}
-        self.aliases: dict[str, str] = {}  # local name -> module name (import X as Y)
-        for node in self.tree.body:
-            self._bind(node)
+        self._env: dict[str, Any] = {}
+        self._aliases: dict[str, str] = {}  # local name -> module name (import X as Y)
+        self._bound = False
+
+    def _bind_all(self) -> None:
+        """Evaluate the module's top-level bindings once, on first use: by then every module is
+        parsed, and an import cycle sees the names bound so far (as Python would)."""
+        if not self._bound:
+            self._bound = True
+            for node in self.tree.body:
+                self._bind(node)
+
+    @property
+    def env(self) -> dict[str, Any]:
+        self._bind_all()
+        return self._env
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        self._bind_all()
+        return self._aliases
 
     def _bind(self, node: ast.stmt) -> None:
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -76,21 +95,21 @@ class _Module:
                 local = alias.asname or alias.name
                 other = _module(node.module, self.modules)
                 if other is not None and alias.name in other.env:
-                    self.env[local] = other.env[alias.name]
+                    self._env[local] = other.env[alias.name]
                 elif _module(f"{node.module}.{alias.name}", self.modules) is not None:
-                    self.aliases[local] = f"{node.module}.{alias.name}"
+                    self._aliases[local] = f"{node.module}.{alias.name}"
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
-                    self.aliases[alias.asname] = alias.name
+                    self._aliases[alias.asname] = alias.name
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 if isinstance(target, ast.Name):
                     try:
-                        self.env[target.id] = self.eval(node.value, {})
+                        self._env[target.id] = self.eval(node.value, {})
                     except _Unknown:
-                        self.env.pop(target.id, None)
+                        self._env.pop(target.id, None)
 
     def eval(self, node: ast.expr, local: dict[str, Any]) -> Any:  # noqa: C901, PLR0911, PLR0912 - one case per node type
         if isinstance(node, ast.Constant):
@@ -151,7 +170,7 @@ class _Module:
 def _module(name: str, modules: dict[str, _Module | None]) -> _Module | None:
     """The project module ``name`` (``kschedlearn.x.y``), parsed once; None outside the project."""
     if name not in modules:
-        modules[name] = None  # guards import cycles
+        modules[name] = None  # not a project module unless a file is found below
         base = ROOT / Path(*name.split("."))
         for path in (base.with_suffix(".py"), base / "__init__.py"):
             if name.split(".")[0] == "kschedlearn" and path.is_file():
@@ -268,6 +287,8 @@ def _assign(target: ast.expr, value: Any, scope: dict[str, Any]) -> None:
 
 
 def _comments(text: str) -> Iterator[tuple[int, str]]:
+    if "#" not in text.replace("#L", ""):
+        return
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         if tok.type == tokenize.COMMENT:
             yield tok.start[0], tok.string
@@ -307,6 +328,9 @@ def _package_links(package: Path) -> list[dict[str, Any]]:
     modules: dict[str, _Module | None] = {}
     links: list[dict[str, Any]] = []
     for path in sorted(package.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if ".go" not in source and "/v1.6.1/" not in source:
+            continue  # no Go file name and no URL: nothing here can build a link
         name = ".".join(path.relative_to(package.parent).with_suffix("").parts)
         name = name.removesuffix(".__init__")
         mod = _module(name, modules)
@@ -314,7 +338,8 @@ def _package_links(package: Path) -> list[dict[str, Any]]:
             continue
         texts = [(line, owner, text, is_doc) for line, owner, text, is_doc in _Collector(mod).run()]
         owners = _owner_at(mod.tree)
-        texts += [(line, owners.get(line, ""), text, False) for line, text in _comments(mod.path.read_text(encoding="utf-8"))]
+        texts += [(line, owners.get(line, ""), text, False) for line, text in _comments(source)
+                  if ".go" in text or "/v1.6.1/" in text]
         full = {m.group(2) for _, _, text, _ in texts for m in _URL.finditer(text) if m.group(2).endswith(".go")}
         by_name: dict[str, set[str]] = {}
         for go in full:
@@ -392,7 +417,7 @@ def build(go_root: Path | None) -> str:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     try:
         old = {(r["go_file"], r["range"]): r["symbol"] for r in read_table()}
-    except (OSError, AssertionError, ValueError):
+    except (OSError, AssertionError, ValueError, IndexError):
         old = {}
     grouped: dict[tuple[str, str], set[str]] = {}
     for link in collect_links():
@@ -406,5 +431,18 @@ def build(go_root: Path | None) -> str:
     return "\n".join(out) + "\n"
 
 
+def main(argv: list[str]) -> int:
+    out = None
+    if "-o" in argv:
+        i = argv.index("-o")
+        out, argv = Path(argv[i + 1]), argv[:i] + argv[i + 2:]
+    text = build(Path(argv[0]) if argv else None)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+    return 0
+
+
 if __name__ == "__main__":
-    sys.stdout.write(build(Path(sys.argv[1]) if len(sys.argv) > 1 else None))
+    sys.exit(main(sys.argv[1:]))

@@ -63,8 +63,12 @@ for _ in range(4):
 #   starts `cleanupAssumedPods` every second right away;
 # * `podQueue = cache.NewFIFO(MetaNamespaceKeyFunc)` — the queue of pods waiting to be scheduled;
 # * `NewIndexerInformer(assigned-pod list-watch, …, handlers{addPodToCache, updatePodInCache,
-#   deletePodFromCache})` — the informer that feeds the cache with **bound** pods (its DeltaFIFO is
-#   created when it runs);
+#   deletePodFromCache})` — the informer that feeds the cache with **bound** pods. Its DeltaFIFO is
+#   created right here, by `NewIndexerInformer` itself (`fifo := NewDeltaFIFO(...)`, line 313 of
+#   [controller.go NewIndexerInformer](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L285-L349)); only the
+#   *Reflector* that fills it waits for the informer to run (`controller.Run` calls `NewReflector`,
+#   lines 106-111 of [controller.go Run](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L97-L122)). The seed article says the
+#   queue is initialised in `Run` — it is not;
 # * a handler on the shared **node** informer that feeds nodes into the cache.
 
 # %%

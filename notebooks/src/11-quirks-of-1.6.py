@@ -72,18 +72,34 @@ print("process alive?", proc.alive)
 # ## 3. The stale assumed copy → "Schedulercache is corrupted"
 #
 # `UpdatePod` / `RemovePod` compare the node name of the stored pod with the incoming one; a
-# mismatch is `glog.Fatalf("Schedulercache is corrupted …")`. Because the cache stores the
-# *assumed copy* (with the scheduler's chosen `nodeName`), an assumed pod that was meanwhile
-# bound elsewhere (another scheduler, or a retried bind that landed on a different node) trips
-# this check and the whole scheduler exits. The property tests
-# (`tests/scheduler/schedulercache/test_cache_properties.py`) reach it; the text is a fatal:
+# mismatch is `glog.Fatalf("Schedulercache is corrupted …")`
+# ([cache.go UpdatePod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L248-L273), [RemovePod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L275-L302)).
+# The stored pod can be stale: when the assigned-pod informer confirms an assumed pod on a
+# *different* node than the one assumed (another scheduler's binding won), `AddPod` moves the
+# pod's resources to the right NodeInfo but leaves the **assumed copy** in `podStates`
+# ([cache.go AddPod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L214-L246)). The pod's next update — the kubelet reporting it
+# Running — then trips the check and the whole scheduler exits. Here is that sequence, run by
+# the mirrored cache on a simulated scheduler process:
 
 # %%
-from kschedlearn.trace import glog
-try:
-    glog.fatalf("Schedulercache is corrupted and can badly affect scheduling decisions")
-except glog.FatalError as err:
-    print(type(err).__name__, err)
+def stale_assumed_copy():
+    c = schedcache.new(30.0, rt_mod.Chan())
+    assumed = pod("web-1", node="node-1")
+    c.assume_pod(assumed)              # scheduleOne chose node-1 ...
+    c.finish_binding(assumed)          # ... and its binding call returned
+    bound = pod("web-1", node="node-2")
+    c.add_pod(bound)                   # the informer: bound to node-2 (another scheduler won)
+    # Go: cache.podStates[key].pod is still the assumed copy
+    print("stored copy's node after AddPod:", c._pod_states["default/web-1"].pod.spec.node_name)
+    running = Pod.from_dict({**bound.to_dict(), "status": {"phase": "Running"}})
+    c.update_pod(bound, running)       # the kubelet reports the pod Running: UpdatePod
+
+runtime = rt_mod.Runtime(seed=1)
+proc = runtime.new_process("kube-scheduler")
+runtime.go(stale_assumed_copy, process=proc, name="assigned-pod informer")
+runtime.run(until=1)
+print(runtime.crashes)
+print("process alive?", proc.alive)
 
 # %% [markdown]
 # ## 4. SelectorSpread's NaN with zones
