@@ -148,7 +148,8 @@ for g in sim.snapshot.goroutines:
 #
 # `startHTTP` ([server.go#L142-L167](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L142-L167))
 # serves `/healthz` (always `ok`), `/configz` (the effective configuration), `/metrics`
-# (three latency histograms, in microseconds) and, with `--profiling`, `/debug/pprof/`. The
+# (three latency histograms, in microseconds) and `/debug/pprof/` (`--profiling`, on by
+# default in 1.6). The
 # simulated replica answers the same paths once its `startHTTP` goroutine has got past the
 # trace point above and installed its handlers — so first let the pod arrive and be bound
 # (to t = 3 s):

@@ -183,8 +183,10 @@ w_unassigned = pods.watch(field_selector=unassigned, resource_version=rv)
 w_assigned = pods.watch(field_selector=assigned, resource_version=rv)
 
 # %% [markdown]
-# Now bind the pod, as the scheduler's binder does (a POST of a `Binding` to the pod's
-# `binding` subresource; the server sets `spec.nodeName`):
+# Now bind the pod with a POST of a `Binding` (the server sets `spec.nodeName`). This client call
+# uses the pod's `binding` subresource (client-go's `Pods(ns).Bind`); 1.6's own binder POSTs the
+# same Binding to the older `namespaces/{ns}/bindings` resource (notebook 08) — the API server
+# serves both alike:
 
 # %%
 from kschedlearn.api.v1 import Binding, ObjectMeta, ObjectReference

@@ -41,7 +41,8 @@ print("after: ", q.list_keys(), " (Go: these three keys in an unspecified order)
 print([line for line in q.replace.__doc__.splitlines() if "Differs from Go" in line])
 
 # %% [markdown]
-# *Later:* 1.8–1.9 introduced a scheduling queue, 1.11+ a priority queue (with preemption).
+# *Later:* 1.9 put a scheduling-queue interface in front of the FIFO, with a priority queue used
+# when pod priority is enabled (PR #54503, PR #55109); pod priority is on by default from 1.11.
 #
 # ## 2. ForgetPod on an unknown pod: a nil-pointer crash
 #

@@ -196,7 +196,8 @@ TASK = Task(
            "the list's resourceVersion. `watchHandler` loops over the watch's events; each ADDED / MODIFIED / "
            "DELETED event is applied to the store, and its object's resourceVersion is remembered, so that when "
            "the watch ends (timeout, server restart) the next watch resumes right after it. An ERROR event "
-           "(e.g. 410 \"too old resource version\") ends the loop instead, and ListAndWatch relists.\n\n"
+           "(e.g. 410 \"too old resource version\") ends the loop instead: ListAndWatch returns, and a second "
+           "later the reflector runs it again, which lists everything anew.\n\n"
            "Write the loop body `reflector_handle_event(reflector, event, resource_version)`. "
            "`plug_in_scenario(\"4.2\", reflector_handle_event)` runs three-nodes and assume-expiry (its watches "
            "stall for 45 s and catch up) with your function in every reflector."),

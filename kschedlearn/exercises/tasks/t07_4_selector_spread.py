@@ -160,7 +160,7 @@ TASK = Task(
            "so replicas spread across zones first. All of it is float32 arithmetic in Go - and the float32 "
            "details change real scores.\n\nThe counting (which pods match the pod's selectors on each node) "
            "is done for you. Write `selector_spread_reduce(nodes, counts)`. "
-           "`plug_in_scenario(\"7.4\", selector_spread_reduce)` runs spread-and-affinity (two zones) with your "
+           "`plug_in_scenario(\"7.4\", selector_spread_reduce)` runs spread-and-affinity (three zones) with your "
            "reduce step and compares every stage."),
     go_links=(("selector_spreading.go CalculateSpreadPriority",
                GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192"),

@@ -227,11 +227,11 @@ TASK = Task(
                   "from kschedlearn.scheduler.schedulercache.node_info import CacheError\n"
                   "from kschedlearn.scheduler.scheduler import Scheduler\n"
                   "from kschedlearn.trace import glog"),
-    intro=("The capstone. `scheduleOne` is the whole seed article in 40 lines: take the next pod from "
+    intro=("The capstone. `scheduleOne` is the whole seed article in one Go function of some 60 lines: take the next pod from "
            "`podQueue`, run the algorithm, *assume* a copy of the pod on the chosen node in the cache, and "
            "start a goroutine that POSTs the Binding - so the loop can take the next pod while the API "
-           "call is in flight. Two error paths: a failed `Schedule` (a FitError) records an event, sets the "
-           "PodScheduled condition and hands the pod to the error func (backoff, requeue); a failed bind "
+           "call is in flight. Two error paths: a failed `Schedule` (a FitError, or no nodes at all) records an event, asks for the "
+           "PodScheduled=False condition and hands the pod to the error func (backoff, requeue); a failed bind "
            "additionally *forgets* the assumed pod.\n\nWrite `schedule_one(sched)`. "
            "`plug_in_scenario(\"8.2\", schedule_one)` then runs the guided tour (three-nodes), bind-failure "
            "and assume-expiry with your scheduleOne and compares every trace stage with the real run."),
