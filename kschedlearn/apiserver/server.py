@@ -60,13 +60,13 @@ from kschedlearn.sim import Process, Runtime, WouldBlockError, current_goroutine
 _REGISTRY = trace.stages.K8S + "staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go"
 _CACHER = trace.stages.K8S + "staging/src/k8s.io/apiserver/pkg/storage/cacher.go"
 for _name, _ref, _why in [
-    ("apiserver.create", _REGISTRY, "The API server stored a new object and told every matching watch (ADDED)."),
-    ("apiserver.update", _REGISTRY, "The API server replaced an object; its resourceVersion went up and watches saw MODIFIED (or ADDED/DELETED if it entered or left their selector)."),
-    ("apiserver.delete", _REGISTRY, "The API server deleted an object, or marked a pod for graceful deletion."),
-    ("apiserver.bind", trace.stages.K8S + "pkg/registry/core/pod/storage/storage.go#L128-L188",
-     "POST .../bindings: the API server set spec.nodeName and PodScheduled=True on the pod."),
-    ("apiserver.watch", _CACHER, "A client opened (or lost) a watch on the API server."),
-    ("apiserver.watch_event", _CACHER, "The API server delivered one watch event to a client (a reflector)."),
+    ("apiserver.create", _REGISTRY + "#L274-L322", "The API server stored a new object and told every matching watch (ADDED)."),
+    ("apiserver.update", _REGISTRY + "#L372-L508", "The API server replaced an object; its resourceVersion went up and watches saw MODIFIED (or ADDED/DELETED if it entered or left their selector)."),
+    ("apiserver.delete", _REGISTRY + "#L829-L902", "The API server deleted an object, or marked a pod for graceful deletion."),
+    ("apiserver.bind", trace.stages.K8S + "pkg/registry/core/pod/storage/storage.go#L142-L176",
+     "POST .../bindings: BindingREST's setPodHostAndAnnotations set spec.nodeName and PodScheduled=True on the pod."),
+    ("apiserver.watch", _CACHER + "#L293-L348", "Cacher.Watch: a client opened (or lost) a watch on the API server."),
+    ("apiserver.watch_event", _CACHER + "#L841-L890", "sendWatchCacheEvent: the API server delivered one watch event to a client (a reflector)."),
 ]:
     trace.register_stage(_name, _ref, _why)
 
@@ -307,7 +307,8 @@ class APIServer:
         """POST /api/v1/namespaces/{ns}/bindings (``route="bindings"``, what 1.6's scheduler
         posts) or .../pods/{name}/binding (``route="pods/binding"``): assign a pod to a node.
 
-        1.6 serves both with the same ``BindingREST`` (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/rest/storage_core.go#L190-L191), so both
+        1.6 serves both with the same ``BindingREST`` (lines 190-191 of the route table in
+        NewLegacyRESTStorage, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/rest/storage_core.go#L91-L235), so both
         follow the same rules: the request namespace must match the binding's, and
         Go: BindingREST.Create → assignPod → setPodHostAndAnnotations (storage.go#L128-L188):
         a deleting pod and an already-assigned pod are refused with 409 Conflict on

@@ -39,11 +39,11 @@ from kschedlearn.trace import ObservedCall, emit, register_stage
 from kschedlearn.trace.stages import SCHED
 
 _GS = SCHED + "core/generic_scheduler.go"
-register_stage("schedule.start", _GS + "#L89-L109",
+register_stage("schedule.start", _GS + "#L86-L131",
                "Schedule lists the usable nodes and refreshes its snapshot of the cache (only NodeInfos whose generation changed are cloned).")
-register_stage("schedule.predicate_node", _GS + "#L163-L180",
-               "checkNode runs every predicate on one node; the reasons of all failing predicates are kept.")
-register_stage("schedule.predicates", _GS + "#L111-L122",
+register_stage("schedule.predicate_node", _GS + "#L152-L221",
+               "findNodesThatFit checks one node (its checkNode function): every predicate runs; the reasons of all failing predicates are kept.")
+register_stage("schedule.predicates", _GS + "#L152-L221",
                "findNodesThatFit is done: the nodes that passed every predicate go on to be scored.")
 register_stage("schedule.priorities", _GS + "#L239-L373",
                "PrioritizeNodes: each priority scores each node 0-10; scores are multiplied by their weights and summed.")

@@ -39,15 +39,15 @@ from kschedlearn.trace.stages import CLIENT_GO_CACHE
 
 _R = CLIENT_GO_CACHE + "reflector.go"
 _C = CLIENT_GO_CACHE + "controller.go"
-register_stage("reflector.list", _R + "#L239-L262",
-               "The reflector lists every object (at resourceVersion \"0\") and replaces its store with "
+register_stage("reflector.list", _R + "#L232-L328",
+               "ListAndWatch lists every object (at resourceVersion \"0\") and replaces its store with "
                "them: a fresh starting point from which the watch continues.")
-register_stage("reflector.watch_start", _R + "#L286-L300",
-               "The reflector opens a watch from the last resourceVersion it has seen, with a random "
+register_stage("reflector.watch_start", _R + "#L232-L328",
+               "ListAndWatch opens a watch from the last resourceVersion it has seen, with a random "
                "server-side timeout of 5 to 10 minutes.")
-register_stage("reflector.watch_event", _R + "#L345-L398",
-               "One watch event arrives and is applied to the store (Add, Update or Delete).")
-register_stage("reflector.relist", _R + "#L300-L325",
+register_stage("reflector.watch_event", _R + "#L339-L407",
+               "watchHandler: one watch event arrives and is applied to the store (Add, Update or Delete).")
+register_stage("reflector.relist", _R + "#L232-L328",
                "ListAndWatch returned (a watch error such as 410 Gone, a failed call or a very short "
                "watch): wait.Until will list everything again one second later.")
 register_stage("controller.process_loop", _C + "#L136-L158",

@@ -41,7 +41,7 @@ register_stage("scheduleOne.pop", _F + "#L457-L465",
                "scheduleOne asked for the next pod: getNextPod popped it from podQueue (the FIFO).")
 register_stage("assume", _CACHE + "#L109-L128",
                "AssumePod: the cache counts the pod on the chosen node before the API server knows — so the next pod already sees those resources as used.")
-register_stage("bind", SCHED + "scheduler.go#L185-L200",
+register_stage("bind", SCHED + "scheduler.go#L148-L225",
                "A goroutine POSTs the Binding to the API server; scheduleOne has already moved on to the next pod.")
 register_stage("finishBinding", _CACHE + "#L134-L152",
                "The bind call returned: the assumed pod's 30 s expiry clock starts now.")
@@ -56,9 +56,9 @@ register_stage("cleanupAssumedPods", _CACHE + "#L354-L377",
 register_stage("expirePod", _CACHE + "#L379-L386",
                "An assumed pod was never confirmed in time: it is dropped from the cache and its resources are freed.")
 register_stage("error.backoff", _F + "#L514-L558",
-               "The error handler waits out the pod's backoff (1 s, 2 s, 4 s ... 60 s) before re-reading it.")
-register_stage("error.requeue", _F + "#L540-L552",
-               "After its backoff the pod is read again from the API server and put back with AddIfNotPresent.")
+               "The error handler from MakeDefaultErrorFunc waits out the pod's backoff (1 s, 2 s, 4 s ... 60 s) before re-reading it.")
+register_stage("error.requeue", _F + "#L514-L558",
+               "MakeDefaultErrorFunc's goroutine: after its backoff the pod is read again from the API server and put back with AddIfNotPresent.")
 
 #: what a describe function returns: the event's message and its data
 Description = tuple[str, dict[str, Any]]

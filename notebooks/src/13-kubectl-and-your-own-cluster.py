@@ -20,7 +20,7 @@
 # - The simulated cluster lives on 2017-04-03 (the v1.6.1 release day): where kubectl computes an
 #   age itself (`describe`'s event ages), it prints `9y`.
 #
-# The binder's request, as 1.6 sends it: [factory.go#L583-L589](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L583-L589).
+# The binder's request, as 1.6 sends it: [factory.go binder.Bind](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L582-L589).
 
 # %%
 import json

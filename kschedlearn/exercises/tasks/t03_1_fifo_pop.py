@@ -179,14 +179,14 @@ TASK = Task(
         "Write `fifo_pop(f, process)`: the body of `FIFO.Pop` for a FIFO `f` whose key line is "
         "`f._queue` and whose items are `f._items`."
     ),
-    go_links=(("fifo.go Pop", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L149-L180"),
-              ("fifo.go Add", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L123-L135"),
+    go_links=(("fifo.go Pop", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L255-L293"),
+              ("fifo.go Add", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L137-L153"),
               ("fifo_test.go", GO + "staging/src/k8s.io/client-go/tools/cache/fifo_test.go")),
     hints=(
         "A FIFO is two structures: the line of keys (`f._queue`, a list) and the newest object per "
         "key (`f._items`, a dict). Pop takes keys off the front of the line until one still has an "
         "item; that item leaves the dict too.",
-        "Go's `(*FIFO).Pop` in fifo.go lines 149-180: an outer `for`, an inner `for len(f.queue) == 0` "
+        "Go's `(*FIFO).Pop` in fifo.go L255-L293: an outer `for`, an inner `for len(f.queue) == 0` "
         "that returns `FIFOClosedError` when closed or calls `f.cond.Wait()`, then `id := f.queue[0]; "
         "f.queue = f.queue[1:]`, the `initialPopulationCount` countdown, the ghost `continue`, "
         "`delete(f.items, id)`, `process(item)` and the `ErrRequeue` branch.",

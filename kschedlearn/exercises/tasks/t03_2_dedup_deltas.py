@@ -142,11 +142,11 @@ TASK = Task(
            "After every append, `dedupDeltas` merges two deletions in a row; `Replace` (a relist) "
            "adds `DeletedFinalStateUnknown` tombstones for objects that vanished while nobody watched.\n\n"
            "Write `dedup_deltas(deltas)`."),
-    go_links=(("delta_fifo.go dedupDeltas", GO + "staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L354-L391"),
-              ("delta_fifo.go Replace", GO + "staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L451-L516")),
+    go_links=(("delta_fifo.go dedupDeltas", GO + "staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L262-L276"),
+              ("delta_fifo.go Replace", GO + "staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L462-L535")),
     hints=("Only the last two deltas matter, and only when both are deletions. Which of the two "
            "knows more about the object? A tombstone's object may be stale.",
-           "Go's `dedupDeltas` (delta_fifo.go ~L354) calls `isDup(a, b)` with `a` the newest and `b` "
+           "Go's `dedupDeltas` (delta_fifo.go L262-L276) calls `isDup(a, b)` with `a` the newest and `b` "
            "the one before; `isDeletionDup` returns `b` unless `b.Object` is a `DeletedFinalStateUnknown`.",
            "`if len(deltas) < 2: return deltas`; `a, b = deltas[-1], deltas[-2]`; if both types are "
            "`DELETED`: `keep = a if isinstance(b.object, DeletedFinalStateUnknown) else b`; "

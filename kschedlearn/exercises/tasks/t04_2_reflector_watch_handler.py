@@ -191,7 +191,8 @@ TASK = Task(
            "the list's resourceVersion. `watchHandler` loops over the watch's events; each ADDED / MODIFIED / "
            "DELETED event is applied to the store, and its object's resourceVersion is remembered, so that when "
            "the watch ends (timeout, server restart) the next watch resumes right after it. An ERROR event "
-           "(e.g. 410 \"too old resource version\") ends the loop instead, and ListAndWatch relists.\n\n"
+           "(e.g. 410 \"too old resource version\") ends the loop instead: ListAndWatch returns, and a second "
+           "later the reflector runs it again, which lists everything anew.\n\n"
            "Write the loop body `reflector_handle_event(reflector, event, resource_version)`. "
            "`plug_in_scenario(\"4.2\", reflector_handle_event)` runs three-nodes and assume-expiry (its watches "
            "stall for 45 s and catch up) with your function in every reflector."),
@@ -200,7 +201,7 @@ TASK = Task(
                GO + "staging/src/k8s.io/client-go/tools/cache/reflector_test.go#L141-L195")),
     hints=("Reject an object of the wrong type; otherwise change the store by the event type and remember the "
            "object's resourceVersion.",
-           "Go (reflector.go ~L350): `if e, a := r.expectedType, reflect.TypeOf(event.Object); e != nil && e != a { "
+           "Go's `watchHandler` (reflector.go L339-L407): `if e, a := r.expectedType, reflect.TypeOf(event.Object); e != nil && e != a { "
            "utilruntime.HandleError(...); continue }`; `newResourceVersion := meta.GetResourceVersion()`; `switch "
            "event.Type { case watch.Added: r.store.Add(event.Object); case watch.Modified: r.store.Update(...); "
            "case watch.Deleted: r.store.Delete(...) }`; `*resourceVersion = newResourceVersion; "

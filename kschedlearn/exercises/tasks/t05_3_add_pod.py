@@ -146,11 +146,11 @@ TASK = Task(
            "Write `add_pod(cache, pod)`. `plug_in_scenario(\"5.3\", add_pod)` runs three-nodes (a confirm) and "
            "assume-expiry (a re-add after expiry) with your function and compares every trace stage."),
     go_links=(("cache.go AddPod", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L214-L246"),
-              ("cache_test.go TestAddPodWillConfirm", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L192-L240"),
-              ("cache_test.go TestAddPodAfterExpiration", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L243-L287")),
+              ("cache_test.go TestAddPodWillConfirm", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L190-L240"),
+              ("cache_test.go TestAddPodAfterExpiration", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L242-L286")),
     hints=("Look the pod up in podStates and assumedPods: assumed → confirm (and fix the node if it moved); "
            "unknown → add; already added → error.",
-           "Go's AddPod (cache.go ~L169): `currState, ok := cache.podStates[key]; switch { case ok && "
+           "Go's AddPod (cache.go L214-L246): `currState, ok := cache.podStates[key]; switch { case ok && "
            "cache.assumedPods[key]: if currState.pod.Spec.NodeName != pod.Spec.NodeName { cache.removePod(currState.pod); "
            "cache.addPod(pod) }; delete(cache.assumedPods, key); cache.podStates[key].deadline = nil; case !ok: "
            "cache.addPod(pod); cache.podStates[key] = &podState{pod: pod}; default: return fmt.Errorf(\"pod was "

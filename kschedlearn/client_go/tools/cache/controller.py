@@ -169,8 +169,8 @@ class ResourceEventHandlerFuncs:
 def _informer_process(client_state: Store, h: ResourceEventHandler) -> ProcessFunc:
     """The Process function of NewInformer/NewIndexerInformer: apply Deltas oldest first.
 
-    Go: controller.go, the ``Process`` closure inside ``NewInformer``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L250-L276
+    Go: controller.go, func NewInformer (``Process`` is the func literal inside it, lines 256-280)
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L283
     """
 
     def process(obj: Any) -> None:

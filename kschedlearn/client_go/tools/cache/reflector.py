@@ -199,7 +199,7 @@ class Reflector:
                        resync_errc: Chan, cancel_ch: Chan, stop_ch: Chan) -> None:
         """The second half of ListAndWatch: the resync goroutine and the watch loop.
 
-        Go: reflector.go ListAndWatch lines 263-325 (kept in one Go function; split here only
+        Go: reflector.go ListAndWatch lines 263-327 (kept in one Go function; split here only
         so that each half stays readable).
         """
 

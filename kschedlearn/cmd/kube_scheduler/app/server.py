@@ -1,7 +1,7 @@
 """``app.Run``: the kube-scheduler start-up chain, step by step, and its HTTP endpoints.
 
 Go: plugin/cmd/kube-scheduler/app/server.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L167
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L167
 
 The order of ``run`` is the order of spec §1.4: createClient → createRecorder →
 NewSharedInformerFactory → createScheduler (which, through CreateFromKeys, already starts the
