@@ -155,7 +155,7 @@ def print_and_exit_if_requested(mf: MainFlags) -> None:
     """``--version``: print the version and exit 0; ``--version=raw``: the raw struct.
 
     Go: func PrintAndExitIfRequested
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/version/verflag/verflag.go#L93-L102
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/version/verflag/verflag.go#L92-L102
     """
     if mf.version.value == "raw":
         exit_process(0, VERSION_RAW + "\n")
