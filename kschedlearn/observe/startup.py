@@ -122,7 +122,7 @@ def observe_main(observation: Observation) -> None:
     on = observation.on_attribute
     main = site_of(kube_scheduler.main)
     on(options, "new_scheduler_server", site=main,
-       before=_before("main", kube_scheduler.main,
+       before=_before("main", options.new_scheduler_server,
                       lambda c: ("kube-scheduler " + " ".join(c.local("argv")), None)),
        after=lambda c: point("NewSchedulerServer", "defaults applied; leader-elect forced to true",
                              {"leader_elect": c.result.leader_election.leader_elect},

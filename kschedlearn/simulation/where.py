@@ -8,9 +8,12 @@ frame shown is the innermost one in *mirrored* code — a module under the mirro
 ``Go:`` line is not ``kschedlearn-only`` — at the line making the observed call: always a Go-twin
 statement, never a trace line.
 
-The Go symbol and line range come from that function's docstring ``Go:`` line and its link
-(a full ``https://github.com/kubernetes/kubernetes/blob/v1.6.1/...#La-Lb`` URL, or a short
-``file.go#La-Lb`` resolved against the module's own ``Go:`` path).
+The Go twin — the Go function's symbol, its exact line range, and the Go line standing for each
+Python line — comes from the committed table ``simulation/data/go_twins.json`` (line numbers are
+facts, derived by ``tools/go_twins.py`` from the v1.6.1 tree and the link table CI checks). A
+frame of a Python helper with no Go twin of its own (``fifo._run_process``, the tail of both
+queues' ``Pop``) gives way to the mirrored frame that called it, whose line is Go's. Without a
+table entry the symbol and range come from the function's docstring ``Go:`` line and link.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import json
 import re
 import sys
 from pathlib import Path
@@ -70,6 +74,11 @@ class CodeLocation:
     phase: str = "running"
     calls: str = ""
     fast_paths: tuple[str, ...] = ()
+    #: the Go twin: its file (under the v1.6.1 tree), its line range, the line standing for
+    #: ``python_line`` (0 when the function has no table entry)
+    go_file: str = ""
+    go_range: tuple[int, int] = (0, 0)
+    go_line: int = 0
 
     def source(self) -> tuple[SourceLine, ...]:
         """The Python source of the function, each line numbered, the current one marked."""
@@ -84,21 +93,25 @@ def where(event: TraceEvent | None) -> CodeLocation | None:
     observed = event.observed
     if observed is not None and observed.phase == "raised" and is_mirrored_module(observed.module):
         return locate(observed.module, observed.function, observed.line, "raised")
-    for frame in reversed(event.stack):
-        if is_mirrored_module(frame.module):
-            loc = locate(frame.module, frame.function, frame.line, "running")
-            if observed is None:
-                return loc
-            phase = observed.phase if observed.phase in ("calling", "returned") else "running"
-            return attrs.evolve(loc, phase=phase, calls=_callee_name(observed.module, observed.function),
-                                fast_paths=observed.fast_paths)
-    return None
+    frames = [f for f in reversed(event.stack) if is_mirrored_module(f.module)]
+    frame = next((f for f in frames if go_twin(f.module, f.function) is not None), frames[0] if frames else None)
+    if frame is None:
+        return None
+    loc = locate(frame.module, frame.function, frame.line, "running")
+    if observed is None:
+        return loc
+    phase = observed.phase if observed.phase in ("calling", "returned") else "running"
+    return attrs.evolve(loc, phase=phase, calls=_callee_name(observed.module, observed.function),
+                        fast_paths=observed.fast_paths)
 
 
 def _callee_name(module: str, function: str) -> str:
     """The Go symbol of a called mirrored function, else its Python name."""
     if not function:
         return ""
+    twin = go_twin(module, function)
+    if twin is not None:
+        return str(twin["symbol"])
     if is_mirrored_module(module):
         symbol = go_reference(module, function)[0]
         if symbol:
@@ -108,9 +121,56 @@ def _callee_name(module: str, function: str) -> str:
 
 def locate(module: str, function: str, line: int, phase: str = "running") -> CodeLocation:
     """A :class:`CodeLocation` for ``module.function`` at ``line``."""
-    symbol, url = go_reference(module, function)
-    return CodeLocation(python_file=_repo_path(module), python_function=function, python_line=line,
-                        go_symbol=symbol, go_url=url, module=module, phase=phase)
+    twin = go_twin(module, function)
+    if twin is None:
+        symbol, url = go_reference(module, function)
+        return CodeLocation(python_file=_repo_path(module), python_function=function, python_line=line,
+                            go_symbol=symbol, go_url=url, module=module, phase=phase)
+    first, last = twin["range"]
+    return CodeLocation(
+        python_file=_repo_path(module), python_function=function, python_line=line,
+        go_symbol=twin["symbol"], go_url=f"{GO_BLOB}{twin['go_file']}#L{first}-L{last}", module=module,
+        phase=phase, go_file=twin["go_file"], go_range=(first, last), go_line=go_line_of(module, function, line))
+
+
+_TWINS = Path(__file__).resolve().parent / "data" / "go_twins.json"
+
+
+@functools.cache
+def _twins() -> dict[str, dict[str, Any]]:
+    try:
+        return json.loads(_TWINS.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    except (OSError, ValueError):
+        return {}
+
+
+def go_twin(module: str, function: str) -> dict[str, Any] | None:
+    """The table entry of ``module.function`` (a nested function is its enclosing one's)."""
+    return _twins().get(f"{module}:{function.split('.<locals>')[0]}")
+
+
+def go_line_of(module: str, function: str, line: int) -> int:
+    """The Go line standing for Python ``line`` of ``module.function`` (0 if unknown): the
+    table pairs each Python line, by its text in order, with a Go line."""
+    twin = go_twin(module, function)
+    if twin is None:
+        return 0
+    start, lines = _source_block(module, function.split(".<locals>")[0])
+    if not lines or not start <= line < start + len(lines):
+        return 0
+    pairs = twin["lines"]
+    k = 0
+    found = 0
+    for number, text in enumerate(lines, start):
+        text = text.strip()
+        if k < len(pairs) and pairs[k][0] == text:
+            if number == line:
+                return int(pairs[k][1])
+            found = int(pairs[k][1])
+            k += 1
+        elif number == line:
+            return found  # a line the table does not know (blank, comment, docstring): the one before
+    return 0
 
 
 @functools.cache
@@ -225,5 +285,5 @@ def function_source(module: str, function: str, line: int) -> tuple[SourceLine, 
     return tuple(SourceLine(start + i, text, start + i == line) for i, text in enumerate(lines))
 
 
-__all__ = ["CodeLocation", "SourceLine", "where", "locate", "go_reference", "is_mirrored_module",
-           "function_source", "MIRRORED_PACKAGES"]
+__all__ = ["CodeLocation", "SourceLine", "where", "locate", "go_reference", "go_twin", "go_line_of",
+           "is_mirrored_module", "function_source", "MIRRORED_PACKAGES"]

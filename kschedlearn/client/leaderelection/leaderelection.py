@@ -108,6 +108,7 @@ class LeaderElector:
         """Block until leader, start ``on_started_leading``, renew until that fails, then stop.
 
         Go: LeaderElector.Run. Go's deferred ``HandleCrash`` re-panics, so
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L142-L153
         ``on_stopped_leading`` runs only on the normal path -- a crash (or a killed process)
         skips it, exactly as here where it simply follows the body.
         """
@@ -131,6 +132,7 @@ class LeaderElector:
 
         Go: LeaderElector.acquire -- ``wait.JitterUntil`` with JitterFactor 1.2, sliding (the
         pause starts after each attempt).
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L176-L192
         """
         stop = Chan(name="leaderelection.acquire")
         lock = self.config.lock
@@ -154,6 +156,7 @@ class LeaderElector:
         """Renew every RetryPeriod; return once a renewal has failed for RenewDeadline.
 
         Go: LeaderElector.renew -- ``wait.Until(body, 0)`` whose body is
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L194-L211
         ``wait.Poll(RetryPeriod, RenewDeadline, tryAcquireOrRenew)``: each poll waits one
         RetryPeriod, then tries; it gives up after RenewDeadline without a success.
         """
@@ -183,6 +186,7 @@ class LeaderElector:
 
         Go: LeaderElector.tryAcquireOrRenew. The takeover rule: fail if the record *changed*
         less than LeaseDuration ago (local time of the change) and is held by someone else.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L213-L269
         """
         lock = self.config.lock
         assert lock is not None
@@ -246,6 +250,7 @@ class LeaderElector:
         """Call ``on_new_leader`` (in a new goroutine) when the observed holder changed.
 
         Go: LeaderElector.maybeReportTransition. The scheduler sets no such callback.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L271-L279
         """
         if self.observed_record.holder_identity == self.reported_leader:
             return
@@ -258,6 +263,7 @@ def run_or_die(lec: LeaderElectionConfig) -> None:
     """Validate and run; a bad config raises (Go panics, which ends the process).
 
     Go: RunOrDie.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L155-L163
     """
     le = new_leader_elector(lec)
     le.run()

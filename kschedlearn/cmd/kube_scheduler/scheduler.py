@@ -29,6 +29,7 @@ from kschedlearn.trace import glog
 
 def main(argv: Sequence[str], *, server: Any, hostname: str = "scheduler-0", registry: Any = None) -> None:
     """Go: func main
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/scheduler.go#L30-L43
 
     Differs from Go: glog's, logs' and verflag's package variables are one ``MainFlags`` and
     ``pflag.CommandLine`` one flag set per command line; ``registry`` is the plugin registry of

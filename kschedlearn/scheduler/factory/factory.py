@@ -346,7 +346,12 @@ class ConfigFactory:
         return error_func
 
     def _retry_after_backoff(self, backoff: PodBackoff, pod_queue: FIFO, pod: Pod) -> None:
-        """The goroutine of MakeDefaultErrorFunc (Go: an anonymous func under HandleCrash)."""
+        """The goroutine of MakeDefaultErrorFunc (Go: an anonymous func under HandleCrash).
+
+        Go: (ConfigFactory).MakeDefaultErrorFunc, its ``go func()``
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L514-L558
+        """
         pod_id = f"{pod.metadata.namespace}/{pod.metadata.name}"
         entry = backoff.get_entry(pod_id)
         if not entry.try_wait(backoff.max_duration):
@@ -452,7 +457,8 @@ class NodePredicateLister:
 
     node_lister: Any
 
-    def list(self) -> list[Node]:
+    def list(self) -> list[Node]:  # noqa: A003 - Go's method name
+        """Go: func (n *nodePredicateLister) List() ([]*v1.Node, error) — factory.go#L394-L396"""
         return self.node_lister.list_with_predicate(get_node_condition_predicate())
 
 

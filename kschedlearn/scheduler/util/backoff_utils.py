@@ -70,6 +70,7 @@ class BackoffEntry:
         """Return the current delay and double the stored one (capped at ``max_duration``).
 
         Go: backoffEntry.getBackoff
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/util/backoff_utils.go#L70-L79
         """
         duration = self.backoff
         new_duration = duration * 2

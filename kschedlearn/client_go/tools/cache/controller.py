@@ -151,17 +151,26 @@ class ResourceEventHandlerFuncs:
     delete_func: Callable[[Any], None] | None = None
 
     def on_add(self, obj: Any) -> None:
-        """Go: ``ResourceEventHandlerFuncs.OnAdd``."""
+        """Go: ``ResourceEventHandlerFuncs.OnAdd``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L189-L194
+        """
         if self.add_func is not None:
             self.add_func(obj)
 
     def on_update(self, old_obj: Any, new_obj: Any) -> None:
-        """Go: ``ResourceEventHandlerFuncs.OnUpdate``."""
+        """Go: ``ResourceEventHandlerFuncs.OnUpdate``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L196-L201
+        """
         if self.update_func is not None:
             self.update_func(old_obj, new_obj)
 
     def on_delete(self, obj: Any) -> None:
-        """Go: ``ResourceEventHandlerFuncs.OnDelete``."""
+        """Go: ``ResourceEventHandlerFuncs.OnDelete``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L203-L208
+        """
         if self.delete_func is not None:
             self.delete_func(obj)
 

@@ -192,7 +192,10 @@ class FIFO:
         self._cond.broadcast()
 
     def update(self, obj: Any) -> None:
-        """Same as ``add``. Go: ``(*FIFO).Update``."""
+        """Same as ``add``. Go: ``(*FIFO).Update``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L185-L188
+        """
         self.add(obj)
 
     def delete(self, obj: Any) -> None:

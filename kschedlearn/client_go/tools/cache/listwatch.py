@@ -88,7 +88,10 @@ class ListWatch:
         return self.list_func(options)
 
     def watch(self, options: ListOptions) -> WatchInterface:
-        """Go: ``(*ListWatch).Watch`` - calls ``watch_func``."""
+        """Go: ``(*ListWatch).Watch`` - calls ``watch_func``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L93-L96
+        """
         return self.watch_func(options)
 
 

@@ -119,7 +119,10 @@ class Reflector:
     last_sync_resource_version_value: str = ""
 
     def run(self) -> None:
-        """Start list-and-watch in a goroutine that never stops. Go: ``(*Reflector).Run``."""
+        """Start list-and-watch in a goroutine that never stops. Go: ``(*Reflector).Run``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L184-L193
+        """
         glog.v(3).infof("Starting reflector %v (%s) from %s", type_name(self.expected_type),
                         go_duration(self.resync_period), self.name)
         sim.go(wait.until, lambda: self._list_and_watch_or_log(wait.NEVER_STOP), self.period,
@@ -137,7 +140,11 @@ class Reflector:
                name=f"reflector {self.name}")
 
     def _list_and_watch_or_log(self, stop_ch: Chan) -> None:
-        """The closure Go passes to wait.Until: run ListAndWatch, HandleError its error."""
+        """The closure Go passes to wait.Until: run ListAndWatch, HandleError its error.
+
+        Go: the func literal of ``(*Reflector).RunUntil`` (and ``Run``)
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L195-L204
+        """
         try:
             self.list_and_watch(stop_ch)
         except Exception as err:  # Go: utilruntime.HandleError(err)
@@ -201,6 +208,7 @@ class Reflector:
 
         Go: reflector.go ListAndWatch lines 263-327 (kept in one Go function; split here only
         so that each half stays readable).
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L232-L328
         """
 
         def resync_loop() -> None:
@@ -248,7 +256,10 @@ class Reflector:
                 return
 
     def _sync_with(self, items: list[Any], resource_version: str) -> None:
-        """Replace the store's content with ``items``. Go: ``(*Reflector).syncWith``."""
+        """Replace the store's content with ``items``. Go: ``(*Reflector).syncWith``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L330-L337
+        """
         found = list(items)
         self.store.replace(found, resource_version)
 
@@ -292,6 +303,7 @@ class Reflector:
         """One iteration of watchHandler's loop body; False when the event was skipped.
 
         Go: reflector.go watchHandler, the ``case event, ok := <-w.ResultChan()`` branch.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L339-L407
         """
         obj = event.object
         if self.expected_type is not None and type(obj) is not self.expected_type:
@@ -318,7 +330,11 @@ class Reflector:
         return True
 
     def _store_op(self, op: Any, obj: Any, fmt: str) -> None:
-        """Apply a store operation; log (do not raise) its error, as Go does."""
+        """Apply a store operation; log (do not raise) its error, as Go does.
+
+        Go: reflector.go watchHandler, its ``r.store.Add`` / ``Update`` / ``Delete`` calls (no Go
+        function of its own: the source pane shows the caller's line, which is Go's).
+        """
         try:
             op(obj)
         except Exception as err:

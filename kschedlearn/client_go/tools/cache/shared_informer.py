@@ -149,6 +149,7 @@ class ProcessorListener:
         """Take notifications from ``next_ch`` and call the handler.
 
         Go: ``(*processorListener).run``; on stop it wakes ``pop`` so that it can leave too.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L527-L554
         """
         while True:
             index, nxt, _ = sim.select(("recv", stop_ch), ("recv", self.next_ch))

@@ -31,6 +31,7 @@ class ConfigError(Exception):
 
 def create_recorder(kubecli: Any, s: Any) -> Any:
     """Go: createRecorder — events are logged and written to the API server.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L49-L54
 
     Source component = ``--scheduler-name``. See ``client_go.tools.record.event`` for which
     parts of 1.6's event correlator are reproduced.
@@ -56,6 +57,7 @@ class _EventSink:
 
 def create_client(s: Any, server: Any) -> Any:
     """Go: createClient — build the clientset (QPS/burst from the flags).
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L56-L72
 
     Differs from Go: ``server`` is the embedded API server; the 1.6 quirk of giving the whole
     scheduler client the user agent suffix ``leader-election`` has no visible effect here.
@@ -79,7 +81,10 @@ def create_scheduler(
     recorder: Any,
     registry: Any = None,
 ) -> scheduler.Scheduler:
-    """Go: createScheduler — ConfigFactory wrapped by the policy-file-or-provider configurator."""
+    """Go: createScheduler — ConfigFactory wrapped by the policy-file-or-provider configurator.
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L74-L109
+    """
     configurator: Any = factory.new_config_factory(
         s.scheduler_name, kubecli, node_informer, pv_informer, pvc_informer,
         replication_controller_informer, replica_set_informer, stateful_set_informer,

@@ -56,6 +56,7 @@ class HTTPEndpoints:
 def start_http(s: Any, metrics: Any) -> None:
     """Go: startHTTP — register /healthz, /configz and /metrics (pprof only as a 501 note),
     then serve for ever.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L142-L167
 
     Differs from Go: the metrics are the scheduler's own (``metrics``), not Prometheus'
     process-wide registry; "serving" is a block on a channel nobody sends to, which keeps this
@@ -82,6 +83,7 @@ def configz(s: Any) -> dict[str, Any]:
 
 def run(s: Any, server: Any, *, hostname: str = "scheduler-0", registry: Any = None) -> None:
     """Go: app.Run — never returns while the scheduler runs (raises on a set-up error).
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L140
 
     ``server`` is the embedded API server; ``hostname`` is this replica's identity for leader
     election (Go: ``os.Hostname()``). Differs from Go: ``registry`` is the plugin registry of
