@@ -29,7 +29,7 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.observe.points import callee
+from kschedlearn.observe.points import callee, observed
 from kschedlearn.observe.recorders import (
     NO_REASONS, Recorders, ScoreColumn, all_pass, cached, extender_scores, shared, shared_lists)
 from kschedlearn.observe.wrap import Call, on_method
@@ -272,9 +272,6 @@ def _around_pod_fits_on_node(proceed: Callable[..., Any], call: Call) -> Any:
     return fits, failed_predicates
 
 
-_AFTER_PRIORITIZE_NODES = callee(gs.prioritize_nodes, "returned")
-
-
 def _around_prioritize_nodes(proceed: Callable[..., Any], call: Call) -> Any:
     pod, node_name_to_info, meta, priority_configs, nodes, extenders = call.args
     g = current_goroutine()
@@ -292,7 +289,7 @@ def _around_prioritize_nodes(proceed: Callable[..., Any], call: Call) -> Any:
         recorders.sink = outer
     combined = extender_scores(answers) if extenders and nodes else {}
     emit_priorities(pod, nodes, [column.scores() for column in columns], priority_configs,
-                    combined, result, _AFTER_PRIORITIZE_NODES)
+                    combined, result, observed(gs.prioritize_nodes, "returned"))
     return result
 
 

@@ -57,6 +57,7 @@ class Observation:
     fast_paths_ran: list[str] = attrs.field(factory=list)
     _probes: list[Any] = attrs.field(factory=list, repr=False)
     _done: set[Any] = attrs.field(factory=set, repr=False)
+    _finalizer: Any = attrs.field(default=None, repr=False)
 
     def first_time(self, key: Any) -> bool:
         """True the first time ``key`` is asked (a set of process-wide hooks is added once)."""
@@ -80,6 +81,14 @@ class Observation:
     def on_log(self, site: CodeType, fmt: str, hook: LogHook) -> None:
         """Run ``hook`` after the glog line of format ``fmt`` in the function ``site``."""
         self.log_hooks.setdefault(site, []).append((fmt, hook))
+
+    def close(self) -> None:
+        """Take this simulation's hooks off every process-wide probe now (a world that is
+        replaced calls it); a probe no other observation uses gives its attribute back."""
+        self.hooks.clear()
+        self.log_hooks.clear()
+        if self._finalizer is not None:
+            self._finalizer()
 
     def after_log(self, fmt: str, args: tuple[Any, ...], caller: FrameType) -> None:
         """Called by the glog shim after each line: run the hooks at that line, if any."""
@@ -107,7 +116,7 @@ def attach(runtime: Runtime) -> Observation:
     it is garbage-collected."""
     observation = Observation(runtime)
     runtime.observation = observation
-    release_when_gone(observation, observation._probes)
+    observation._finalizer = release_when_gone(observation, observation._probes)
     return observation
 
 

@@ -273,9 +273,10 @@ def release(probe: _GlobalProbe) -> None:
         setattr(owner, name, probe.original)
 
 
-def release_when_gone(holder: Any, probes: list[_GlobalProbe]) -> None:
-    """Release ``probes`` when ``holder`` (an observation) is garbage-collected."""
-    weakref.finalize(holder, _release_all, probes)
+def release_when_gone(holder: Any, probes: list[_GlobalProbe]) -> weakref.finalize:
+    """Release ``probes`` when ``holder`` (an observation) is garbage-collected, or when the
+    returned finalizer is called (at most once)."""
+    return weakref.finalize(holder, _release_all, probes)
 
 
 def _release_all(probes: list[_GlobalProbe]) -> None:

@@ -310,6 +310,7 @@ class Simulation(Questions):
         if self.cursor >= len(self.trace) - 1:
             return world
         target = self.cursor
+        world.close()
         self._world = self._replay(target)
         return self._world
 

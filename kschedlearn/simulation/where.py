@@ -84,6 +84,16 @@ class CodeLocation:
         """The Python source of the function, each line numbered, the current one marked."""
         return function_source(self.module, self.python_function, self.python_line)
 
+    def go_source(self) -> Any:
+        """The Go twin's text with the current Go line marked (a ``go_source.GoText``: fetched
+        from the v1.6.1 tag when first shown, then cached; its ``problem`` says why not)."""
+        from kschedlearn.simulation.go_source import GoText, go_text
+
+        if not self.go_file:
+            return GoText(self.go_url, problem="no Go twin recorded for this function" if not self.go_url
+                          else f"Go source: {self.go_url}")
+        return go_text(self.go_file, self.go_range[0], self.go_range[1], self.go_line, self.go_url)
+
 
 def where(event: TraceEvent | None) -> CodeLocation | None:
     """The innermost mirrored frame at ``event`` (None when no mirrored code is on its stack,

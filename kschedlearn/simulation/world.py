@@ -83,6 +83,13 @@ class World:
             self.finished = True
         return event
 
+    def close(self) -> None:
+        """This world will not run again (the notebook replaced it): its trace points come off
+        the process-wide probes and its lease on the fast paths ends."""
+        self.observation.close()
+        if self.fast_paths is not None:
+            self.fast_paths.release()
+
     # -- acting on the cluster -----------------------------------------------------------
     def apply(self, action: Action, *, stage: str = "workload") -> Any:
         """Carry out one timeline action (or an injected one) now, from outside any goroutine.
