@@ -37,8 +37,8 @@ import yaml
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1.yaml_load import KINDS
 from kschedlearn.scenarios.dump_adapt import adapt_pod
-from kschedlearn.scenarios.dump_fields import GO, NEW, UNMODELLED, classify, scheduling_note
-from kschedlearn.scenarios.dump_report import (NOT_IN_1_6, NOT_MODELLED, SCHEDULING, DumpReport, ReportBuilder,
+from kschedlearn.scenarios.dump_fields import NEW, UNMODELLED, classify, scheduling_note
+from kschedlearn.scenarios.dump_report import (GO, NOT_IN_1_6, NOT_MODELLED, SCHEDULING, DumpReport, ReportBuilder,
                                                SkippedItem, ghost_finding)
 from kschedlearn.scenarios.scenario import Scenario, ScenarioError, SchedulerSpec
 from kschedlearn.scenarios.validate import api_validation_error
@@ -61,8 +61,9 @@ REGION_NEW = "topology.kubernetes.io/region"
 #: resource names 1.6's NodeInfo reads from a node's allocatable (plus the opaque-int prefix)
 _NODE_RESOURCES_1_6 = ("cpu", "memory", "pods", "alpha.kubernetes.io/nvidia-gpu")
 _OPAQUE = "pod.alpha.kubernetes.io/opaque-int-resource-"
-_NODE_RESOURCE_WHY = ("1.6's NodeInfo reads only cpu, memory, pods, alpha.kubernetes.io/nvidia-gpu and "
-                      f"opaque-int resources from a node ({GO}plugin/pkg/scheduler/schedulercache/node_info.go#L338-L371)")
+_NODE_RESOURCE_WHY = ("1.6's scheduler cache reads only cpu, memory, pods, alpha.kubernetes.io/nvidia-gpu and "
+                      "opaque-int resources from a node (NodeInfo.SetNode, "
+                      f"{GO}plugin/pkg/scheduler/schedulercache/node_info.go#L338-L371)")
 _ZONE_WHY = (f"1.6 reads zones and regions from {ZONE_1_6} and {REGION_1_6} only: without them these nodes have "
              "no zone for SelectorSpreadPriority and NoVolumeZoneConflict")
 MAX_LIST_DEPTH = 16
@@ -231,7 +232,7 @@ class _Reader:
             schedulers=(SchedulerSpec("scheduler-0", ("--leader-elect=false",)),),
             objects=tuple(objects), source=self.source, snapshot_every=1 if len(objects) <= 300 else 50,
         )
-        scheduling = self.report.findings(SCHEDULING) + ((ghost_finding(ghosts, GO),) if ghosts else ())
+        scheduling = self.report.findings(SCHEDULING) + ((ghost_finding(ghosts),) if ghosts else ())
         report = DumpReport(
             source=self.source, nodes=len(nodes), bound_pods=len(pods) - len(pending), pending_pods=len(pending),
             other_objects=len(objects) - len(nodes) - len(pods),

@@ -26,26 +26,25 @@ from typing import Any
 import attrs
 
 from kschedlearn.api.v1.pod import RESOURCE_NVIDIA_GPU, RESOURCE_OPAQUE_INT_PREFIX
-from kschedlearn.scenarios.dump_fields import GO
-from kschedlearn.scenarios.dump_report import NOT_IN_1_6, SCHEDULING
+from kschedlearn.scenarios.dump_report import GO, NOT_IN_1_6, SCHEDULING
 
 _AFFINITY = "spec.affinity.nodeAffinity"
 _REQUIRED = f"{_AFFINITY}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchFields"
 _PREFERRED = f"{_AFFINITY}.preferredDuringSchedulingIgnoredDuringExecution[].preference.matchFields"
 _DS_WHY = ("1.6's NodeSelectorTerm has only matchExpressions "
            f"({GO}pkg/api/v1/types.go#L1968-L1972); in 1.6 the DaemonSet controller created each daemon "
-           f"pod with spec.nodeName already set ({GO}pkg/controller/controller_utils.go#L544-L568), so the "
-           "scheduler never placed one")
+           f"pod with spec.nodeName already set (RealPodControl.createPods, "
+           f"{GO}pkg/controller/controller_utils.go#L544-L568), so the scheduler never placed one")
 _NAME_WHY = ("1.6's API server refuses a container resource name without a '/' other than cpu and memory "
-             f"({GO}pkg/api/validation/validation.go#L3121-L3131); 1.6 schedules neither local storage nor "
-             "huge pages")
+             f"(validateContainerResourceName, {GO}pkg/api/validation/validation.go#L3121-L3131); 1.6 "
+             "schedules neither local storage nor huge pages")
 _EXTENDED_WHY = ("1.6 accepted the name, but its PodFitsResources counts only cpu, memory, "
                  f"{RESOURCE_NVIDIA_GPU} and {RESOURCE_OPAQUE_INT_PREFIX}* "
-                 f"({GO}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L471-L540, "
-                 f"{GO}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L546-L592): the pod may "
-                 "land on a node that has none")
+                 f"(GetResourceRequest, {GO}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L471-L540; "
+                 f"PodFitsResources, {GO}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L546-L592): the "
+                 "pod may land on a node that has none")
 _DNS_WHY = ("1.6 knows ClusterFirstWithHostNet, ClusterFirst and Default "
-            f"({GO}pkg/api/validation/validation.go#L1877-L1889); DNS plays no part in placement")
+            f"(validateDNSPolicy, {GO}pkg/api/validation/validation.go#L1877-L1889); DNS plays no part in placement")
 
 
 @attrs.frozen

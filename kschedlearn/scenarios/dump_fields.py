@@ -28,6 +28,7 @@ from typing import Any, Union
 import attrs
 
 from kschedlearn.api.v1.codec import manifest_fields
+from kschedlearn.scenarios.dump_report import GO
 
 FIELDS_FILE = Path(__file__).resolve().parent / "data" / "k8s-1.6.1-json-fields.json"
 NEW = "new"
@@ -38,19 +39,18 @@ ROOT_TYPES = {"Pod": "v1.Pod", "Node": "v1.Node", "Service": "v1.Service",
               "PersistentVolumeClaim": "v1.PersistentVolumeClaim", "ReplicaSet": "extensions.ReplicaSet",
               "StatefulSet": "apps.StatefulSet"}
 _TOP = ("apiVersion", "kind")
-GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
 _PRIORITY = ("1.6 has no pod priority and no preemption: pending pods are scheduled in the "
              "order they arrive and never evict a running pod")
-_NS_SELECTOR = ("1.6's pod affinity terms name namespaces only by list (an empty list means the "
-                "pod's own namespace), so the term now matches pods of fewer namespaces "
-                f"({GO}pkg/api/v1/types.go#L2094-L2116)")
+_NS_SELECTOR = ("1.6 names the namespaces of a term only by list, an empty list meaning the pod's own "
+                "namespace, so the term now matches pods of fewer namespaces (PodAffinityTerm: "
+                f"{GO}pkg/api/v1/types.go#L2094-L2116)")
 #: (pattern of a Pod field path 1.6 did not have, what the replay does and why) — fields a modern
 #: scheduler acts on; everything else 1.6 did not have is harmless to 1.6's placements
 _SCHEDULING: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), note) for p, note in (
     (r"spec\.topologySpreadConstraints$",
      "1.6 has no topology spread constraints; its SelectorSpreadPriority only prefers spreading "
      "the pods of one Service/RC/RS/StatefulSet over nodes and zones, and never filters a node "
-     f"({GO}plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192)"),
+     f"(CalculateSpreadPriority, {GO}plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192)"),
     (r"spec\.(priority|priorityClassName|preemptionPolicy)$", _PRIORITY),
     (r"status\.nominatedNodeName$", _PRIORITY),
     (r"spec\.overhead$", "1.6 adds no RuntimeClass overhead to a pod's requests"),
@@ -61,8 +61,9 @@ _SCHEDULING: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), not
     (r"spec\.initContainers\[\]\.restartPolicy$",
      "in 1.6 an init container runs to completion, so its requests are not added to the "
      "containers' (a sidecar's are, in the captured cluster): the pod asks 1.6 for less "
-     f"({GO}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L471-L540)"),
-    (r"spec\.affinity\.pod(Anti)?Affinity\..*\.(namespaceSelector|matchLabelKeys|mismatchLabelKeys)$", _NS_SELECTOR),
+     f"(GetResourceRequest, {GO}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L471-L540)"),
+    # spec.affinity.podAffinity / podAntiAffinity terms (1.21+ namespaceSelector, 1.29+ label keys)
+    (r"spec\.[a-z]+\.pod[A-Za-z]+\..*\.(namespaceSelector|matchLabelKeys|mismatchLabelKeys)$", _NS_SELECTOR),
 ))
 
 
@@ -112,6 +113,10 @@ def _unwrap(tp: Any) -> Any:
     return tp
 
 
+#: fields whose empty value still says something: ``namespaceSelector: {}`` selects every namespace
+_EMPTY_MEANS_SOMETHING = frozenset({"namespaceSelector"})
+
+
 def _empty(value: Any) -> bool:
     return value is None or value is False or value == 0 or value == "" or value == {} or value == []
 
@@ -150,7 +155,7 @@ def _walk(value: Any, expr: str, py: Any, path: str, out: list[tuple[str, str]],
 def _walk_struct(value: dict[str, Any], fields: dict[str, str], py: dict[str, Any] | None, path: str,
                  out: list[tuple[str, str]], modelled: bool) -> None:
     for key, item in value.items():
-        if _empty(item):
+        if _empty(item) and not (key in _EMPTY_MEANS_SOMETHING and item is not None):
             continue
         sub = f"{path}.{key}" if path else key
         expr = fields.get(key)

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 import attrs
 
+GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
 #: the three parts, in the order the summary prints them
 SCHEDULING = "scheduling"
 NOT_IN_1_6 = "not-in-1.6"
@@ -160,20 +161,23 @@ class ReportBuilder:
                             key=lambda f: (f.kind, f.field, f.action)))
 
 
-def ghost_finding(ghosts: Iterable[tuple[str, str]], go: str) -> Finding:
+_GHOST_WHY = (
+    "1.6's scheduler cache files such a pod under a NodeInfo with no Node (schedulerCache.addPod, "
+    f"{GO}plugin/pkg/scheduler/schedulercache/cache.go#L183-L191): no listed node counts it, but while it "
+    "exists 1.6 computes no predicate metadata (getMatchingAntiAffinityTerms, "
+    f"{GO}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L1041-L1095; GetMetadata, "
+    f"{GO}plugin/pkg/scheduler/algorithm/predicates/metadata.go#L37-L59), and if such a pod has pod "
+    "anti-affinity, MatchInterPodAffinity fails on every node for every pod "
+    f"((PodAffinityChecker).getMatchingAntiAffinityTerms, {GO}plugin/pkg/scheduler/algorithm/predicates/"
+    "predicates.go#L1097-L1120)")
+
+
+def ghost_finding(ghosts: Iterable[tuple[str, str]]) -> Finding:
     """The changes-scheduling entry for pods bound to nodes the dump lacks (what 1.6's cache does)."""
     ghosts = list(ghosts)
-    return Finding(
-        SCHEDULING, "Pod", "spec.nodeName (a node not in the dump)", len(ghosts),
-        "kept, bound to the missing node",
-        "1.6's scheduler cache files such a pod under a NodeInfo with no Node "
-        f"({go}plugin/pkg/scheduler/schedulercache/cache.go#L183-L191): no listed node counts it, but "
-        "while it exists 1.6 computes no predicate metadata "
-        f"({go}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L1041-L1095, "
-        f"{go}plugin/pkg/scheduler/algorithm/predicates/metadata.go#L37-L59), and if such a pod has "
-        "pod anti-affinity, MatchInterPodAffinity fails on every node for every pod "
-        f"({go}plugin/pkg/scheduler/algorithm/predicates/predicates.go#L1097-L1120)",
-        tuple(f"{pod} on {node}" for pod, node in ghosts[:_EXAMPLES]))
+    return Finding(SCHEDULING, "Pod", "spec.nodeName (a node not in the dump)", len(ghosts),
+                   "kept, bound to the missing node", _GHOST_WHY,
+                   tuple(f"{pod} on {node}" for pod, node in ghosts[:_EXAMPLES]))
 
 
 __all__ = ["DumpReport", "Finding", "SkippedItem", "ReportBuilder", "ghost_finding",

@@ -104,3 +104,36 @@ def attrs_without_source(report: object) -> object:
     import attrs
 
     return attrs.evolve(report, source="")
+
+
+_NODE = "- {kind: Node, metadata: {name: n}, status: {allocatable: {cpu: '2', memory: 4Gi, pods: '110'}}}\n"
+
+
+@pytest.mark.parametrize(("spec", "field", "why"), [
+    ("{containers: [{name: c}], topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+     "DoNotSchedule}]}", "spec.topologySpreadConstraints", "selector_spreading.go#L96-L192"),
+    ("{containers: [{name: c}], priorityClassName: high, priority: 1000}", "spec.priorityClassName", "no preemption"),
+    ("{containers: [{name: c}], schedulingGates: [{name: wait}]}", "spec.schedulingGates", "schedules the pod at once"),
+    ("{containers: [{name: c}], overhead: {cpu: 250m}}", "spec.overhead", "RuntimeClass overhead"),
+    ("{containers: [{name: c}], initContainers: [{name: side, restartPolicy: Always}]}",
+     "spec.initContainers[].restartPolicy", "predicates.go#L471-L540"),
+    ("{containers: [{name: c}], affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+     "[{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {a: b}}, namespaceSelector: {}}]}}}",
+     "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector",
+     "types.go#L2094-L2116"),
+])
+def test_modern_fields_a_modern_scheduler_acts_on_are_reported_as_changing_scheduling(spec: str, field: str,
+                                                                                      why: str) -> None:
+    _, report = load_cluster_dump("kind: List\nitems:\n" + _NODE + f"- {{kind: Pod, metadata: {{name: p}}, spec: {spec}}}\n")
+    found = report.find("Pod", field)
+    assert found is not None and found.part == SCHEDULING and found.count == 1 and why in found.why, report.summary()
+    assert found.examples == ("default/p",) and report.pending_pods == 1
+
+
+def test_a_field_inside_one_kschedlearn_drops_is_still_told_apart() -> None:
+    # livenessProbe existed in 1.6 (not modelled); its grpc action is 1.24+ (1.6 did not have it)
+    _, report = load_cluster_dump("kind: List\nitems:\n" + _NODE + "- {kind: Pod, metadata: {name: p}, spec: "
+                                  "{containers: [{name: c, livenessProbe: {grpc: {port: 80}, periodSeconds: 5}}]}}\n")
+    assert report.find("Pod", "spec.containers[].livenessProbe").part == NOT_MODELLED
+    assert report.find("Pod", "spec.containers[].livenessProbe.grpc").part == NOT_IN_1_6
+    assert report.find("Pod", "spec.containers[].livenessProbe.periodSeconds") is None
