@@ -239,3 +239,9 @@ def test_serve_from_a_dump_with_no_nodes_is_a_one_line_error(tmp_path, capsys) -
     assert err == (f"kschedlearn: error: --from {dump}: pods-only.yaml: no Node objects: a dump needs `kubectl get "
                    "nodes,pods,... -o yaml`; 1 item skipped, the first: pods-only.yaml: document 1: items[0]: kind: "
                    "required (a Kubernetes object names its kind), got None\n")
+
+
+def test_objects_named_by_the_server_are_never_duplicates() -> None:
+    gen = "- {kind: Pod, metadata: {generateName: web-}, spec: {containers: [{name: c}]}}\n"
+    _, report = load_cluster_dump(_dump(gen, gen))
+    assert (report.pending_pods, report.skipped_items) == (3, ())

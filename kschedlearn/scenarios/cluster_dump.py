@@ -118,12 +118,13 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _identity(kind: str, doc: dict[str, Any]) -> tuple[str, str]:
-    meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
-    name = str(meta.get("name") or "")
-    if kind in _CLUSTER_SCOPED:
-        return kind, name
-    return kind, f"{meta.get('namespace') or 'default'}/{name}"
+def _identity(kind: str, obj: Any) -> tuple[str, str] | None:
+    """(kind, name or namespace/name) as the API server stores it; None for a name the server makes up
+    (``generateName``), which never collides."""
+    meta = obj.metadata
+    if not meta.name:
+        return None
+    return kind, meta.name if kind in _CLUSTER_SCOPED else f"{meta.namespace or 'default'}/{meta.name}"
 
 
 @attrs.define(eq=False)
@@ -133,7 +134,7 @@ class _Reader:
     source: str
     report: ReportBuilder = attrs.field(factory=ReportBuilder)
     located: list[tuple[str, Any]] = attrs.field(factory=list)
-    seen: dict[tuple[str, str], str] = attrs.field(factory=dict)
+    seen: dict[tuple[str, str] | None, str] = attrs.field(factory=dict)
     skipped_kinds: Counter[str] = attrs.field(factory=Counter)
     converted: Counter[tuple[str, str]] = attrs.field(factory=Counter)
     skipped: list[SkippedItem] = attrs.field(factory=list)
@@ -172,17 +173,16 @@ class _Reader:
         if problem:
             self.skipped.append(SkippedItem(where, f"{problem} (1.6's API server refuses it)"))
             return
-        ident = _identity(kind, doc)
-        if ident[1].endswith(("/", "")) and not ident[1].rstrip("/"):
-            ident = (kind, f"{ident[1]}<{obj.metadata.generate_name}...>#{len(self.located)}")  # named by the server
+        ident = _identity(kind, obj)
         if ident in self.seen:
             self.skipped.append(SkippedItem(where, f'{kind} "{ident[1]}" is also {self.seen[ident]}: the later item '
                                                    "is skipped (1.6's API server answers AlreadyExists to a second create)"))
             return
-        self.seen[ident] = where
+        if ident is not None:
+            self.seen[ident] = where
         if conversion:
             self.converted[(conversion, to)] += 1
-        key = ident[1]
+        key = ident[1] if ident is not None else f"{obj.metadata.namespace or 'default'}/{obj.metadata.generate_name}*"
         for change in changes:
             self.report.add(change.part, kind, change.field, key, change.action, change.why)
         self._fields(kind, doc, key)

@@ -75,7 +75,8 @@ def go_types() -> dict[str, Any]:
 
 @functools.cache
 def _go_fields(expr: str) -> tuple[str, Any]:
-    """("struct", {json: expr}) | ("list", expr) | ("map", expr) | ("leaf", None) for a type expression."""
+    """("struct", {json: (shape, inner)}) | ("list", expr) | ("map", expr) | ("leaf", None) for a type
+    expression; a struct's fields come with their own shape, so the walk never descends into a leaf."""
     if expr.startswith("[]"):
         return "list", expr[2:]
     if expr.startswith("map[]"):
@@ -89,8 +90,18 @@ def _go_fields(expr: str) -> tuple[str, Any]:
     for inline in entry.get("__inline__", ()):
         shape, inner = _go_fields(inline)
         if shape == "struct":
-            fields.update(inner)
-    return "struct", fields
+            fields.update({k: _expr_of(k, inline) for k in inner})
+    return "struct", {k: (v, _go_fields(v)[0]) for k, v in fields.items()}
+
+
+def _expr_of(key: str, struct: str) -> str:
+    """The type expression of field ``key`` of ``struct`` (through its inline structs)."""
+    entry = go_types()[struct]
+    while isinstance(entry, str):
+        entry = go_types()[entry]
+    if key in entry:
+        return entry[key]
+    return next(_expr_of(key, inline) for inline in entry.get("__inline__", ()) if key in _go_fields(inline)[1])
 
 
 @functools.cache
@@ -117,55 +128,49 @@ def _unwrap(tp: Any) -> Any:
 _EMPTY_MEANS_SOMETHING = frozenset({"namespaceSelector"})
 
 
-def _empty(value: Any) -> bool:
-    return value is None or value is False or value == 0 or value == "" or value == {} or value == []
-
-
 def classify(kind: str, doc: dict[str, Any], cls: type) -> list[tuple[str, str]]:
     """[(NEW | UNMODELLED, field path)] for the non-empty fields of ``doc`` kschedlearn drops.
 
-    Paths name list elements with ``[]`` (``spec.containers[].env``); a field kschedlearn drops
-    whole is named once, with the fields inside it that 1.6 did not have named as NEW.
+    Paths name list elements with ``[]`` (``spec.containers[].env``), each path once per object;
+    a field kschedlearn drops whole is named once, with the fields inside it that 1.6 did not
+    have named as NEW. (An empty value — ``null``, ``""``, ``0``, ``false``, ``{}``, ``[]`` — says
+    nothing and is not reported.)
     """
-    out: list[tuple[str, str]] = []
+    out: dict[tuple[str, str], None] = {}
     _, fields = _go_fields(ROOT_TYPES[kind])
     _walk_struct({k: v for k, v in doc.items() if k not in _TOP}, fields, _py_fields(cls), "", out, True)
-    return out
+    return list(out)
 
 
-def _walk(value: Any, expr: str, py: Any, path: str, out: list[tuple[str, str]], modelled: bool) -> None:
+def _walk(value: Any, expr: str, py: Any, path: str, out: dict[tuple[str, str], None], modelled: bool) -> None:
     shape, inner = _go_fields(expr)
-    if shape == "leaf":
-        return
-    if shape in ("list", "map"):
-        items = value if shape == "list" and isinstance(value, list) else (
-            value.values() if shape == "map" and isinstance(value, dict) else ())
-        sub = f"{path}[]" if shape == "list" else f"{path}{{}}"
-        seen: set[str] = set()
-        for item in items:
-            found: list[tuple[str, str]] = []
-            _walk(item, inner, py, sub, found, modelled)
-            out.extend(f for f in found if f[1] not in seen)  # one report per field per object
-            seen.update(f[1] for f in found)
-        return
-    if isinstance(value, dict):
+    if shape == "list":
+        if isinstance(value, list):
+            for item in value:
+                _walk(item, inner, py, f"{path}[]", out, modelled)
+    elif shape == "map":
+        if isinstance(value, dict) and _go_fields(inner)[0] != "leaf":
+            for item in value.values():
+                _walk(item, inner, py, f"{path}{{}}", out, modelled)
+    elif shape == "struct" and isinstance(value, dict):
         _walk_struct(value, inner, _py_fields(py) if modelled else None, path, out, modelled)
 
 
-def _walk_struct(value: dict[str, Any], fields: dict[str, str], py: dict[str, Any] | None, path: str,
-                 out: list[tuple[str, str]], modelled: bool) -> None:
+def _walk_struct(value: dict[str, Any], fields: dict[str, tuple[str, str]], py: dict[str, Any] | None, path: str,
+                 out: dict[tuple[str, str], None], modelled: bool) -> None:
     for key, item in value.items():
-        if _empty(item) and not (key in _EMPTY_MEANS_SOMETHING and item is not None):
+        if not item and (item is None or key not in _EMPTY_MEANS_SOMETHING):
             continue
         sub = f"{path}.{key}" if path else key
-        expr = fields.get(key)
-        if expr is None:
-            out.append((NEW, sub))
+        field = fields.get(key)
+        if field is None:
+            out[(NEW, sub)] = None
             continue
         keeps = modelled and py is not None and key in py
         if modelled and py is not None and not keeps:
-            out.append((UNMODELLED, sub))
-        _walk(item, expr, py.get(key) if keeps and py is not None else None, sub, out, keeps)
+            out[(UNMODELLED, sub)] = None
+        if field[1] != "leaf":
+            _walk(item, field[0], py.get(key) if keeps and py is not None else None, sub, out, keeps)
 
 
 def scheduling_note(kind: str, path: str) -> str:

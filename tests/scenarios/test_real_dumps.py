@@ -31,6 +31,7 @@ Rules used in the hand calculations (``../shared/spec/k8s-1.6.1-facts.md`` ยง7-ย
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +160,20 @@ def test_imported_nodes_show_their_own_kubelet_version_and_roles() -> None:
     assert "Red Hat Enterprise Linux CoreOS" in master[7] and master[9].startswith("cri-o://")
     worker = rows["ip-10-0-9-16.us-west-2.compute.internal"]
     assert (worker[2], worker[4], worker[5]) == ("<none>", "v1.8.4", "10.0.9.16")
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="no kubectl binary on PATH (.ci/run installs it)")
+def test_real_kubectl_shows_the_captured_versions_and_roles(tmp_path: Path) -> None:
+    sim = Simulation.from_manifests(REAL / "openshift-4.7.json", seed=1, snapshots=False)
+    serving = sim.serve(kubeconfig=tmp_path / "kubeconfig")
+    try:
+        out = serving.run_kubectl("get nodes")
+    finally:
+        serving.stop()
+    rows = [line.split() for line in out.strip().splitlines()]
+    assert rows[0] == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+    assert [(r[0].split(".")[0], r[2], r[4]) for r in rows[1:]] == [
+        ("master-0", "master", "v1.20.0+2817867"), ("worker-0", "worker", "v1.20.0+2817867")]
 
 
 # -- k3s v1.33 (a real support bundle): the two pending pods stay pending, as in the captured cluster -------
