@@ -137,3 +137,31 @@ def test_a_field_inside_one_kschedlearn_drops_is_still_told_apart() -> None:
     assert report.find("Pod", "spec.containers[].livenessProbe").part == NOT_MODELLED
     assert report.find("Pod", "spec.containers[].livenessProbe.grpc").part == NOT_IN_1_6
     assert report.find("Pod", "spec.containers[].livenessProbe.periodSeconds") is None
+
+
+def _ghost_dump(anti_affinity: bool) -> str:
+    aff = (", affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: "
+           "{matchLabels: {app: web}}, topologyKey: kubernetes.io/hostname}]}}") if anti_affinity else ""
+    return ("kind: List\nitems:\n"
+            "- {kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}, status: {allocatable: "
+            "{cpu: '2', memory: 4Gi, pods: '110'}, conditions: [{type: Ready, status: 'True'}]}}\n"
+            f"- {{kind: Pod, metadata: {{name: ghost, labels: {{app: g}}}}, spec: {{nodeName: gone, containers: "
+            f"[{{name: c, resources: {{requests: {{cpu: '1500m'}}}}}}]{aff}}}}}\n"
+            "- {kind: Pod, metadata: {name: other, labels: {app: other}}, spec: {containers: [{name: c, "
+            "resources: {requests: {cpu: '1'}}}]}}\n")
+
+
+@pytest.mark.parametrize("anti_affinity", [False, True], ids=["plain", "with-anti-affinity"])
+def test_what_the_report_says_of_a_pod_on_a_missing_node_is_what_1_6_does(anti_affinity: bool) -> None:
+    sim = Simulation.from_manifests(_ghost_dump(anti_affinity), seed=1, snapshots=False)
+    assert sim.import_report.ghost_pods == (("default/ghost", "gone"),)
+    sim.run_until(lambda e: e.time > 3)
+    attempt = sim.decision("default/other")[-1]
+    if not anti_affinity:
+        # no node counts the ghost's 1500m: n1 (2000m) takes the 1000m pod
+        assert attempt.host == "n1"
+    else:
+        # "other" does not match the ghost's anti-affinity, yet 1.6 cannot place it anywhere: the
+        # ghost's NodeInfo has no node, so the metadata is nil and the slow path's GetNodeInfo fails
+        assert attempt.host == "" and [v.node for v in attempt.verdicts] == ["n1"]
+        assert dict(attempt.verdicts[0].predicates)["MatchInterPodAffinity"] == ("MatchInterPodAffinity",)
