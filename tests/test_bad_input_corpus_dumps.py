@@ -245,3 +245,14 @@ def test_objects_named_by_the_server_are_never_duplicates() -> None:
     gen = "- {kind: Pod, metadata: {generateName: web-}, spec: {containers: [{name: c}]}}\n"
     _, report = load_cluster_dump(_dump(gen, gen))
     assert (report.pending_pods, report.skipped_items) == (3, ())
+
+
+def test_serve_from_a_dump_prints_its_report_first(tmp_path, capsys) -> None:
+    dump = tmp_path / "ghosts.yaml"
+    dump.write_text(_dump(_pod("ghost", "{nodeName: gone, containers: [{name: c}]}"), "- {kind: Deployment}\n"))
+    assert main(["serve", "--from", str(dump), "--serve-for", "0.01", "--kubeconfig", str(tmp_path / "k")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ghosts.yaml: 1 node, 1 bound pod, 1 pending pod, 0 other objects\n")
+    assert "Pods bound to nodes not in the dump (1): default/ghost on gone" in out
+    assert "kinds the 1.6 scheduler does not read: Deployment ×1" in out
+    assert out.index("Deployment ×1") < out.index("serving 'ghosts' on https://127.0.0.1:")
