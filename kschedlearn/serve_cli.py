@@ -93,6 +93,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     if args.serve_for is not None and not (math.isfinite(args.serve_for) and args.serve_for > 0):
         raise CLIError(f"--serve-for: must be a finite number of seconds > 0, got {args.serve_for!r}")
     sim = _simulation(args)
+    if sim.import_report is not None:  # a replayed dump: what was changed, skipped and not modelled, once
+        out.write(sim.import_report.summary() + "\n")
     try:
         serving = sim.serve(port=args.port, kubeconfig=args.kubeconfig)
     except (OSError, ValueError) as err:
