@@ -103,6 +103,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
               f"  {serving.kubectl} get pods -o wide\n")
     out.flush()
     start = last = time.monotonic()
+    seen = len(sim.trace)
     try:
         while args.serve_for is None or time.monotonic() - start < args.serve_for:
             wake.wait(TICK)
@@ -110,6 +111,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             now = time.monotonic()
             sim.run_for((now - last) * args.speed)
             last = now
+            seen = report_crashes(sim, min(seen, len(sim.trace)), out)
     except KeyboardInterrupt:
         pass
     finally:
@@ -118,4 +120,15 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-__all__ = ["add_serve_parser", "cmd_serve"]
+def report_crashes(sim: Any, start: int, out: TextIO) -> int:
+    """Print every simulated process that crashed at events ``start`` .. the last (a client's write
+    can kill the scheduler, e.g. 1.6's "Schedulercache is corrupted"); returns the next start."""
+    from kschedlearn.simulation.checks import crashes_in
+
+    for crash in crashes_in(sim.trace, start, len(sim.trace) - 1):
+        out.write(f"crash: {crash.describe()}\n")
+        out.flush()
+    return len(sim.trace)
+
+
+__all__ = ["add_serve_parser", "cmd_serve", "report_crashes"]

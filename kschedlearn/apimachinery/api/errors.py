@@ -91,13 +91,16 @@ class Status:
 
     def to_dict(self) -> dict[str, object]:
         """Manifest form, as ``kubectl`` would print the Status."""
-        d: dict[str, object] = {"kind": "Status", "apiVersion": "v1", "metadata": {},
-                                "status": self.status, "message": self.message,
-                                "reason": self.reason, "code": self.code}
+        d: dict[str, object] = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": self.status}
+        # Go's json tags: message, reason and details are omitempty (a nil *StatusDetails is left out)
+        d.update({k: v for k, v in (("message", self.message), ("reason", self.reason)) if v})
         if self.details is not None:
             d["details"] = {k: v for k, v in (("name", self.details.name),
                                               ("group", self.details.group),
                                               ("kind", self.details.kind)) if v}
+            if self.details.retry_after_seconds:
+                d["details"]["retryAfterSeconds"] = self.details.retry_after_seconds
+        d["code"] = self.code
         return d
 
 

@@ -8,7 +8,9 @@ AddSupportedResourcesWebService; the legacy ``/api`` list: AddApiWebService), an
 
 Differs from Go: only the resources the embedded server stores are listed (plus the
 ``namespaces`` kschedlearn derives and the ``bindings`` POST target); the lists are built from
-one table, :data:`SERVED`, which the handler uses for routing too.
+one table, :data:`SERVED`, which the handler uses for routing too. ``pods/eviction`` names its
+group and version (``policy``/``v1beta1``), fields discovery gained in 1.8: without them
+kubectl 1.32's ``drain`` would not use the eviction subresource at all and delete the pods.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ VERSION_INFO: dict[str, str] = {
 }
 
 _RW = ("create", "delete", "get", "list", "patch", "update", "watch")
+_RWC = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
 
 
 @attrs.frozen
@@ -40,29 +43,32 @@ class Served:
     short_names: tuple[str, ...] = ()
     singular: str = ""
     stored: bool = True  # False: answered by the REST layer itself (namespaces, bindings)
+    group: str = ""  # a subresource of another group (discovery's 1.8 ``group``/``version`` fields)
+    version: str = ""
 
 
 SERVED: tuple[Served, ...] = (
-    Served("pods", "Pod", "v1", True, short_names=("po",), singular="pod"),
+    Served("pods", "Pod", "v1", True, verbs=_RWC, short_names=("po",), singular="pod"),
     Served("pods/status", "Pod", "v1", True, verbs=("get", "patch", "update")),
     Served("pods/binding", "Binding", "v1", True, verbs=("create",)),
+    Served("pods/eviction", "Eviction", "v1", True, verbs=("create",), group="policy", version="v1beta1"),
     Served("bindings", "Binding", "v1", True, verbs=("create",), singular="binding"),
-    Served("nodes", "Node", "v1", False, short_names=("no",), singular="node"),
+    Served("nodes", "Node", "v1", False, verbs=_RWC, short_names=("no",), singular="node"),
     Served("nodes/status", "Node", "v1", False, verbs=("get", "patch", "update")),
-    Served("events", "Event", "v1", True, short_names=("ev",), singular="event"),
-    Served("endpoints", "Endpoints", "v1", True, short_names=("ep",), singular="endpoints"),
+    Served("events", "Event", "v1", True, verbs=_RWC, short_names=("ev",), singular="event"),
+    Served("endpoints", "Endpoints", "v1", True, verbs=_RWC, short_names=("ep",), singular="endpoints"),
     Served("services", "Service", "v1", True, short_names=("svc",), singular="service"),
-    Served("replicationcontrollers", "ReplicationController", "v1", True, short_names=("rc",),
+    Served("replicationcontrollers", "ReplicationController", "v1", True, verbs=_RWC, short_names=("rc",),
            singular="replicationcontroller"),
-    Served("persistentvolumes", "PersistentVolume", "v1", False, short_names=("pv",),
+    Served("persistentvolumes", "PersistentVolume", "v1", False, verbs=_RWC, short_names=("pv",),
            singular="persistentvolume"),
-    Served("persistentvolumeclaims", "PersistentVolumeClaim", "v1", True, short_names=("pvc",),
+    Served("persistentvolumeclaims", "PersistentVolumeClaim", "v1", True, verbs=_RWC, short_names=("pvc",),
            singular="persistentvolumeclaim"),
     Served("namespaces", "Namespace", "v1", False, verbs=("create", "get", "list", "watch"),
            short_names=("ns",), singular="namespace", stored=False),
-    Served("replicasets", "ReplicaSet", "extensions/v1beta1", True, short_names=("rs",),
+    Served("replicasets", "ReplicaSet", "extensions/v1beta1", True, verbs=_RWC, short_names=("rs",),
            singular="replicaset"),
-    Served("statefulsets", "StatefulSet", "apps/v1beta1", True, singular="statefulset"),
+    Served("statefulsets", "StatefulSet", "apps/v1beta1", True, verbs=_RWC, singular="statefulset"),
 )
 
 GROUP_VERSIONS: tuple[str, ...] = ("extensions/v1beta1", "apps/v1beta1")
@@ -114,12 +120,60 @@ def api_resource_list(group_version: str) -> dict[str, Any] | None:
                                  "kind": s.kind, "verbs": list(s.verbs)}
         if s.short_names:
             entry["shortNames"] = list(s.short_names)
+        if s.group:
+            entry.update(group=s.group, version=s.version)
         resources.append(entry)
     return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": group_version,
             "resources": resources}
 
 
-__all__ = ["openapi_v3_root", "openapi_v3_group_version", "SERVED", "Served", "VERSION_INFO", "GROUP_VERSIONS", "find_served", "api_versions",
+#: Kubernetes v1.6.1's API groups and the resources each served (discovery of a v1.6.1 server):
+#: what a 404 for a later group (apps/v1, batch/v1beta1, ...) points the client to.
+GROUPS_1_6: dict[str, tuple[str, ...]] = {
+    "apps/v1beta1": ("deployments", "statefulsets"),
+    "extensions/v1beta1": ("daemonsets", "deployments", "ingresses", "networkpolicies", "podsecuritypolicies",
+                           "replicasets", "thirdpartyresources"),
+    "batch/v1": ("jobs",), "batch/v2alpha1": ("cronjobs", "jobs"),
+    "policy/v1beta1": ("poddisruptionbudgets",), "autoscaling/v1": ("horizontalpodautoscalers",),
+    "storage.k8s.io/v1": ("storageclasses",), "storage.k8s.io/v1beta1": ("storageclasses",),
+    "rbac.authorization.k8s.io/v1beta1": ("clusterrolebindings", "clusterroles", "rolebindings", "roles"),
+    "certificates.k8s.io/v1beta1": ("certificatesigningrequests",), "settings.k8s.io/v1alpha1": ("podpresets",),
+    "v1": ("configmaps", "secrets", "serviceaccounts", "limitranges", "resourcequotas", "podtemplates",
+           "componentstatuses"),
+}
+
+
+def _served_in(resource: str) -> list[str]:
+    return [s.group_version for s in SERVED if s.name == resource and s.stored]
+
+
+def not_served_hint(group_version: str, resource: str) -> str:
+    """Where Kubernetes v1.6.1 kept ``resource`` (or the kinds of ``group_version``'s group), for
+    a 404's message; "" when there is nothing to add. Built from :data:`SERVED` and
+    :data:`GROUPS_1_6`, so a route another part of kschedlearn adds to SERVED wins by itself."""
+    group = group_version.rpartition("/")[0]
+    if resource:
+        here = [gv for gv in _served_in(resource) if gv != group_version]
+        if here:
+            return f"kschedlearn serves the Kubernetes v1.6.1 API: use apiVersion {' or '.join(here)} for {resource}"
+        then = [gv for gv, names in GROUPS_1_6.items() if resource in names]
+        if then:
+            return (f"in Kubernetes v1.6.1, {resource} were served in {' and '.join(then)}; "
+                    "kschedlearn does not serve them")
+        return ""
+    if group_version == "v1" or api_resource_list(group_version) is not None:
+        return ""
+    same_group = {gv: names for gv, names in GROUPS_1_6.items() if gv.rpartition("/")[0] == group and group}
+    if not same_group:
+        return f"Kubernetes v1.6.1 has no {group_version}"
+    parts = []
+    for gv, names in same_group.items():
+        ours = [s.name for s in SERVED if s.group_version == gv and s.stored and "/" not in s.name]
+        parts.append(f"{gv} ({', '.join(names)}" + (f"; kschedlearn serves {', '.join(ours)})" if ours else ")"))
+    return f"Kubernetes v1.6.1 has no {group_version}; its {group} group was {' and '.join(parts)}"
+
+
+__all__ = ["not_served_hint", "GROUPS_1_6", "openapi_v3_root", "openapi_v3_group_version", "SERVED", "Served", "VERSION_INFO", "GROUP_VERSIONS", "find_served", "api_versions",
            "api_group_list", "api_group", "api_resource_list"]
 
 
