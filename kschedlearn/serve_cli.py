@@ -64,6 +64,9 @@ def add_serve_parser(sub: Any) -> None:
                    help="virtual seconds per wall second (default 1)")
     p.add_argument("--serve-for", type=float, default=None, metavar="SECONDS",
                    help="stop after this many wall seconds (default: until Ctrl-C)")
+    p.add_argument("--without-scheduler", action="store_true",
+                   help="run the cluster without the scenario's simulated kube-scheduler replicas, "
+                        "for a scheduler outside (e.g. the real 1.6 kube-scheduler) to do the scheduling")
 
 
 def _simulation(args: argparse.Namespace) -> Any:
@@ -83,6 +86,10 @@ def _simulation(args: argparse.Namespace) -> Any:
         sim = Simulation(scenario=_load(args.scenario), seed=args.seed, snapshots=False)
     # a served cluster runs until stopped, not for the scenario's duration
     sim.scenario = attrs.evolve(sim.scenario, duration=math.inf)
+    if getattr(args, "without_scheduler", False):
+        if any(a.kind == "kill" for a in sim.scenario.timeline):
+            raise CLIError("serve --without-scheduler: the scenario's timeline kills a scheduler replica")
+        sim.scenario = attrs.evolve(sim.scenario, schedulers=())
     return sim
 
 
