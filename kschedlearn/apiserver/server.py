@@ -22,8 +22,9 @@ import attrs
 
 from kschedlearn import trace
 from kschedlearn.api.validation import validate_object, validate_object_update
-from kschedlearn.apimachinery.util.validation.field import to_aggregate
+from kschedlearn.apimachinery.util.validation.field import CAUSE_TYPES, to_aggregate
 from kschedlearn.apimachinery.api.errors import (
+    StatusCause,
     StatusError,
     new_already_exists,
     new_bad_request,
@@ -157,7 +158,9 @@ class APIServer:
         else:
             errs = validate_object_update(info.resource, obj, old, status_only=status_only)
         if errs:
-            raise new_invalid(info.kind, obj.metadata.name, to_aggregate(errs))
+            causes = tuple(StatusCause(type=CAUSE_TYPES.get(e.type, e.type), message=e.error_body(), field=e.field)
+                           for e in errs)
+            raise new_invalid(info.kind, obj.metadata.name, to_aggregate(errs), causes)
 
     def _get_or_not_found(self, info: ResourceInfo, key: Key) -> Any:
         obj = self.storage.get(info.resource, key)

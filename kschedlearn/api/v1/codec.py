@@ -67,6 +67,7 @@ __all__ = [
     "TopLevelObject",
     "describe_object",
     "field",
+    "manifest_fields",
     "format_time",
     "parse_time",
 ]
@@ -383,6 +384,11 @@ def _plan(cls: type) -> tuple[_FieldPlan, ...]:
             )
         )
     return tuple(plans)
+
+
+def manifest_fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    """kschedlearn-only: ``(manifest key, type hint)`` of each field of an API class (for schemas)."""
+    return tuple((fp.key, fp.tp) for fp in _plan(cls))
 
 
 def _decode_struct(cls: type, value: Any, path: str) -> Any:

@@ -582,7 +582,7 @@ def validate_node_update(new: Any, old: Any) -> Errors:
         errs += _validate_node_taints(new.spec.taints, f.child("metadata", "taints"))
     old_spec = attrs.evolve(old_spec, unschedulable=new.spec.unschedulable, taints=new.spec.taints)
     if old_spec != new.spec:
-        errs.append(f.forbidden("", "node updates may only change labels, taints or capacity"))
+        errs.append(f.forbidden("[]", "node updates may only change labels, taints or capacity"))  # Go: NewPath("")
     return errs
 
 

@@ -87,30 +87,53 @@ def api_versions(server_address: str) -> dict[str, Any]:
             "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}]}
 
 
-def _group(group_version: str, server_address: str) -> dict[str, Any]:
-    name, version = group_version.split("/")
-    gv = {"groupVersion": group_version, "version": version}
-    return {"name": name, "versions": [gv], "preferredVersion": gv,
+#: Signposts (kschedlearn extension): kinds of later releases a modern manifest names, listed in
+#: discovery with no verbs so that kubectl 1.32 maps them and sends the request, which then gets a
+#: 404 saying where Kubernetes v1.6.1 kept them (:func:`not_served_hint`). A (group version,
+#: resource) that :data:`SERVED` serves is never a signpost, so a route added there wins.
+SIGNPOSTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "apps/v1": (("deployments", "Deployment"), ("daemonsets", "DaemonSet"), ("replicasets", "ReplicaSet"),
+                ("statefulsets", "StatefulSet")),
+    "batch/v1": (("jobs", "Job"), ("cronjobs", "CronJob")),
+    "networking.k8s.io/v1": (("ingresses", "Ingress"), ("networkpolicies", "NetworkPolicy")),
+    "policy/v1": (("poddisruptionbudgets", "PodDisruptionBudget"),),
+    "autoscaling/v2": (("horizontalpodautoscalers", "HorizontalPodAutoscaler"),),
+}
+
+
+def signposts(group_version: str) -> list[tuple[str, str]]:
+    """The signpost (resource, kind) pairs of ``group_version`` that nothing serves."""
+    return [(r, k) for r, k in SIGNPOSTS.get(group_version, ()) if find_served(group_version, r) is None]
+
+
+def all_group_versions() -> tuple[str, ...]:
+    """Every named group version in discovery: the served ones, then those with signposts only."""
+    return (*GROUP_VERSIONS, *(gv for gv in SIGNPOSTS if gv not in GROUP_VERSIONS and signposts(gv)))
+
+
+def _group(name: str, server_address: str) -> dict[str, Any]:
+    versions = [{"groupVersion": gv, "version": gv.split("/")[1]} for gv in all_group_versions()
+                if gv.split("/")[0] == name]
+    return {"name": name, "versions": versions, "preferredVersion": versions[0],
             "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}]}
 
 
 def api_group_list(server_address: str) -> dict[str, Any]:
-    """``GET /apis``: every named group we serve."""
-    return {"kind": "APIGroupList", "apiVersion": "v1",
-            "groups": [_group(gv, server_address) for gv in GROUP_VERSIONS]}
+    """``GET /apis``: every named group, its versions in :func:`all_group_versions` order (the first preferred)."""
+    names = list(dict.fromkeys(gv.split("/")[0] for gv in all_group_versions()))
+    return {"kind": "APIGroupList", "apiVersion": "v1", "groups": [_group(n, server_address) for n in names]}
 
 
 def api_group(group: str, server_address: str) -> dict[str, Any] | None:
     """``GET /apis/{group}``."""
-    for gv in GROUP_VERSIONS:
-        if gv.split("/")[0] == group:
-            return {"kind": "APIGroup", "apiVersion": "v1", **_group(gv, server_address)}
-    return None
+    if not any(gv.split("/")[0] == group for gv in all_group_versions()):
+        return None
+    return {"kind": "APIGroup", "apiVersion": "v1", **_group(group, server_address)}
 
 
 def api_resource_list(group_version: str) -> dict[str, Any] | None:
     """``GET /api/v1`` or ``GET /apis/{group}/{version}``: the resources of one group version."""
-    if group_version != "v1" and group_version not in GROUP_VERSIONS:
+    if group_version != "v1" and group_version not in all_group_versions():
         return None
     resources = []
     for s in SERVED:
@@ -123,6 +146,8 @@ def api_resource_list(group_version: str) -> dict[str, Any] | None:
         if s.group:
             entry.update(group=s.group, version=s.version)
         resources.append(entry)
+    resources += [{"name": r, "singularName": k.lower(), "namespaced": True, "kind": k, "verbs": []}
+                  for r, k in signposts(group_version)]
     return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": group_version,
             "resources": resources}
 
@@ -161,7 +186,7 @@ def not_served_hint(group_version: str, resource: str) -> str:
             return (f"in Kubernetes v1.6.1, {resource} were served in {' and '.join(then)}; "
                     "kschedlearn does not serve them")
         return ""
-    if group_version == "v1" or api_resource_list(group_version) is not None:
+    if group_version == "v1" or group_version in GROUP_VERSIONS:
         return ""
     same_group = {gv: names for gv, names in GROUPS_1_6.items() if gv.rpartition("/")[0] == group and group}
     if not same_group:
@@ -173,46 +198,5 @@ def not_served_hint(group_version: str, resource: str) -> str:
     return f"Kubernetes v1.6.1 has no {group_version}; its {group} group was {' and '.join(parts)}"
 
 
-__all__ = ["not_served_hint", "GROUPS_1_6", "openapi_v3_root", "openapi_v3_group_version", "SERVED", "Served", "VERSION_INFO", "GROUP_VERSIONS", "find_served", "api_versions",
+__all__ = ["not_served_hint", "GROUPS_1_6", "SIGNPOSTS", "signposts", "all_group_versions", "SERVED", "Served", "VERSION_INFO", "GROUP_VERSIONS", "find_served", "api_versions",
            "api_group_list", "api_group", "api_resource_list"]
-
-
-# -- OpenAPI v3 (kschedlearn extension: what kubectl 1.32 needs to validate on the server) ------
-
-_QUERY_PARAMS = ("dryRun", "fieldManager", "fieldValidation", "pretty")
-
-
-def _gv_path(group_version: str) -> str:
-    return "api/v1" if group_version == "v1" else f"apis/{group_version}"
-
-
-def openapi_v3_root() -> dict[str, Any]:
-    """``GET /openapi/v3``: where each group version's document lives."""
-    gvs = ("v1", *GROUP_VERSIONS)
-    return {"paths": {_gv_path(gv): {"serverRelativeURL": f"/openapi/v3/{_gv_path(gv)}"} for gv in gvs}}
-
-
-def openapi_v3_group_version(path: str) -> dict[str, Any] | None:
-    """``GET /openapi/v3/api/v1`` (or ``/apis/{g}/{v}``): one PATCH operation per kind.
-
-    kubectl reads only whether a kind's PATCH accepts ``fieldValidation`` (then it leaves
-    validation to the server instead of downloading schemas); no schemas are served.
-    """
-    gv = "v1" if path == "api/v1" else path.removeprefix("apis/")
-    if gv != "v1" and gv not in GROUP_VERSIONS:
-        return None
-    group, _, version = gv.rpartition("/")
-    paths: dict[str, Any] = {}
-    for s in SERVED:
-        if s.group_version != gv or "/" in s.name or not s.stored or "patch" not in s.verbs:
-            continue
-        ns = "namespaces/{namespace}/" if s.namespaced else ""
-        paths[f"/{_gv_path(gv)}/{ns}{s.name}/{{name}}"] = {"patch": {
-            "operationId": f"patch{s.kind}",
-            "parameters": [{"name": p, "in": "query", "schema": {"type": "string"}} for p in _QUERY_PARAMS],
-            "responses": {"200": {"description": "OK"}},
-            "x-kubernetes-action": "patch",
-            "x-kubernetes-group-version-kind": {"group": group, "version": version, "kind": s.kind},
-        }}
-    return {"openapi": "3.0.0", "info": {"title": "Kubernetes (kschedlearn)", "version": "v1.6.1"},
-            "paths": paths}

@@ -33,7 +33,7 @@ from kschedlearn.apimachinery.api.errors import (
     new_invalid,
 )
 from kschedlearn.apiserver.registry import RESOURCES
-from kschedlearn.apiserver.rest import decode, discovery, negotiate, tables, writes
+from kschedlearn.apiserver.rest import decode, discovery, negotiate, openapi, tables, writes
 from kschedlearn.apiserver.rest.patch import PatchError
 from kschedlearn.apiserver.rest.protobuf import message_for
 from kschedlearn.apiserver.rest.selflink import Namer
@@ -175,10 +175,10 @@ class RestHandler:
         if path == "/apis":
             return Response(200, discovery.api_group_list(self.server_address))
         if path == "/openapi/v3":
-            return Response(200, discovery.openapi_v3_root())
+            return Response(200, openapi.openapi_v3_root())
         if path.startswith("/openapi/v3/"):
             tail = path.removeprefix("/openapi/v3/")
-            doc = discovery.openapi_v3_group_version(tail)
+            doc = openapi.openapi_v3_group_version(tail)
             gv = "v1" if tail == "api/v1" else tail.removeprefix("apis/")
             return Response(200, doc) if doc is not None else not_found_path(discovery.not_served_hint(gv, ""))
         parts = [p for p in path.split("/") if p]
