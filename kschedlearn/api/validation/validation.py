@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.api.v1.times import EPOCH
+from kschedlearn.api.v1.times import EPOCH, format_time
 from kschedlearn.apimachinery.util.validation import field as f
 from kschedlearn.apimachinery.util.validation.validation import (
     is_dns1123_label,
@@ -484,14 +484,15 @@ def validate_object_meta_update(new: Any, old: Any, path: str = "metadata") -> E
     ``prepare_for_update`` made: uid, creation time, a deletion already under way).
 
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go#L199-L262
-    Differs from Go: a changed deletion time or grace period prints as a number, not Go's pointer.
+    Differs from Go: a changed deletion time prints as its RFC 3339 text and a grace period as a
+    number, where Go's ``%#v`` prints pointers.
     """
     errs: Errors = []
     if new.deletion_grace_period_seconds is not None and new.deletion_grace_period_seconds != old.deletion_grace_period_seconds:
         errs.append(f.invalid(f.child(path, "deletionGracePeriodSeconds"), new.deletion_grace_period_seconds,
                               "field is immutable; may only be changed via deletion"))
     if new.deletion_timestamp is not None and new.deletion_timestamp != old.deletion_timestamp:
-        errs.append(f.invalid(f.child(path, "deletionTimestamp"), new.deletion_timestamp,
+        errs.append(f.invalid(f.child(path, "deletionTimestamp"), format_time(new.deletion_timestamp),
                               "field is immutable; may only be changed via deletion"))
     if old.deletion_timestamp is not None:
         extra = sorted(set(new.finalizers) - set(old.finalizers))

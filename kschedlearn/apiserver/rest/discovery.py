@@ -188,6 +188,9 @@ def not_served_hint(group_version: str, resource: str) -> str:
         return ""
     if group_version == "v1" or group_version in GROUP_VERSIONS:
         return ""
+    if group_version in GROUPS_1_6:
+        return (f"kschedlearn does not serve {group_version} (Kubernetes v1.6.1 served "
+                f"{', '.join(GROUPS_1_6[group_version])} there)")
     same_group = {gv: names for gv, names in GROUPS_1_6.items() if gv.rpartition("/")[0] == group and group}
     if not same_group:
         return f"Kubernetes v1.6.1 has no {group_version}"

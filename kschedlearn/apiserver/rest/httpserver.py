@@ -30,6 +30,7 @@ from __future__ import annotations
 import hmac
 import json
 import queue
+import select
 import socket
 import ssl
 import threading
@@ -92,6 +93,7 @@ class _Handler(BaseHTTPRequestHandler):
         phrase = self.responses.get(code, ("Error",))[0]
         body = f"{code} {phrase}".encode()
         self.close_connection = True
+        self.request_version = "HTTP/1.1"  # a request line that did not parse: still a full answer
         try:
             self.send_response_only(code, phrase)
             self.send_header("Content-Type", "text/plain; charset=utf-8")
@@ -252,12 +254,12 @@ class _Server(ThreadingHTTPServer):
         """Go: ``conn.serve``'s handshake — plain HTTP gets the 400 text; a failed handshake closes."""
         try:
             head, deadline = b"", time.monotonic() + IDLE_TIMEOUT
-            while len(head) < 5 and time.monotonic() < deadline:
-                head = sock.recv(5, socket.MSG_PEEK)
-                if not head:
+            while len(head) < 5:  # Go reads the 5-byte record header before deciding
+                readable, _, _ = select.select([sock], [], [], max(deadline - time.monotonic(), 0))
+                more = sock.recv(5, socket.MSG_PEEK) if readable else b""
+                if len(more) <= len(head):  # a timeout, or the end of the stream before 5 bytes
                     return None
-                if len(head) < 5:
-                    time.sleep(0.01)
+                head = more
             if head in _HTTP_PREFIXES:
                 sock.sendall(PLAIN_HTTP_ANSWER)
                 return None

@@ -29,6 +29,11 @@ from urllib.parse import quote_plus
 import attrs
 
 
+def go_path_join(*elements: str) -> str:
+    """Go: ``path.Join`` — the non-empty elements joined by ``/``, then cleaned (no trailing slash)."""
+    return posixpath.normpath("/".join(e for e in elements if e))
+
+
 def query_escape(text: str) -> str:
     """Go: ``url.QueryEscape`` (letters, digits and ``-_.~`` kept, a space as ``+``)."""
     return quote_plus(text, safe="-_.~")
@@ -50,7 +55,7 @@ class Namer:
             return (f"{self.prefix}/namespaces/{query_escape(namespace)}/{self.resource}/"
                     f"{query_escape(name)}{suffix}")
         resource_path = f"{self.resource}/{{name}}{suffix}" if self.subresource else self.resource
-        return posixpath.join(self.prefix, resource_path, "/").rstrip("/") + query_escape(name) + suffix
+        return go_path_join(self.prefix, resource_path, "/") + query_escape(name) + suffix
 
     def link(self, obj: dict[str, Any]) -> dict[str, Any]:
         """``obj`` (JSON form) with its selfLink set; a Status or a nameless object unchanged."""
@@ -76,9 +81,4 @@ def _with_self_link(meta: dict[str, Any], link: str) -> dict[str, Any]:
     return {**head, "selfLink": link, **rest}
 
 
-def request_path(path: str) -> str:
-    """Go: ``URL.EscapedPath()`` of a path that arrived already escaped (kept as sent)."""
-    return path
-
-
-__all__ = ["Namer", "query_escape", "request_path"]
+__all__ = ["Namer", "query_escape", "go_path_join"]

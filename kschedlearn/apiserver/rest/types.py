@@ -62,13 +62,18 @@ class RestRequest:
         return f"{self.method} {self.path}" + (f"?{q}" if q else "")
 
     def to_plain(self) -> dict[str, Any]:
-        """JSON-friendly fields (for trace data): a text body as text, a binary one in base64."""
+        """JSON-friendly fields (for trace data): a text body as text, a protobuf or binary one in base64."""
         out: dict[str, Any] = {"method": self.method, "path": self.path, "query": [list(q) for q in self.query],
                                "content_type": self.content_type, "accept": self.accept}
+        binary = "protobuf" in self.content_type
         try:
-            out["body"] = self.body.decode("utf-8")
+            text = None if binary else self.body.decode("utf-8")
         except UnicodeDecodeError:
+            text = None
+        if text is None:
             out["body_base64"] = base64.b64encode(self.body).decode("ascii")
+        else:
+            out["body"] = text
         return out
 
 
