@@ -184,7 +184,9 @@ class APIServer:
         self._check_kind(info, obj)
         meta = obj.metadata
         ns = self._namespace(info, namespace, meta.namespace)
-        counter = self._created + 1
+        counter = self._created + 1  # every real attempt takes a number (uids, generated names)
+        if not dry_run:
+            self._created = counter
         name = meta.name
         if not name and meta.generate_name:
             name = generate_name(meta.generate_name, counter)
@@ -202,7 +204,6 @@ class APIServer:
         self._validate(info, candidate)
         if dry_run:
             return candidate
-        self._created = counter
         stored = self.storage.create(resource, key, candidate)
         self._emit("apiserver.create", f"create {resource} {_key_str(key)}", resource=resource,
                    key=_key_str(key), resource_version=stored.metadata.resource_version)

@@ -67,6 +67,20 @@ def _without_empty(value: Any) -> Any:
     return value
 
 
+@pytest.mark.parametrize("run", RUNS)
+def test_the_scheduler_log_of_each_run(run: str) -> None:
+    """What the binary logged (``kube-scheduler.log``, --v=4): the same steps against both servers,
+    and no event dropped for a missing selfLink (it was, before kschedlearn set selfLinks)."""
+    log = (DATA / run / "kube-scheduler.log").read_text(encoding="utf-8")
+    for line in ("successfully acquired lease kube-system/kube-scheduler", "Attempting to bind web-1 to node-3",
+                 "Attempting to bind real-1 to node-1",
+                 "Updating pod condition for default/too-big to (PodScheduled==False)",
+                 "reason: 'Scheduled' Successfully assigned real-1 to node-1"):
+        assert line in log, line
+    assert "selfLink was empty" not in log and "Will not report event" not in log
+    assert "invalid character" not in log and "Failed to" not in log.replace("Failed to schedule pod", "")
+
+
 PROTOBUF_WRITES = [(run, e["seq"]) for run in RUNS for e in _entries(run)
                    if e.get("request_body") and e["content_type"] == protobuf.MEDIA_TYPE]
 
