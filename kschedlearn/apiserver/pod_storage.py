@@ -1,8 +1,9 @@
 """The pod registry's two create-only subresources: ``binding`` and ``eviction``.
 
-Go: stands in for ``BindingREST`` and ``EvictionREST`` of
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L128-L188
-and https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/eviction.go#L74-L160,
+Go: stands in for ``BindingREST``
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L116-L119)
+and ``EvictionREST``
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/eviction.go#L60-L64),
 as functions over an :class:`~kschedlearn.apiserver.server.APIServer`.
 
 Both are plain ``rest.Creater``s in 1.6, not named ones: the REST handler never reads the pod's
@@ -49,7 +50,9 @@ def validate_pod_binding(binding: Any) -> str:
 def bind(api: Any, namespace: str, binding: Any, *, dry_run: bool = False) -> None:
     """Assign a pod to a node (``bindings`` and ``pods/{name}/binding``).
 
-    Go: ``BindingREST.Create`` — ``ValidatePodBinding``, whose errors go back as a plain error
+    Go: ``BindingREST.Create``
+    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L129-L140)
+    — ``ValidatePodBinding``, whose errors go back as a plain error
     (so 1.6 answers 500 with no reason), then ``assignPod`` → ``setPodHostAndAnnotations``: a
     missing pod is 404, a deleting or already assigned pod a 409 Conflict on ``pods/binding``;
     otherwise nodeName is set, the binding's annotations merged in and PodScheduled set True.
@@ -89,7 +92,9 @@ def evict(api: Any, namespace: str, name: str, delete_options: dict[str, Any] | 
     """Evict a pod: with no disruption budget to consult, delete it. Returns the pod's state
     after the delete (see :meth:`APIServer.delete`).
 
-    Go: ``EvictionREST.Create`` — ``store.Get`` (404; an empty name is 400 "Name parameter
+    Go: ``EvictionREST.Create``
+    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/eviction.go#L74-L146)
+    — ``store.Get`` (404; an empty name is 400 "Name parameter
     required.", from the key function), then ``store.Delete`` with the eviction's own
     ``DeleteOptions``. A quirk kept: with *no* ``deleteOptions`` in the body the options are
     nil, ``CheckGracefulDelete`` answers "not graceful", and the pod is removed at once, even
