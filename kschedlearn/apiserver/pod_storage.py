@@ -51,7 +51,7 @@ def bind(api: Any, namespace: str, binding: Any, *, dry_run: bool = False) -> No
     """Assign a pod to a node (``bindings`` and ``pods/{name}/binding``).
 
     Go: ``BindingREST.Create``
-    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L129-L140)
+    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L128-L140)
     — ``ValidatePodBinding``, whose errors go back as a plain error
     (so 1.6 answers 500 with no reason), then ``assignPod`` → ``setPodHostAndAnnotations``: a
     missing pod is 404, a deleting or already assigned pod a 409 Conflict on ``pods/binding``;
@@ -93,7 +93,7 @@ def evict(api: Any, namespace: str, name: str, delete_options: dict[str, Any] | 
     after the delete (see :meth:`APIServer.delete`).
 
     Go: ``EvictionREST.Create``
-    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/eviction.go#L74-L146)
+    (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/eviction.go#L73-L146)
     — ``store.Get`` (404; an empty name is 400 "Name parameter
     required.", from the key function), then ``store.Delete`` with the eviction's own
     ``DeleteOptions``. A quirk kept: with *no* ``deleteOptions`` in the body the options are

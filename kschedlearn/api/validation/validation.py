@@ -483,7 +483,7 @@ def validate_object_meta_update(new: Any, old: Any, path: str = "metadata") -> E
     """Go: objectmeta.go ``ValidateObjectMetaUpdate`` after its repairs (which the API server's
     ``prepare_for_update`` made: uid, creation time, a deletion already under way).
 
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go#L199-L261
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go#L198-L261
     Differs from Go: a changed deletion time prints as its RFC 3339 text and a grace period as a
     number, where Go's ``%#v`` prints pointers.
     """

@@ -1,13 +1,13 @@
 """``metadata.selfLink`` as 1.6's API installer formed it, quirks included.
 
 Go: the ``GenerateLink`` of the two ``ScopeNamer``s of the API installer, ``rootScopeNaming``
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/installer.go#L842-L854)
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/installer.go#L841-L854)
 and ``scopeNaming``
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/installer.go#L916-L932),
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/installer.go#L915-L932),
 called by the REST handlers' ``setSelfLink``
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go#L1112-L1120)
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go#L1110-L1120)
 and ``setListSelfLink``
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go#L1158-L1177)
+(https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go#L1156-L1177)
 and by the watch server's ``Fixup``.
 
 - A namespaced object: ``<prefix>/namespaces/<ns>/<resource>/<name>`` plus ``/<subresource>`` when
