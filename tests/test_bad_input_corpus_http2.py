@@ -515,6 +515,15 @@ def test_dry_runs_answer_without_storing_or_recording(served: Any) -> None:
     assert _events(sim) == before_events and _state(sim) == before
 
 
+def test_a_created_pods_status_is_1_6s_pending(served: Any) -> None:
+    """podStrategy.PrepareForCreate: whatever status a client sends, a new pod is Pending."""
+    sim, serving = served
+    body = {**_pod("claims-running"), "status": {"phase": "Running", "podIP": "10.0.0.9",
+                                                 "conditions": [{"type": "Ready", "status": "True"}]}}
+    code, got = _send(serving, "POST", PODS + "?dryRun=All", body, JSON)
+    assert code == 201 and got["status"] == {"phase": "Pending"}
+
+
 def test_protobuf_create_and_answer(served: Any) -> None:
     """A pod created in protobuf is answered in protobuf (with its selfLink); a delete in protobuf."""
     sim, serving = served

@@ -135,8 +135,14 @@ class Writes:
         return Response(code, Status(status=STATUS_SUCCESS, code=code).to_dict())
 
     def create(self) -> Response:
-        """Go: ``createHandler`` (201 and the stored object)."""
+        """Go: ``createHandler`` (201 and the stored object). A pod's status is dropped first, as
+        1.6's ``podStrategy.PrepareForCreate`` does (the API server then sets ``phase: Pending``).
+
+        Differs from Go: the status's ``qosClass`` is not computed (the scheduler never reads it).
+        """
         obj = self._decode()
+        if self.route.resource == "pods":
+            obj = attrs.evolve(obj, status=type(obj.status)())
         dry = self._dry()
         created = self.api.create(self.route.resource, self.route.namespace, obj, dry_run=dry)
         return Response(201, self.namer.link(created.to_dict()))
