@@ -203,7 +203,12 @@ class _Handler(BaseHTTPRequestHandler):
         elif "raw" in answer.body:
             self._reply(answer.code, str(answer.body["raw"]).encode(), "text/plain")
         else:
-            self._reply(answer.code, answer.encode(), answer.content_type)
+            try:
+                payload = answer.encode()
+            except ValueError as err:  # e.g. a kind protobuf cannot carry: say so, never drop the answer
+                self._reply(500, _status_body(500, "InternalError", f"kschedlearn: {err}"))
+                return
+            self._reply(answer.code, payload, answer.content_type)
 
     def _stream(self, stream: WatchStream) -> None:
         self.send_response(200)

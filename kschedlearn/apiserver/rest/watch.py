@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.apimachinery.api.errors import new_gone
+from kschedlearn.apimachinery.api.errors import Status, new_gone
 from kschedlearn.apiserver.registry import RESOURCES
 from kschedlearn.apiserver.rest import protobuf, tables
 from kschedlearn.apiserver.rest.types import WatchRequest
@@ -105,7 +105,12 @@ class WatchHub:
                                 include_object=req.include_object, with_columns=not stream.sent)
         else:
             body = obj.to_dict() if req.link is None else req.link.link(obj.to_dict())
-        stream.put(_encode(req, event.type, body))
+        try:
+            stream.put(_encode(req, event.type, body))
+        except protobuf.ProtobufError as err:  # a schema gap: end this client's watch, never the writer
+            status = Status(message=f"kschedlearn: {err}", reason="InternalError", code=500)
+            stream.put(_encode(req, "ERROR", status.to_dict()))
+            stream.close()
 
     def detach(self) -> None:
         """Close every stream and stop listening (the world they watched is gone)."""
