@@ -111,7 +111,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
             self.close_connection = True
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":  # HTTP: a HEAD answer has the headers of the GET, no body
+            self.wfile.write(body)
         self.wfile.flush()
 
     def _authorized(self) -> bool:
