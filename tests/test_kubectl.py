@@ -155,3 +155,28 @@ def test_get_pods_watch_starts_with_the_existing_pods(kubeconfig: Path) -> None:
     names = [e["object"]["metadata"]["name"] for e in events if e["type"] == "ADDED"]
     assert {"db-0", "web-1"} <= set(names) and events[0]["type"] == "ADDED"
     assert all(e["object"]["metadata"]["selfLink"].startswith("/api/v1/namespaces/default/pods/") for e in events)
+
+
+DEPLOYMENT = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: d}}
+  template:
+    metadata: {labels: {app: d}}
+    spec: {containers: [{name: c, image: nginx}]}
+"""
+
+
+def test_explain_and_a_later_group(kubeconfig: Path, tmp_path: Path) -> None:
+    """``explain`` reads the schemas kschedlearn serves; an ``apps/v1`` Deployment is told where
+    Kubernetes v1.6.1 kept Deployments."""
+    explained = kubectl(kubeconfig, "explain", "pods.spec.nodeName")
+    assert "KIND:       Pod" in explained and "FIELD: nodeName <string>" in explained
+    assert "nodeSelector\t<map[string]string>" in kubectl(kubeconfig, "explain", "pods.spec")
+    manifest = tmp_path / "deployment.yaml"
+    manifest.write_text(DEPLOYMENT)
+    out = kubectl(kubeconfig, "apply", *APPLY_FLAGS, "-f", str(manifest), check=False)
+    assert ("the server could not find the requested resource (in Kubernetes v1.6.1, deployments were served in "
+            "apps/v1beta1 and extensions/v1beta1; kschedlearn does not serve them)") in out, out
