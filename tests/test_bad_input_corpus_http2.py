@@ -329,9 +329,12 @@ def test_plain_http_and_random_bytes_on_the_tls_port(served: Any, capfd: pytest.
                     b"Content-Length: 2\r\n\r\n{}", b"PUT /x HTTP/1.0\r\n\r\n", b"HEAD / HTTP/1.0\r\n\r\n",
                     b"OPTIONS * HTTP/1.1\r\n\r\n"):
         assert _raw(serving, request, tls=False) == PLAIN_HTTP_ANSWER  # Go's text, byte for byte
-    for junk in (b"\x00" * 64, b"\x16\x03\x01\x00\x05hello", bytes(range(256)), b"DELETE /x HTTP/1.1\r\n\r\n", b"x"):
-        answer = _raw(serving, junk, tls=False)
-        assert b"HTTP" not in answer  # a failed TLS handshake: at most an alert, then the connection closes
+    # anything else that is not TLS gets the same words (Go would send a TLS alert; see the module)
+    for junk in (b"\x00" * 64, bytes(range(256)), b"DELETE /x HTTP/1.1\r\n\r\n", b"\xff\xfe\xfd\xfc\xfb\xfa"):
+        assert _raw(serving, junk, tls=False) == PLAIN_HTTP_ANSWER
+    # a TLS handshake record that is not a handshake: at most a TLS alert, then the connection closes
+    assert b"HTTP" not in _raw(serving, b"\x16\x03\x01\x00\x05hello", tls=False)
+    assert _raw(serving, b"x", tls=False) == b""  # fewer than 5 bytes, then the end: closed
     # a TLS client speaking nonsense inside TLS: Go's bare 400 text, connection closed
     assert _raw(serving, b"\x00\x01garbage\r\n\r\n", tls=True) == (
         b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"

@@ -13,9 +13,11 @@ What reaches the socket that is not a well-formed HTTPS request is answered as G
 ``net/http`` answers it, never with a Python traceback on the server's stderr:
 
 - plain HTTP on the TLS port: ``400 Bad Request`` and ``Client sent an HTTP request to an HTTPS
-  server.`` when the first bytes look like HTTP (Go's ``tlsRecordHeaderLooksLikeHTTP``: ``GET /``,
-  ``HEAD``, ``POST``, ``PUT /``, ``OPTIO``); any other bytes fail the TLS handshake and the
-  connection closes. (Go ≥ 1.12's behaviour; go1.7, which built 1.6, only closed the connection.)
+  server.``, Go ≥ 1.12's answer to bytes that look like HTTP (``tlsRecordHeaderLooksLikeHTTP``:
+  ``GET /``, ``HEAD``, ``POST``, ``PUT /``, ``OPTIO``). Differs from Go: kschedlearn gives the same
+  answer to anything that does not open with a TLS handshake record (Go sends such bytes a TLS
+  alert the client cannot read; go1.7, which built 1.6, only closed the connection); a TLS
+  handshake that fails closes the connection, as in Go.
 - a malformed request line or header: Go's bare ``400 Bad Request`` text, connection closed.
 - a body over :data:`MAX_BODY` (kschedlearn's limit; 1.6 had none): a ``413`` Status written at
   once, then the body read and discarded (up to :data:`DRAIN_LIMIT`) so the client, which sends
@@ -56,6 +58,8 @@ DRAIN_LIMIT = 1 << 30
 #: Go: ``tlsRecordHeaderLooksLikeHTTP``
 _HTTP_PREFIXES = (b"GET /", b"HEAD ", b"POST ", b"PUT /", b"OPTIO")
 PLAIN_HTTP_ANSWER = b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
+#: the content type of a TLS handshake record (what a TLS client sends first)
+_TLS_HANDSHAKE = 0x16
 TIMEOUT_MESSAGE = ("Timeout: request did not complete within allowed duration (kschedlearn: the simulation did not "
                    "take the request within {seconds:g} s, so it was not applied: step the simulation, or call "
                    "sim.serve_pending())")
@@ -266,7 +270,7 @@ class _Server(ThreadingHTTPServer):
                 if len(more) <= len(head):  # a timeout, or the end of the stream before 5 bytes
                     return None
                 head = more
-            if head in _HTTP_PREFIXES:
+            if head in _HTTP_PREFIXES or head[0] != _TLS_HANDSHAKE:
                 sock.sendall(PLAIN_HTTP_ANSWER)
                 return None
             return self.owner.tls.wrap_socket(sock, server_side=True)  # type: ignore[union-attr]
