@@ -39,7 +39,6 @@ from kschedlearn.apiserver.faults import Faults
 from kschedlearn.apiserver.fieldsets import selectable_fields
 from kschedlearn.apiserver.lists import List, ListMeta
 from kschedlearn.apiserver.registry import (
-    RESOURCES,
     ResourceInfo,
     generate_name,
     new_uid,

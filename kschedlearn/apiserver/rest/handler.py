@@ -299,11 +299,11 @@ class RestHandler:
         # resolve the selectors now, so a bad one is an error before anything streams
         self.api._filter(info, route.namespace, req.param("labelSelector"), fsel)
         rv_int = decode.watch_resource_version(req.param("resourceVersion"), route.resource)
+        as_table = tables.wants_table(req.accept)
         media = negotiate.output_media_type(req.accept)
         return WatchRequest(route.resource, route.namespace, req.param("labelSelector"), fsel, rv_int,
-                            timeout_s, tables.wants_table(req.accept),
-                            req.param("includeObject", "PartialObjectMetadata"),
-                            protobuf=media == negotiate.PROTOBUF, link=namer)
+                            timeout_s, as_table, req.param("includeObject", "PartialObjectMetadata"),
+                            protobuf=media == negotiate.PROTOBUF and not as_table, link=namer)
 
 
 __all__ = ["RestHandler", "Route", "parse_route", "BUILTIN_NAMESPACES", "not_found_path", "method_not_allowed"]
