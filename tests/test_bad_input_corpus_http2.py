@@ -513,6 +513,12 @@ def test_dry_runs_answer_without_storing_or_recording(served: Any) -> None:
     assert (code, got["status"]) == (201, "Success")
     code, got = _send(serving, "DELETE", "/api/v1/nodes/node-1?dryRun=All", None, JSON)
     assert (code, got["status"], got["code"]) == (200, "Success", 200)
+    # a protobuf Eviction (policy/v1beta1) whose DeleteOptions ask for a dry run (field 5, 1.13's)
+    eviction = protobuf.encode_object({"apiVersion": "policy/v1beta1", "kind": "Eviction",
+                                       "metadata": {"name": "web-1", "namespace": "default"},
+                                       "deleteOptions": {"gracePeriodSeconds": 0, "dryRun": ["All"]}})
+    code, got = _send(serving, "POST", PODS + "/web-1/eviction", eviction, PB)
+    assert (code, got["status"], got["code"]) == (201, "Success", 201)
     assert _events(sim) == before_events and _state(sim) == before
 
 

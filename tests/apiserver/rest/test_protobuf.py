@@ -109,3 +109,37 @@ def test_every_object_of_a_replayed_dump_round_trips(replayed_dump: Simulation) 
             assert protobuf.decode_object(protobuf.message_for(d["apiVersion"], d["kind"]) or "", envelope) == d
             seen.add(d["kind"])
     assert {"Node", "Pod", "Service", "ReplicaSet", "StatefulSet", "PersistentVolume", "PersistentVolumeClaim"} <= seen
+
+
+def test_an_eviction_in_protobuf_deletes_as_1_6_did() -> None:
+    """EvictionREST with no PodDisruptionBudget: with the body's DeleteOptions the pod gets its grace
+    period; without any (nil options) 1.6 deletes it at once, even a bound one."""
+    from kschedlearn.apiserver import APIServer
+    from kschedlearn.apiserver.rest import RestHandler, RestRequest
+    from kschedlearn.sim import Runtime
+
+    handler = RestHandler(APIServer(Runtime(seed=0)))
+    api = handler.api
+    for name in ("a", "b"):
+        pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+               "spec": {"nodeName": "node-1", "containers": [{"name": "c", "image": "nginx"}]}}
+        created = handler.handle(RestRequest.from_target("POST", "/api/v1/namespaces/default/pods",
+                                                         body=protobuf.encode_object(pod), content_type=protobuf.MEDIA_TYPE))
+        assert created.code == 201
+
+    def evict(name: str, options: dict | None) -> int:
+        body = {"apiVersion": "policy/v1beta1", "kind": "Eviction", "metadata": {"name": name}}
+        if options is not None:
+            body["deleteOptions"] = options
+        answer = handler.handle(RestRequest.from_target("POST", f"/api/v1/namespaces/default/pods/{name}/eviction",
+                                                        body=protobuf.encode_object(body),
+                                                        content_type=protobuf.MEDIA_TYPE,
+                                                        accept=protobuf.MEDIA_TYPE))
+        assert answer.content_type == protobuf.MEDIA_TYPE
+        return answer.code
+
+    assert evict("a", {}) == 201
+    marked = api.storage.get("pods", ("default", "a"))
+    assert marked.metadata.deletion_grace_period_seconds == 30 and marked.metadata.deletion_timestamp == 30.0
+    assert evict("b", None) == 201
+    assert api.storage.get("pods", ("default", "b")) is None
