@@ -252,6 +252,8 @@ def _describe(action: Action) -> str:
 
 
 def _plain(arg: Any) -> Any:
+    if hasattr(arg, "to_plain"):  # an HTTP request: its body as text, or base64 when binary (protobuf)
+        return arg.to_plain()
     if hasattr(arg, "to_dict"):
         return arg.to_dict()
     if attrs.has(type(arg)):
