@@ -98,7 +98,10 @@ def align(py: list[tuple[list[int], str]], go: list[tuple[int, str]],
                 forced[i] = next(j for j, (_, g) in enumerate(go) if go_text in g)
     n, m = len(py), len(go)
     best = [[0.0] * (m + 1) for _ in range(n + 1)]
-    move = [[0] * (m + 1) for _ in range(n + 1)]  # 1 match, 2 skip py, 3 skip go
+    # 1 pair and move on; 4 pair and keep the Go statement for the next Python one too (Go chains
+    # what the mirror writes as two statements: ``NewReflector(...).RunUntil(...)``); 2 skip a
+    # Python statement; 3 skip a Go one
+    move = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
             s = 1.0 if _same_code(py[i][1], go[j][1]) else _similarity(pw[i], gw[j])
@@ -107,13 +110,14 @@ def align(py: list[tuple[list[int], str]], go: list[tuple[int, str]],
             options = [(best[i + 1][j], 2), (best[i][j + 1], 3)]
             if s >= 0.3:  # squared: one strong pair outweighs two weak ones
                 options.append((best[i + 1][j + 1] + s * s, 1))
+                options.append((best[i + 1][j] + s * s - 0.01, 4))
             best[i][j], move[i][j] = max(options)
     pairs: dict[int, int] = {}
     i = j = 0
     while i < n and j < m:
-        if move[i][j] == 1:
+        if move[i][j] in (1, 4):
             pairs[i] = go[j][0]
-            i, j = i + 1, j + 1
+            i, j = (i + 1, j + 1) if move[i][j] == 1 else (i + 1, j)
         elif move[i][j] == 2:
             i += 1
         else:
@@ -143,11 +147,18 @@ PINNED: dict[str, dict[str, str]] = {
 
 
 def _go_code_lines(lines: list[str], first: int, last: int) -> list[tuple[int, str]]:
-    out = []
+    """The Go function's statements as (first line, text joined): a call or literal spread over
+    several lines (open parentheses or brackets at the end of a line) is one statement."""
+    out: list[tuple[int, str]] = []
+    depth = 0
     for number in range(first, last + 1):
         text = lines[number - 1].strip()
-        if text and not text.startswith("//") and text not in ("}", ")", "{", "})", "},"):
-            out.append((number, text))
+        code = text.split("//", 1)[0]
+        if depth > 0 and out:
+            out[-1] = (out[-1][0], out[-1][1] + " " + code)
+        elif text and not text.startswith("//") and text not in ("}", ")", "{", "})", "},"):
+            out.append((number, code))
+        depth = max(0, depth + code.count("(") + code.count("[") - code.count(")") - code.count("]"))
     return out
 
 

@@ -53,6 +53,12 @@ register_stage("reflector.relist", _R + "#L232-L328",
 register_stage("controller.process_loop", _C + "#L136-L158",
                "The controller pops one key's Deltas from its queue and processes them (updating the "
                "client store and calling the event handlers).")
+register_stage("controller.Run", _C + "#L97-L122",
+               "controller.Run starts the goroutine that closes the queue on stop, creates the Reflector "
+               "(NewReflector) and runs it, then runs processLoop every second until stopped.")
+register_stage("NewReflector", _R + "#L89-L97",
+               "NewReflector: a Reflector over a ListerWatcher and a store (here the informer's DeltaFIFO, or "
+               "podQueue), not yet running; RunUntil starts its list-and-watch loop.")
 for _kind, _lines in (("OnAdd", "#L189-L194"), ("OnUpdate", "#L196-L201"), ("OnDelete", "#L203-L208")):
     register_stage(f"handler.{_kind}", _C + _lines,
                    f"An informer delivers a notification to a resource event handler's {_kind}.")
@@ -113,7 +119,16 @@ def observe_reflector(r: Reflector) -> Reflector:
 
 
 def _observe_new_reflector(call: Call) -> None:
-    observe_reflector(call.result)
+    r = call.result
+    observe_reflector(r)
+    point("NewReflector", f"{r.name}: a Reflector for {type_name(r.expected_type)} into {type(r.store).__name__}",
+          {"name": r.name, "store": type(r.store).__name__}, reflector.new_reflector)
+
+
+def _controller_running(call: Call) -> None:
+    c = call.receiver
+    point("controller.Run", f"{c.name or 'controller'}: reflector into {type(c.config.queue).__name__}, then processLoop",
+          {"name": c.name or ""}, controller.Controller.run, "calling")
 
 
 # -- controllers and handlers -------------------------------------------------------------------
@@ -184,6 +199,7 @@ def observe_informers(observation: Observation) -> None:
     on(factory, "new_reflector", site=site_of(factory.ConfigFactory.run), after=_observe_new_reflector)
     on(shared_informer, "new_controller", site=site_of(shared_informer.SharedIndexInformer.run),
        after=_observe_new_controller)
+    on(controller.Controller, "run", before=_controller_running)
     on(ResourceEventHandlerFuncs, "on_add", before=_handler_point("OnAdd"))
     on(ResourceEventHandlerFuncs, "on_update", before=_handler_point("OnUpdate"))
     on(ResourceEventHandlerFuncs, "on_delete", before=_handler_point("OnDelete"))

@@ -27,7 +27,9 @@ from typing import Any
 
 from kschedlearn.client.leaderelection import leaderelection
 from kschedlearn.client_go import informers
+from kschedlearn.cmd.kube_scheduler import main_flags
 from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
+from kschedlearn.scheduler import scheduler as scheduler_module
 from kschedlearn.cmd.kube_scheduler.app import configurator, server
 from kschedlearn.cmd.kube_scheduler.app.options import options
 from kschedlearn.observe.informers import observe_informer_factory
@@ -71,6 +73,18 @@ for _name, _ref, _why in [
      "The scheduler cache is created and its cleanup goroutine (every 1 s) starts right away."),
     ("NewIndexerInformer", K8S + "staging/src/k8s.io/client-go/tools/cache/controller.go#L285-L349",
      "An informer = a Reflector feeding a DeltaFIFO, drained by processLoop into an Indexer and the event handlers."),
+    ("main.AddFlags", K8S + "plugin/cmd/kube-scheduler/app/options/options.go#L61-L83",
+     "SchedulerServer.AddFlags registers every kube-scheduler flag on pflag's CommandLine, with the defaults as values."),
+    ("main.InitFlags", K8S + "staging/src/k8s.io/apiserver/pkg/util/flag/flags.go#L46-L51",
+     "InitFlags turns '_' into '-' in flag names, adds Go's own flag set (glog's --v, --logtostderr ...) and parses the command line."),
+    ("main.InitLogs", K8S + "staging/src/k8s.io/apiserver/pkg/util/logs/logs.go#L45-L51",
+     "InitLogs sends Go's standard logger to glog and starts flushing glog every --log-flush-frequency."),
+    ("main.PrintAndExitIfRequested", K8S + "pkg/version/verflag/verflag.go#L92-L102",
+     "PrintAndExitIfRequested: with --version the binary prints its version and exits here; otherwise main goes on."),
+    ("NewFromConfigurator", K8S + "plugin/pkg/scheduler/scheduler.go#L124-L141",
+     "NewFromConfigurator asks the configurator to Create the scheduler Config, lets the modifiers adjust it (the event recorder) and wraps it in a Scheduler."),
+    ("schedulerConfigurator.Create", _CONFIGURATOR + "#L119-L138",
+     "schedulerConfigurator.Create: a policy file if --policy-config-file names one it can stat, else the algorithm provider."),
 ]:
     register_stage(_name, _ref, _why)
 
@@ -148,6 +162,25 @@ def observe_main(observation: Observation) -> None:
         lambda c: (f"identity {c.local('hostname')}: RunOrDie on endpoints {server.LOCK_NAMESPACE}/{server.LOCK_NAME}",
                    None)))
     on(leaderelection, "new_leader_elector", site=site_of(leaderelection.run_or_die), after=elector)
+    _observe_main_flags(observation, main)
+
+
+def _observe_main_flags(observation: Observation, main: Any) -> None:
+    """``main``'s flag and log set-up: AddFlags, InitFlags, InitLogs, PrintAndExitIfRequested."""
+    on = observation.on_attribute
+    on(options.SchedulerServer, "add_flags", site=main, before=_before(
+        "main.AddFlags", options.SchedulerServer.add_flags,
+        lambda c: ("s.AddFlags(pflag.CommandLine): every kube-scheduler flag, with its default", None)))
+    on(main_flags, "init_flags", site=main, before=_before(
+        "main.InitFlags", main_flags.init_flags,
+        lambda c: (f"parse {len(c.args[2])} argument(s): " + (" ".join(c.args[2]) or "(none)"), None)))
+    on(main_flags, "init_logs", site=main, before=_before(
+        "main.InitLogs", main_flags.init_logs,
+        lambda c: ("glog takes this process's --v / --vmodule" if c.args[0].glog_set
+                   else "no glog flag given: the simulation's verbosity stays", {"glog_flags": c.args[0].glog_set})))
+    on(main_flags, "print_and_exit_if_requested", site=main, before=_before(
+        "main.PrintAndExitIfRequested", main_flags.print_and_exit_if_requested,
+        lambda c: (f"--version={c.args[0].version.value}", {"version": c.args[0].version.value})))
 
 
 def observe_config_factory(observation: Observation, on_config: OnConfig) -> None:
@@ -163,6 +196,13 @@ def observe_config_factory(observation: Observation, on_config: OnConfig) -> Non
         "NewConfigFactory", factory.new_config_factory, lambda c: (f"scheduler {c.args[0]!r}", None)),
        after=factory_created)
     new_config_factory = site_of(factory.new_config_factory)
+    on(configurator.scheduler, "new_from_configurator", site=site_of(configurator.create_scheduler), before=_before(
+        "NewFromConfigurator", scheduler_module.new_from_configurator,
+        lambda c: ("Create the Config through the configurator, then apply the modifiers", None)))
+    on(configurator.SchedulerConfigurator, "create", site=site_of(scheduler_module.new_from_configurator),
+       before=_before("schedulerConfigurator.Create", configurator.SchedulerConfigurator.create,
+                      lambda c: (f"policy file {c.receiver.policy_file!r}, algorithm provider "
+                                 f"{c.receiver.algorithm_provider!r}", None)))
     on(schedulercache, "new", site=new_config_factory, before=_before(
         "schedulercache.New", schedulercache.new,
         lambda c: (f"TTL {c.args[0]:g}s, cleanupAssumedPods every 1s", None)))

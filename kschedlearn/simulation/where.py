@@ -18,10 +18,12 @@ table entry the symbol and range come from the function's docstring ``Go:`` line
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
 import inspect
 import json
+import textwrap
 import re
 import sys
 from pathlib import Path
@@ -106,6 +108,9 @@ def where(event: TraceEvent | None) -> CodeLocation | None:
     frames = [f for f in reversed(event.stack) if is_mirrored_module(f.module)]
     frame = next((f for f in frames if go_twin(f.module, f.function) is not None), frames[0] if frames else None)
     if frame is None:
+        if observed is not None and observed.phase == "calling" and is_mirrored_module(observed.module):
+            # a goroutine about to start in a mirrored function (``go c.Run(stop)``): its first line
+            return _entering(observed.module, observed.function)
         return None
     loc = locate(frame.module, frame.function, frame.line, "running")
     if observed is None:
@@ -113,6 +118,23 @@ def where(event: TraceEvent | None) -> CodeLocation | None:
     phase = observed.phase if observed.phase in ("calling", "returned") else "running"
     return attrs.evolve(loc, phase=phase, calls=_callee_name(observed.module, observed.function),
                         fast_paths=observed.fast_paths)
+
+
+def _entering(module: str, function: str) -> CodeLocation | None:
+    """``module.function`` at its first statement, about to run."""
+    fn = _resolve(module, function)
+    if fn is None:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(fn))))
+        start = inspect.getsourcelines(inspect.unwrap(fn))[1]
+    except (OSError, TypeError, SyntaxError):
+        return None
+    body = tree.body[0].body if tree.body and hasattr(tree.body[0], "body") else []
+    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+        body = body[1:]
+    line = start + body[0].lineno - 1 if body else start
+    return locate(module, function, line, "entering")
 
 
 def _callee_name(module: str, function: str) -> str:

@@ -23,6 +23,7 @@ _PHASES = {
     "running": "running this line",
     "calling": "about to call {calls}",
     "returned": "{calls} has just returned here",
+    "entering": "a goroutine is about to run this function (its first statement)",
     "raised": "raised here",
 }
 # long lines wrap (never cut off at the right); a long function scrolls inside its own box
