@@ -341,8 +341,16 @@ def _attach_to_builder(world: World, replica: Replica) -> None:
             _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue), queue_state,
             "DeltaFIFO"),
     }
+    world.builder.queues["nodeInformer"] = Source(_focused(world, _node_informer_queue), queue_state, "DeltaFIFO")
     # the factory creates its PodBackoff inside CreateFromKeys: read it when asked
     world.builder.backoff = Source(_focused(world, lambda h: h.config_factory.pod_backoff), backoff_state)
+
+
+def _node_informer_queue(handles: ReplicaHandles) -> Any:
+    """The DeltaFIFO of the replica's shared node informer (None until the informer runs)."""
+    informer = handles.informer_factory.informers.get(Node) if handles.informer_factory is not None else None
+    controller = informer.controller if informer is not None else None
+    return controller.config.queue if controller is not None else None
 
 
 def _focused(world: World, part: Callable[[ReplicaHandles], Any]) -> Callable[[], Any]:
