@@ -332,7 +332,8 @@ class APIServer:
         """POST /api/v1/namespaces/{ns}/bindings (``route="bindings"``, what 1.6's scheduler
         posts) or .../pods/{name}/binding (``route="pods/binding"``): assign a pod to a node.
 
-        1.6 serves both with the same ``BindingREST`` (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/rest/storage_core.go#L190-L191);
+        1.6 serves both with the same ``BindingREST`` (lines 190-191 of NewLegacyRESTStorage,
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/rest/storage_core.go#L91-L235);
         the rules live in :func:`kschedlearn.apiserver.pod_storage.bind`.
         """
         if route not in ("bindings", "pods/binding"):

@@ -20,6 +20,7 @@ Results are plain ``attrs`` values; drawing them is :mod:`kschedlearn.viz.scale`
 from __future__ import annotations
 
 import cProfile
+import inspect
 import gc
 import pstats
 import time
@@ -369,7 +370,7 @@ def count_calls(h: Harness, pod: Pod, functions: Sequence[Callable[..., Any]]) -
     stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
     out: dict[str, CallCount] = {}
     for fn in functions:
-        code = fn.__code__
+        code = inspect.unwrap(fn).__code__  # (a simulation may have a trace point in front of it)
         key = (code.co_filename, code.co_firstlineno, code.co_name)
         _, ncalls, _, _, callers = stats.get(key, (0, 0, 0, 0, {}))
         by = tuple(sorted(((c[2], v[1] if isinstance(v, tuple) else v) for c, v in callers.items()), key=lambda x: -x[1]))

@@ -309,9 +309,8 @@ class Simulation(Questions):
         world = self.world
         if self.cursor >= len(self.trace) - 1:
             return world
-        target = self.cursor
         world.close()
-        self._world = self._replay(target)
+        self._world = self._replay(self.cursor)
         return self._world
 
     def _replay(self, target: int) -> World:

@@ -165,7 +165,10 @@ def print_and_exit_if_requested(mf: MainFlags) -> None:
 
 def command_line(s: options.SchedulerServer, mf: MainFlags, name: str = "kube-scheduler") -> FlagSet:
     """Every flag of the binary on one set (for ``--help``): the logs and verflag package flags,
-    the scheduler's (``s.AddFlags``), then Go's flag set (glog) as ``InitFlags`` adds it."""
+    the scheduler's (``s.AddFlags``), then Go's flag set (glog) as ``InitFlags`` adds it.
+
+    kschedlearn-only: ``main``'s first steps in one call, for the command line's ``--help``.
+    """
     fs = new_command_line(mf, name)
     s.add_flags(fs)
     for go_name, value, usage_text in go_flag_values(mf.logging):
@@ -177,6 +180,8 @@ def parse_command_line(argv: Sequence[str], s: options.SchedulerServer | None = 
                        name: str = "kube-scheduler") -> tuple[options.SchedulerServer, MainFlags]:
     """``main``'s flag handling up to ``InitFlags``: ``(scheduler settings, main's own flags)``
     (the command line's ``kube-scheduler``, which runs outside any simulated process).
+
+    kschedlearn-only: ``NewSchedulerServer``, ``AddFlags`` and ``InitFlags`` in one call.
 
     Raises :class:`~kschedlearn.cmd.kube_scheduler.app.options.pflag.FlagError` with pflag's
     message, as ``options.parse_args`` does.
