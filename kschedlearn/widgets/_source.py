@@ -18,7 +18,8 @@ from kschedlearn.simulation.go_source import GoLine
 from kschedlearn.simulation.where import GO_BLOB, CodeLocation, SourceLine
 
 #: a function longer than this is shown as its ``def`` line plus a window around the current line
-WINDOW = 9
+#: (``WINDOW`` lines before and after it), so that the current line is always in view
+WINDOW = 5
 _PHASES = {
     "running": "running this line",
     "calling": "about to call {calls}",
@@ -29,7 +30,7 @@ _PHASES = {
 # long lines wrap (never cut off at the right); a long function scrolls inside its own box
 _PRE = ("margin:0;padding:4px 0;font-family:var(--jp-code-font-family,monospace);font-size:12px;"
         "line-height:1.45;background:var(--jp-cell-editor-background,#f7f7f7);overflow:auto;"
-        "white-space:pre-wrap;overflow-wrap:anywhere;max-height:22em")
+        "white-space:pre-wrap;overflow-wrap:anywhere")
 _COLUMN = "flex:1 1 300px;min-width:0"
 
 
