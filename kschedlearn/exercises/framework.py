@@ -260,6 +260,8 @@ class CheckReport:
     task_id: str
     title: str
     results: tuple[CaseResult, ...]
+    notes: tuple[str, ...] = ()
+    """What the sandbox saw besides the cases: output dropped, processes left running."""
 
     @property
     def passed(self) -> bool:
@@ -277,7 +279,7 @@ class CheckReport:
         return f"Task {self.task_id} ({self.title}): {ok} of {total} checks passed."
 
     def __str__(self) -> str:
-        lines = [self.summary()]
+        lines = [self.summary(), *self.notes]
         for r in self.results:
             lines.append(f"  [{r.status.upper():^15}] {r.name}")
             if not r.passed:
@@ -293,8 +295,9 @@ class CheckReport:
                 f"{html.escape(r.status)}</td><td>{html.escape(r.name)}</td>"
                 f'<td style="text-align:left">{html.escape(r.message)}</td></tr>'
             )
+        notes = "".join(f"<p>{html.escape(n)}</p>" for n in self.notes)
         return (
-            f"<p><b>{html.escape(self.summary())}</b></p>"
+            f"<p><b>{html.escape(self.summary())}</b></p>{notes}"
             '<table><thead><tr><th>result</th><th>case</th><th style="text-align:left">details</th>'
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         )
@@ -321,27 +324,53 @@ class PlugInReport:
     """What changed when the learner's function ran inside the real code.
 
     ``rows`` are ``(what, reference, yours)``: the same step with the mirrored (Go-faithful)
-    implementation and with the learner's one.
+    implementation and with the learner's one. ``calls``: how many times the learner's function
+    was called (measured; None where not counted). ``difference``: the first call where it gave
+    something else than the reference at the same inputs (see ``calls.CallComparison``).
+    ``refused``: why it was not plugged in at all (nothing ran). ``notes``: what the sandbox saw
+    (output dropped, processes stopped, mirror globals restored).
     """
 
     task_id: str
     title: str
     rows: tuple[tuple[str, str, str], ...]
     note: str = ""
+    calls: int | None = None
+    difference: str = ""
+    refused: str = ""
+    notes: tuple[str, ...] = ()
+    function: str = "function"
+    what: str = ""
+    """How the summary names what was called ("" = ``your <function>()``)."""
+    baseline: str = "the scheduler's"
 
     @property
     def changed(self) -> tuple[str, ...]:
         return tuple(what for what, ref, yours in self.rows if ref != yours)
 
+    @property
+    def same(self) -> bool:
+        """Ran, was called at least once (where counted), and nothing differed."""
+        return not self.refused and self.calls != 0 and not self.difference and not self.changed
+
     def summary(self) -> str:
+        name = self.what or f"your {self.function}()"
+        if self.refused:
+            return f"Not plugged into {self.title}: {self.refused}"
+        if self.calls == 0:
+            return f"Plugged into {self.title}: {name} was never called, so nothing was tested."
+        counted = f" (called {self.calls} time{'s' if self.calls != 1 else ''})" if self.calls else ""
+        if self.difference:
+            return f"Plugged into {self.title}: {name}{counted} differs from the reference at {self.difference}."
         if not self.changed:
-            return f"Plugged into {self.title}: your function behaves exactly like the scheduler's."
-        return f"Plugged into {self.title}: {len(self.changed)} step(s) differ from the scheduler's own code."
+            return f"Plugged into {self.title}: {name} behaves exactly like {self.baseline}{counted}."
+        return f"Plugged into {self.title}: {len(self.changed)} step(s) differ from {self.baseline} own code{counted}."
 
     def __str__(self) -> str:
         lines = [self.summary()]
         if self.note:
             lines.append(self.note)
+        lines += list(self.notes)
         for what, ref, yours in self.rows:
             mark = "  " if ref == yours else "≠ "
             lines.append(f"{mark}{what}: scheduler={ref} | yours={yours}")
@@ -353,10 +382,34 @@ class PlugInReport:
             colour = "" if ref == yours else ' style="background:#fff3cd"'
             rows.append(f"<tr{colour}><td>{html.escape(what)}</td><td>{html.escape(ref)}</td>"
                         f"<td>{html.escape(yours)}</td></tr>")
-        note = f"<p>{html.escape(self.note)}</p>" if self.note else ""
+        note = "".join(f"<p>{html.escape(n)}</p>" for n in (self.note, *self.notes) if n)
         return (f"<p><b>{html.escape(self.summary())}</b></p>{note}"
                 "<table><thead><tr><th>step</th><th>scheduler's code</th><th>your code</th></tr>"
                 f"</thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+class _Counting:
+    """The learner's function, counting its calls (``calls``); otherwise transparent."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.calls = 0
+        self.__name__ = getattr(fn, "__name__", "function")
+        self.__qualname__ = getattr(fn, "__qualname__", self.__name__)
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__wrapped__ = fn
+        code = getattr(fn, "__code__", None)
+        if code is not None:
+            self.__code__ = code  # learner_frames() finds the learner's lines through it
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return self.fn(*args, **kwargs)
+
+
+def counting(fn: Callable[..., Any]) -> _Counting:
+    """``fn`` with a call counter (``.calls``)."""
+    return _Counting(fn)
 
 
 def outcome(fn: Callable[[], Any], show: Callable[[Any], str] = str, limit: float | None = DEFAULT_TIME_LIMIT) -> str:

@@ -1,13 +1,35 @@
-"""Run a learner's code in a forked child process that the notebook kernel can always outlive.
+"""Run a learner's code in a forked child process that the notebook kernel can always outlive,
+and that leaves nothing behind.
 
-Go: none (kschedlearn-only, DESIGN §10). ``run_in_child(work, seconds)`` forks (POSIX); the
-child runs ``work(send)``, where ``send(item)`` pickles one plain-data item back to the parent
-over a pipe as soon as it is ready. The parent waits at most ``seconds`` of wall time for the
-whole job, then kills the child (SIGKILL: nothing the child does - a loop that catches
-``BaseException``, a blocked wait - can outlast it). Whatever the child does to itself
-(``os._exit``, a segfault, a stack overflow in C) only ends the child; the parent learns how it
-ended from ``waitpid``. The child's ``print`` output goes to a capped buffer (runaway output costs
-memory only up to ``OUTPUT_LIMIT`` characters) that comes back with the items.
+Go: none (kschedlearn-only, DESIGN §10). ``run_in_child(work, seconds)`` forks (POSIX) two
+processes: a small **supervisor** that runs only this module's code, and under it the
+**worker** that runs ``work(send)``, where ``send(item)`` pickles one plain-data item back to
+the parent over a pipe as soon as it is ready. The parent waits at most ``seconds`` of wall time
+for the whole job, then stops it. What the learner's code does to the worker (``os._exit``, a
+segfault, a loop catching ``BaseException``, a blocked wait) only ends the worker; the parent
+learns how it ended from the supervisor.
+
+Nothing a check starts outlives it:
+
+- the supervisor leads a process group of its own, which the worker and everything the learner's
+  code starts (``subprocess``, ``os.fork``) belong to; on Linux it is also the *child
+  subreaper* of all of them, so a process that leaves the group (``setsid``) or whose parent
+  exits is still found (``/proc``) and stopped;
+- when the worker ends, the supervisor stops every process still running under it (SIGSTOP,
+  then SIGKILL, until none is left), reaps them and tells the parent how many there were: the
+  report says "your function left 3 processes running; they were stopped";
+- when the parent stops the job (the time limit, an interrupt) it asks the supervisor to do the
+  same, and kills the whole group after it;
+- when the parent dies (a kernel killed with SIGKILL), the kernel sends the supervisor SIGTERM
+  (``PR_SET_PDEATHSIG`` through ``prctl``), and the worker SIGKILL when the supervisor dies; the
+  supervisor also notices the end of a pipe only the parent holds. Either way it stops everything
+  under it before it exits.
+
+Output: the worker's ``print`` output goes to a capped buffer (``OUTPUT_LIMIT`` characters kept,
+the rest counted); what reaches its file descriptors 1 and 2 (``os.write``, C code, a
+subprocess writing to the inherited stdout) goes through a pipe that the supervisor drains and
+caps the same way. Both come back with the items; ``ChildRun.notes()`` puts "printed N
+characters" and "left N processes running" in the report.
 
 Why fork and not a fresh interpreter: the learner's functions live in the notebook's
 ``__main__``; a forked child has them (and every import) already, so nothing has to be pickled
@@ -19,6 +41,7 @@ SIGALRM time limit instead (``limits.time_limit``).
 
 from __future__ import annotations
 
+import ctypes
 import faulthandler
 import io
 import os
@@ -37,7 +60,15 @@ import attrs
 OUTPUT_LIMIT = 20_000
 """Characters of the child's printed output that are kept (the rest is counted, not kept)."""
 
+STOP_WAIT = 2.0
+"""Seconds the parent gives the supervisor to stop everything before it kills the group."""
+
 _HEADER = struct.Struct("!Q")
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_LIFELINES: set[int] = set()
+"""Write ends of the parent's lifeline pipes of sandboxes running now (closed in new children)."""
+_PRCTL: list[Any] = []
 
 
 def fork_available() -> bool:
@@ -52,7 +83,9 @@ class ChildRun:
     ``items``: what the child sent, in order. ``ending``: "" when the child finished its work,
     else one sentence on why it did not ("time limit of 2 s reached", "the process was ended by
     os._exit(7)", "the process was killed by signal SIGSEGV"). ``output``: the child's printed
-    text (capped), ``dropped``: how many characters of it were not kept.
+    text (capped), ``dropped``: how many characters of it were not kept. ``left_running``: how
+    many processes the learner's code had started that were still running when the work ended
+    (they were stopped).
     """
 
     items: tuple[Any, ...]
@@ -60,6 +93,7 @@ class ChildRun:
     timed_out: bool
     output: str = ""
     dropped: int = 0
+    left_running: int = 0
 
     def output_note(self) -> str:
         """The kept output with a last line saying how much was dropped (if any)."""
@@ -72,6 +106,22 @@ class ChildRun:
         text = self.output_note()
         if text:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+    def notes(self) -> tuple[str, ...]:
+        """Sentences for the report: output that was dropped, processes that were stopped."""
+        return notes_for(len(self.output) + self.dropped, self.dropped, self.left_running)
+
+
+def notes_for(printed: int, dropped: int, left_running: int) -> tuple[str, ...]:
+    out = []
+    if dropped:
+        out.append(f"Your code printed {printed:,} characters; the first {printed - dropped:,} are shown and "
+                   f"the other {dropped:,} were dropped.")
+    if left_running:
+        s = "es" if left_running != 1 else ""
+        out.append(f"Your function left {left_running} process{s} running; "
+                   f"{'they were' if left_running != 1 else 'it was'} stopped.")
+    return tuple(out)
 
 
 class _CappedText(io.TextIOBase):
@@ -99,46 +149,412 @@ class _CappedText(io.TextIOBase):
         return "".join(self.kept)
 
 
+# -- prctl ---------------------------------------------------------------------------------
+def _prctl_function() -> Any:
+    """libc's ``prctl`` (Linux), loaded in the parent: ``dlopen`` in a child forked from a
+    threaded process (a Jupyter kernel) could wait for a lock another thread held."""
+    if not _PRCTL:
+        fn = None
+        if sys.platform.startswith("linux"):
+            try:
+                fn = ctypes.CDLL(None, use_errno=True).prctl
+            except (OSError, AttributeError):
+                fn = None
+        _PRCTL.append(fn)
+    return _PRCTL[0]
+
+
+def _prctl(fn: Any, option: int, value: int) -> bool:
+    if fn is None:
+        return False
+    return fn(option, ctypes.c_ulong(value), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)) == 0
+
+
+# -- the parent ----------------------------------------------------------------------------
 def run_in_child(work: Callable[[Callable[[Any], None]], None], seconds: float) -> ChildRun:
-    """Fork; run ``work(send)`` in the child; collect what it sends for at most ``seconds``."""
+    """Fork; run ``work(send)`` in the worker; collect what it sends for at most ``seconds``."""
+    prctl = _prctl_function()
     read_fd, write_fd = os.pipe()
+    life_read, life_write = os.pipe()  # only the parent holds life_write: EOF = the parent is gone
+    parent = os.getpid()
+    _LIFELINES.add(life_write)
     pid = os.fork()
-    if pid == 0:  # the child: never returns
-        os.close(read_fd)
-        _child(work, write_fd)
+    if pid == 0:  # the supervisor: never returns
+        _supervisor(work, read_fd, write_fd, life_read, parent, prctl)
+    _LIFELINES.discard(life_write)
     os.close(write_fd)
+    os.close(life_read)
+    try:
+        os.setpgid(pid, pid)  # also done by the child; whichever runs first wins the race
+    except OSError:
+        pass
     try:
         return _collect(pid, read_fd, float(seconds))
-    except BaseException:  # KeyboardInterrupt in the notebook: the child must not outlive it
-        _kill(pid)
+    except BaseException:  # KeyboardInterrupt in the notebook: nothing may outlive it
+        _stop(pid, read_fd, bytearray())
+        _reap(pid)
         raise
     finally:
         os.close(read_fd)
+        os.close(life_write)
 
 
-def _child(work: Callable[[Callable[[Any], None]], None], write_fd: int) -> None:
-    """The child's whole life: capture output, run ``work``, send the output, exit."""
+def _collect(pid: int, read_fd: int, seconds: float) -> ChildRun:
+    deadline = time.monotonic() + seconds
+    buffer = bytearray()
+    state = _Received()
+    eof = False
+    while not eof and state.ended is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ready, _, _ = select.select([read_fd], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(read_fd, 1 << 16)
+        eof = not chunk
+        buffer += chunk
+        state.take(_messages(buffer))
+    timed_out = state.ended is None and not eof
+    if timed_out:
+        _stop(pid, read_fd, buffer, state)
+    _reap(pid)
+    output, dropped = state.output_total()
+    left_running = state.ended[1] if state.ended else 0
+    items = tuple(state.items)
+    if timed_out:
+        return ChildRun(items, f"time limit of {seconds:g} s reached", True, output, dropped, left_running)
+    status = state.ended[0] if state.ended else None
+    if state.done and not state.error:
+        return ChildRun(items, "", False, output, dropped, left_running)
+    ending = (state.error.strip().splitlines()[-1] if state.error
+              else _describe_status(status) if status is not None
+              else "the sandbox's supervisor process ended unexpectedly")
+    return ChildRun(items, ending, False, output, dropped, left_running)
+
+
+@attrs.define(eq=False)
+class _Received:
+    items: list[Any] = attrs.field(factory=list)
+    output: str = ""
+    dropped: int = 0
+    fd_output: str = ""
+    fd_dropped: int = 0
+    done: bool = False
+    error: str = ""
+    ended: tuple[int | None, int] | None = None  # (the worker's wait status, processes stopped)
+
+    def take(self, messages: list[tuple[Any, ...]]) -> None:
+        for message in messages:
+            kind = message[0]
+            if kind == "item":
+                self.items.append(message[1])
+            elif kind == "output":
+                self.output, self.dropped = message[1], message[2]
+            elif kind == "error":
+                self.error = message[1]
+            elif kind == "done":
+                self.done = True
+            elif kind == "ended":
+                self.ended = (message[1], message[2])
+                self.fd_output, self.fd_dropped = message[3], message[4]
+
+    def output_total(self) -> tuple[str, int]:
+        """Python-level and file-descriptor output together, capped at ``OUTPUT_LIMIT``."""
+        text = self.output + self.fd_output
+        kept = text[:OUTPUT_LIMIT]
+        return kept, self.dropped + self.fd_dropped + len(text) - len(kept)
+
+
+def _stop(pid: int, read_fd: int, buffer: bytearray, state: _Received | None = None) -> None:
+    """Ask the supervisor to stop everything (it reports how many it stopped), then kill the group."""
+    state = state or _Received()
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    deadline = time.monotonic() + STOP_WAIT
+    while state.ended is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            ready, _, _ = select.select([read_fd], [], [], left)
+        except (OSError, ValueError):
+            break
+        if not ready:
+            continue
+        chunk = os.read(read_fd, 1 << 16)
+        if not chunk:
+            break
+        buffer += chunk
+        state.take(_messages(buffer))
+    _kill_group(pid)
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the supervisor's process group (while its zombie keeps the group id reserved)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _reap(pid: int) -> None:
+    """Kill what is left of the supervisor's group (its zombie still reserves the group id, so
+    no other process can have it), then wait for the supervisor."""
+    _kill_group(pid)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+# -- the supervisor ------------------------------------------------------------------------
+def _supervisor(work: Callable[[Callable[[Any], None]], None], read_fd: int, write_fd: int,
+                life_read: int, parent: int, prctl: Any) -> None:
+    """The supervisor's whole life: start the worker, wait, stop everything under it, report."""
+    me = os.getpid()
+    stopping = [False]
+    worker = [0]
+    out = _CappedBytes(OUTPUT_LIMIT)
+
+    def finish(status: int | None) -> None:
+        stopped = _stop_all(me, worker[0])
+        _drain(out_fd, out)
+        try:
+            _write(write_fd, ("ended", status, stopped, out.text(), out.dropped))
+        except BaseException:  # noqa: BLE001 - the parent is gone: nobody to tell
+            pass
+        os._exit(0)
+
+    def on_stop(signum: int, frame: Any) -> None:  # the parent's stop request, or its death
+        if stopping[0]:
+            return
+        stopping[0] = True
+        if worker[0]:
+            _signal(worker[0], signal.SIGKILL)
+        finish(None)
+
+    out_fd = -1
+    try:
+        os.close(read_fd)
+        for fd in list(_LIFELINES):
+            _close(fd)
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a notebook interrupt goes to the parent
+        signal.signal(signal.SIGTERM, on_stop)
+        _prctl(prctl, _PR_SET_CHILD_SUBREAPER, 1)
+        _prctl(prctl, _PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the parent died before the line above
+            on_stop(signal.SIGTERM, None)
+        out_fd, out_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            os.close(out_fd)
+            os.close(life_read)
+            _prctl(prctl, _PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != me:
+                os._exit(1)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _worker(work, write_fd, out_write)
+        worker[0] = pid
+        os.close(out_write)
+        status = _wait_worker(pid, life_read, out_fd, out)
+        if status is None:  # the parent is gone
+            on_stop(signal.SIGTERM, None)
+        stopping[0] = True
+        finish(status)
+    except BaseException:  # noqa: BLE001 - never return into the parent's code
+        try:
+            _write(write_fd, ("error", traceback.format_exc(limit=8)))
+        except BaseException:  # noqa: BLE001
+            pass
+        if worker[0]:
+            _signal(worker[0], signal.SIGKILL)
+        stopping[0] = True
+        finish(None)
+    finally:
+        os._exit(0)
+
+
+def _wait_worker(pid: int, life_read: int, out_fd: int, out: _CappedBytes) -> int | None:
+    """The worker's wait status, or None when the parent died first."""
+    pidfd = -1
+    if hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            pidfd = -1
+    watched = [life_read, out_fd] + ([pidfd] if pidfd >= 0 else [])
+    while True:
+        ready, _, _ = select.select(watched, [], [], None if pidfd >= 0 else 0.02)
+        if life_read in ready:
+            return None
+        if out_fd in ready and not _read_into(out_fd, out):
+            watched.remove(out_fd)
+        waited, status = os.waitpid(pid, os.WNOHANG)
+        if waited:
+            return status
+
+
+def _read_into(fd: int, out: _CappedBytes) -> bool:
+    try:
+        chunk = os.read(fd, 1 << 16)
+    except OSError:
+        return False
+    out.write(chunk)
+    return bool(chunk)
+
+
+def _drain(fd: int, out: _CappedBytes) -> None:
+    """Read what is left of the worker's fd output (everyone writing to it is stopped now)."""
+    if fd < 0:
+        return
+    deadline = time.monotonic() + 0.5
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
+        if not ready or not _read_into(fd, out):
+            return
+
+
+class _CappedBytes:
+    """Bytes written to the worker's file descriptors 1 and 2: the first ``limit`` kept."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.kept = bytearray()
+        self.dropped = 0
+
+    def write(self, data: bytes) -> None:
+        room = self.limit - len(self.kept)
+        self.kept += data[:max(room, 0)]
+        self.dropped += max(0, len(data) - max(room, 0))
+
+    def text(self) -> str:
+        return self.kept.decode("utf-8", "replace")
+
+
+def _stop_all(me: int, worker: int) -> int:
+    """Stop every process under the supervisor; how many were running besides the worker.
+
+    Without /proc (not Linux) nothing is counted here; the parent's group kill stops them."""
+    counted: set[int] = set()
+    for attempt in range(200):
+        procs = _processes()
+        alive = {p for p in _under(me, procs) if procs[p][2] not in ("Z", "X")}
+        if not alive:
+            break
+        counted |= alive - {worker}
+        for p in alive:  # freeze first, so a process that forks cannot outrun the kill
+            _signal(p, signal.SIGSTOP)
+        for p in alive:
+            _signal(p, signal.SIGKILL)
+        _reap_children()
+        time.sleep(min(0.001 * attempt, 0.02))
+    _reap_children()
+    return len(counted)
+
+
+def _processes() -> dict[int, tuple[int, int, str]]:
+    """``{pid: (parent pid, process group, state)}`` from /proc (empty where there is none)."""
+    out: dict[int, tuple[int, int, str]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                data = f.read()
+            fields = data[data.rindex(b")") + 2:].split()
+            out[int(name)] = (int(fields[1]), int(fields[2]), fields[0].decode())
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def _under(root: int, procs: dict[int, tuple[int, int, str]]) -> set[int]:
+    """``root``'s descendants and the members of its process group (``root`` excluded)."""
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _, _) in procs.items():
+        children.setdefault(ppid, []).append(pid)
+    found: set[int] = set()
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    found |= {pid for pid, (_, group, _) in procs.items() if group == root}
+    found.discard(root)
+    return found
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _reap_children() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _close(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
+# -- the worker ----------------------------------------------------------------------------
+def _worker(work: Callable[[Callable[[Any], None]], None], write_fd: int, out_write: int) -> None:
+    """The worker's whole life: capture output, run ``work``, send the output, exit.
+
+    A process the learner's code forks runs this same code; only the worker itself ever writes
+    to the parent (a fork of it exits quietly where the worker would report).
+    """
+    me = os.getpid()
     status = 0
     out = _CappedText(OUTPUT_LIMIT)
+
+    def mine() -> bool:
+        return os.getpid() == me
+
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)  # C-level writes and a native crash report go nowhere
-        os.dup2(devnull, 2)
+        os.dup2(out_write, 1)  # C-level writes go to the supervisor, which caps them
+        os.dup2(out_write, 2)
+        os.close(out_write)
         sys.stdout = sys.stderr = out  # type: ignore[assignment]
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a notebook interrupt goes to the parent
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         faulthandler.disable()  # a crash is reported by the parent from the exit status
 
         def send(item: Any) -> None:
+            if not mine():
+                os._exit(0)
             _write(write_fd, ("item", item))
 
         work(send)
     except BaseException:  # noqa: BLE001 - the harness itself failed; the parent reports it
         status = 1
-        try:
-            _write(write_fd, ("error", traceback.format_exc(limit=8)))
-        except BaseException:  # noqa: BLE001
-            pass
+        if mine():
+            try:
+                _write(write_fd, ("error", traceback.format_exc(limit=8)))
+            except BaseException:  # noqa: BLE001
+                pass
     finally:
+        if not mine():
+            os._exit(0)
         try:
             _write(write_fd, ("output", out.value(), out.dropped))
             _write(write_fd, ("done",))
@@ -154,42 +570,6 @@ def _write(fd: int, message: tuple[Any, ...]) -> None:
         view = view[os.write(fd, view):]
 
 
-def _collect(pid: int, read_fd: int, seconds: float) -> ChildRun:
-    deadline = time.monotonic() + seconds
-    buffer = bytearray()
-    items: list[Any] = []
-    output, dropped, done, error = "", 0, False, ""
-    eof = False
-    while not eof:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select([read_fd], [], [], left)
-        if not ready:
-            continue
-        chunk = os.read(read_fd, 1 << 16)
-        if not chunk:
-            eof = True
-        buffer += chunk
-        for message in _messages(buffer):
-            if message[0] == "item":
-                items.append(message[1])
-            elif message[0] == "output":
-                output, dropped = message[1], message[2]
-            elif message[0] == "error":
-                error = message[1]
-            elif message[0] == "done":
-                done = True
-    if not eof:
-        _kill(pid)
-        return ChildRun(tuple(items), f"time limit of {seconds:g} s reached", True, output, dropped)
-    _, status = os.waitpid(pid, 0)
-    if done and not error:
-        return ChildRun(tuple(items), "", False, output, dropped)
-    return ChildRun(tuple(items), error.strip().splitlines()[-1] if error else _describe_status(status),
-                    False, output, dropped)
-
-
 def _messages(buffer: bytearray) -> list[tuple[Any, ...]]:
     """Take every complete message off the front of ``buffer``."""
     out = []
@@ -200,17 +580,6 @@ def _messages(buffer: bytearray) -> list[tuple[Any, ...]]:
         out.append(pickle.loads(bytes(buffer[_HEADER.size:_HEADER.size + size])))
         del buffer[:_HEADER.size + size]
     return out
-
-
-def _kill(pid: int) -> None:
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
 
 
 def _describe_status(status: int) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as ss
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache import node_info as schedulercache_node_info
@@ -135,8 +135,6 @@ def _experiment(reduce: Callable[..., Any], rows: list[tuple[str, str]]) -> None
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "SelectorSpreadPriority", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "SelectorSpreadPriority", fn, _real, _experiment, list, NAME,
                    note="Five replicas of one service, each placed on its best-spread node; two zones and an "
                         "unzoned node. The first replica has no matching pods yet (counts = {}).")
@@ -145,7 +143,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario or "spread-and-affinity",), seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario or "spread-and-affinity",), seed=seed, seconds=seconds)
 
 
 TASK = Task(

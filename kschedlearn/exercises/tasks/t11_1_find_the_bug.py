@@ -82,6 +82,17 @@ def _patch(fn: Callable[..., Any]) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def _recording(fn: Callable[..., Any], log: Any) -> Iterator[None]:
+    """``_patch``, with every call of the (fixed) CalculateSpreadPriority recorded: a fix is
+    judged by the scores it gives, whichever line it edits."""
+    log.what = "CalculateSpreadPriority with your fix"
+    with _patch(fn):
+        current = ss.SelectorSpread.calculate_spread_priority
+        with swap_attr(ss.SelectorSpread, "calculate_spread_priority", log.wrap(current)):
+            yield
+
+
 def _run(scenario: str, patch: Callable[[], Any] | None) -> Any:
     from kschedlearn import Simulation
 
@@ -167,7 +178,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario or SCENARIO,), seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario or SCENARIO,), seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -179,7 +190,8 @@ TASK = Task(
            "(`sim.decision('default/web-1')`), find the function in "
            "`kschedlearn.scheduler.algorithm.priorities.selector_spreading`, and write the one-line fix. "
            "`the_bug()` returns `(function, buggy line, fixed line)`; the check runs the scenario with your "
-           "fix. `plug_in_scenario(\"11.1\", the_bug)` shows the changed outcome against 1.6."),
+           "fix. `plug_in_scenario(\"11.1\", the_bug)` compares your fix, score by score, with upstream's "
+           "(PR #55172) and shows how both change 1.6's outcome."),
     go_links=(("selector_spreading.go CalculateSpreadPriority (zone score)",
                GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L170-L180"),),
     hints=("Look at SelectorSpreadPriority's row of the decision: the zoned nodes get -9223372036854775808, the "
@@ -190,5 +202,6 @@ TASK = Task(
            "`inspect.getsource(selector_spreading._zone_share)`: replace the line that returns NaN by one that "
            "treats an all-empty zone set as best (share 1.0, so zoneScore = maxPriority, as upstream does)."),
     returns=tuple, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb11:the_bug",
-    scenario_plugin=_scenario_plugin, changes_outcome=True, time_limit=60.0,
+    scenario_plugin=_scenario_plugin, changes_outcome=True, time_limit=60.0, recording=_recording,
+    baseline="reference",
 )
