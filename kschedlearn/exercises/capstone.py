@@ -156,10 +156,11 @@ def run_capstone(task_id: str, fn: Callable[..., Any], scenarios: tuple[str, ...
 
 def _one(task: Any, fn: Callable[..., Any], name: str, seed: int, seconds: float) -> CapstoneScenario:
     against_reference = task.baseline == "reference"
-    reference_sim, reference_calls = reference_run(task, name, seed, snapshots=against_reference)
-    real = run_scenario(name, seed, snapshots=not against_reference) \
-        if not against_reference or task.changes_outcome else None
-    base = reference_sim if against_reference else real
+    if against_reference:  # the baseline is the reference run; 1.6 itself is shown beside it
+        reference_sim, reference_calls = reference_run(task, name, seed, snapshots=True)
+        base = reference_sim
+    else:
+        base = run_scenario(name, seed, snapshots=True)
     base_steps = steps_of(base.trace)
 
     def extra(sim: Any) -> tuple[int, int | None, StageStep | None, Any, int]:
@@ -168,7 +169,17 @@ def _one(task: Any, fn: Callable[..., Any], name: str, seed: int, seconds: float
         got = mine[index] if index is not None and index < len(mine) else None
         return len(mine), index, got, snapshot_at(sim.trace, got.seq if got else None), confirmations(mine)
 
-    learner = learner_run(task, fn, name, seed, seconds, snapshots=True, extra=extra)
+    pending = learner_run(task, fn, name, seed, seconds, snapshots=True, extra=extra)  # runs meanwhile
+    real = None
+    try:
+        if against_reference:
+            real = run_scenario(name, seed) if task.changes_outcome else None
+        else:
+            reference_sim, reference_calls = reference_run(task, name, seed)
+    except BaseException:
+        pending.stop()
+        raise
+    learner = pending.wait()
     label = label_of(name)
     if learner.error or learner.extra is None:
         trace = ScenarioTrace(label, len(base_steps), 0, None, learner.error or "the run did not finish")
@@ -182,12 +193,12 @@ def _one(task: Any, fn: Callable[..., Any], name: str, seed: int, seconds: float
         trace = ScenarioTrace(label, len(base_steps), count, divergence,
                               confirmed=(confirmations(base_steps), confirmed))
     notes = learner.notes
-    if not against_reference and not outcome_of(reference_sim).same_as(outcome_of(real)):
+    if not against_reference and not outcome_of(reference_sim).same_as(outcome_of(base)):
         notes = ("kschedlearn's own reference solution does not reproduce the real scheduler's run here "
                  "(a bug in kschedlearn: please report it); your calls are compared with the reference's.",) + notes
     return CapstoneScenario(trace, outcome_of(base), learner.outcome, base.follow or "",
                             compare_calls(reference_calls, learner.calls), notes,
-                            outcome_of(real) if against_reference and real is not None else None)
+                            outcome_of(real) if real is not None else None)
 
 
 __all__ = ["CapstoneReport", "CapstoneScenario", "run_capstone"]

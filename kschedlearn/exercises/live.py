@@ -228,8 +228,11 @@ def plug_into_simulation(task: Task, fn: Callable[..., Any], simulation: Any, se
     before = _crash_texts(simulation)
     if not sandbox.fork_available():
         return _real_run(task, wrapped, simulation, interrupts, before, seconds, None, None)
-    reference = _rehearse(task, task.load_solution(), simulation, seconds)
-    learner = _rehearse(task, wrapped, simulation, seconds)
+    reference_done = _rehearse(task, task.load_solution(), simulation, seconds)  # both run at once
+    try:
+        learner = _rehearse(task, wrapped, simulation, seconds)()
+    finally:
+        reference = reference_done()
     if not isinstance(learner, _Rehearsal):
         return learner
     if learner.calls.started == 0:
@@ -254,8 +257,10 @@ def _report(task: Task, **kw: Any) -> fw.PlugInReport:
                            baseline=baseline, **kw)
 
 
-def _rehearse(task: Task, fn: Callable[..., Any], simulation: Any, seconds: float) -> _Rehearsal | fw.PlugInReport:
-    """The rest of the run in a forked child; a report when it did not end cleanly."""
+def _rehearse(task: Task, fn: Callable[..., Any], simulation: Any,
+              seconds: float) -> Callable[[], _Rehearsal | fw.PlugInReport]:
+    """Start the rest of the run in a forked child; call the result for what it ended with (a
+    report when it did not end cleanly)."""
 
     def work(send: Callable[[Any], None]) -> None:
         log = CallLog(task.function_name)
@@ -265,16 +270,21 @@ def _rehearse(task: Task, fn: Callable[..., Any], simulation: Any, seconds: floa
         send(_Rehearsal(len(simulation.trace), _crash_texts(simulation), bool(simulation.finished),
                         log.calls(), outcome_of(simulation)))
 
-    run = sandbox.run_in_child(work, seconds)
-    if run.items:
-        return run.items[0]
-    run.replay()  # what the learner printed before things went wrong helps to find out why
-    why = (f"time limit of {seconds:g} s reached: the simulation with your {task.function_name}() "
-           f"plugged in was still running after {seconds:g} s of wall time (look for a loop that "
-           "never ends, or a wait that nothing wakes up)") if run.timed_out else run.ending
-    return _report(task, rows=(("simulation.run()", "finished", f"stopped: {why}"),), note=(
-        f"The run was rehearsed in a separate process and did not finish: {why}. Your simulation was "
-        "not changed: its recorded history, cursor and world are as they were."), notes=run.notes())
+    child = sandbox.start_child(work, seconds)
+
+    def collect() -> _Rehearsal | fw.PlugInReport:
+        run = child.collect()
+        if run.items:
+            return run.items[0]
+        run.replay()  # what the learner printed before things went wrong helps to find out why
+        why = (f"time limit of {seconds:g} s reached: the simulation with your {task.function_name}() "
+               f"plugged in was still running after {seconds:g} s of wall time (look for a loop that "
+               "never ends, or a wait that nothing wakes up)") if run.timed_out else run.ending
+        return _report(task, rows=(("simulation.run()", "finished", f"stopped: {why}"),), note=(
+            f"The run was rehearsed in a separate process and did not finish: {why}. Your simulation was "
+            "not changed: its recorded history, cursor and world are as they were."), notes=run.notes())
+
+    return collect
 
 
 def _real_run(task: Task, wrapped: Callable[..., Any], simulation: Any, interrupts: Interrupts,

@@ -27,6 +27,7 @@ import attrs
 from kschedlearn.exercises import sandbox
 from kschedlearn.exercises.calls import CallLog, Calls
 from kschedlearn.exercises.limits import TimeLimitExceeded, time_limit
+from kschedlearn.exercises.mirror_state import MirrorState, restored_note
 from kschedlearn.exercises.registry import Task
 
 
@@ -84,10 +85,26 @@ class LearnerRun:
     notes: tuple[str, ...] = ()
 
 
+@attrs.define(eq=False)
+class PendingRun:
+    """A learner's run started by ``learner_run``: ``wait()`` for it, or ``stop()`` it."""
+
+    _wait: Callable[[], LearnerRun]
+    _child: Any = None
+
+    def wait(self) -> LearnerRun:
+        return self._wait()
+
+    def stop(self) -> None:
+        if self._child is not None:
+            self._child.stop()
+
+
 def learner_run(task: Task, fn: Callable[..., Any], scenario: str, seed: int, seconds: float, *,
-                snapshots: bool = False, extra: Callable[[Any], Any] | None = None) -> LearnerRun:
-    """The scenario with ``fn`` plugged in (guarded, recorded), in a sandbox child when fork
-    exists; ``extra(sim)`` computes more plain data from the finished run in the child."""
+                snapshots: bool = False, extra: Callable[[Any], Any] | None = None) -> PendingRun:
+    """Start the scenario with ``fn`` plugged in (guarded, recorded) - in a sandbox child when
+    fork exists, so the caller's own runs go on meanwhile; ``wait()`` for what it ended with.
+    ``extra(sim)`` computes more plain data from the finished run in the child."""
     from kschedlearn.exercises.live import Interrupts, live_guard, params_of  # noqa: PLC0415
 
     guarded = live_guard(task, fn, params_of(task), Interrupts(), copies=False)
@@ -103,20 +120,31 @@ def learner_run(task: Task, fn: Callable[..., Any], scenario: str, seed: int, se
         return LearnerRun(outcome_of(sim), log.calls(), extra(sim) if extra else None)
 
     if not sandbox.fork_available():
-        try:
-            with time_limit(seconds):
-                return run()
-        except TimeLimitExceeded:
-            return LearnerRun(NOTHING, empty, None, _too_long(seconds))
+        def in_process() -> LearnerRun:
+            state = MirrorState.take()
+            try:
+                with time_limit(seconds):
+                    got = run()
+            except TimeLimitExceeded:
+                got = LearnerRun(NOTHING, empty, None, _too_long(seconds))
+            finally:
+                changed = state.restore()
+            return attrs.evolve(got, notes=(restored_note(changed),)) if changed else got
+        return PendingRun(in_process)
 
-    child = sandbox.run_in_child(lambda send: send(run()), seconds)
-    child.replay()
-    notes = child.notes()
-    if child.items:
-        return attrs.evolve(child.items[0], notes=notes)
-    if child.timed_out:
-        return LearnerRun(NOTHING, empty, None, _too_long(seconds), notes)
-    return LearnerRun(NOTHING, empty, None, f"the run failed: {child.ending}", notes)
+    child = sandbox.start_child(lambda send: send(run()), seconds)
+
+    def collect() -> LearnerRun:
+        done = child.collect()
+        done.replay()
+        notes = done.notes()
+        if done.items:
+            return attrs.evolve(done.items[0], notes=notes)
+        if done.timed_out:
+            return LearnerRun(NOTHING, empty, None, _too_long(seconds), notes)
+        return LearnerRun(NOTHING, empty, None, f"the run failed: {done.ending}", notes)
+
+    return PendingRun(collect, child)
 
 
 def _what(err: BaseException) -> str:
@@ -132,4 +160,4 @@ def _too_long(seconds: float) -> str:
             f"{seconds:g} s of wall time and the run was stopped")
 
 
-__all__ = ["LearnerRun", "NOTHING", "Outcome", "learner_run", "outcome_of", "reference_run", "run_scenario"]
+__all__ = ["LearnerRun", "NOTHING", "PendingRun", "Outcome", "learner_run", "outcome_of", "reference_run", "run_scenario"]

@@ -67,7 +67,8 @@ _HEADER = struct.Struct("!Q")
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _LIFELINES: set[int] = set()
-"""Write ends of the parent's lifeline pipes of sandboxes running now (closed in new children)."""
+"""Write ends of the parent's lifeline pipes of sandboxes running now: a new child closes them,
+so that each supervisor's lifeline is held by the parent alone."""
 _PRCTL: list[Any] = []
 
 
@@ -173,6 +174,53 @@ def _prctl(fn: Any, option: int, value: int) -> bool:
 # -- the parent ----------------------------------------------------------------------------
 def run_in_child(work: Callable[[Callable[[Any], None]], None], seconds: float) -> ChildRun:
     """Fork; run ``work(send)`` in the worker; collect what it sends for at most ``seconds``."""
+    return start_child(work, seconds).collect()
+
+
+@attrs.define(eq=False)
+class RunningChild:
+    """A sandbox started by ``start_child``: the parent may do other work, then ``collect()``."""
+
+    pid: int
+    read_fd: int
+    life_write: int
+    seconds: float
+    deadline: float
+    result: ChildRun | None = None
+
+    def collect(self) -> ChildRun:
+        """Wait for the child (at most until its deadline), stop everything under it, report."""
+        if self.result is not None:
+            return self.result
+        try:
+            self.result = _collect(self.pid, self.read_fd, self.seconds, self.deadline)
+            return self.result
+        except BaseException:  # KeyboardInterrupt in the notebook: nothing may outlive it
+            _stop(self.pid, self.read_fd, bytearray())
+            _reap(self.pid)
+            raise
+        finally:
+            self._close()
+
+    def stop(self) -> None:
+        """Stop it now (the caller failed meanwhile): everything under it is killed and reaped."""
+        if self.result is not None:
+            return
+        try:
+            _stop(self.pid, self.read_fd, bytearray())
+            _reap(self.pid)
+        finally:
+            self.result = ChildRun((), "stopped by the caller", False)
+            self._close()
+
+    def _close(self) -> None:
+        os.close(self.read_fd)
+        os.close(self.life_write)
+        _LIFELINES.discard(self.life_write)
+
+
+def start_child(work: Callable[[Callable[[Any], None]], None], seconds: float) -> RunningChild:
+    """Fork the supervisor and worker for ``work`` now; its ``seconds`` start counting now."""
     prctl = _prctl_function()
     read_fd, write_fd = os.pipe()
     life_read, life_write = os.pipe()  # only the parent holds life_write: EOF = the parent is gone
@@ -181,26 +229,16 @@ def run_in_child(work: Callable[[Callable[[Any], None]], None], seconds: float) 
     pid = os.fork()
     if pid == 0:  # the supervisor: never returns
         _supervisor(work, read_fd, write_fd, life_read, parent, prctl)
-    _LIFELINES.discard(life_write)
     os.close(write_fd)
     os.close(life_read)
     try:
         os.setpgid(pid, pid)  # also done by the child; whichever runs first wins the race
     except OSError:
         pass
-    try:
-        return _collect(pid, read_fd, float(seconds))
-    except BaseException:  # KeyboardInterrupt in the notebook: nothing may outlive it
-        _stop(pid, read_fd, bytearray())
-        _reap(pid)
-        raise
-    finally:
-        os.close(read_fd)
-        os.close(life_write)
+    return RunningChild(pid, read_fd, life_write, float(seconds), time.monotonic() + float(seconds))
 
 
-def _collect(pid: int, read_fd: int, seconds: float) -> ChildRun:
-    deadline = time.monotonic() + seconds
+def _collect(pid: int, read_fd: int, seconds: float, deadline: float) -> ChildRun:
     buffer = bytearray()
     state = _Received()
     eof = False

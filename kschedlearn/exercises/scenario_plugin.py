@@ -174,16 +174,21 @@ def plug_in_scenario(
     if task.scenario_plugin is not None:  # the task compares whole traces (the capstones)
         return task.scenario_plugin(fn, scenario, seed=seed, seconds=seconds)
     name = scenario or DEFAULT_SCENARIOS.get(task.id, "three-nodes")
-    reference_sim, reference_calls = reference_run(task, name, seed)
-    baseline = outcome_of(reference_sim)
-    notes: tuple[str, ...] = ()
-    if task.baseline == "real":
-        real = outcome_of(run_scenario(name, seed))
-        if not baseline.same_as(real):
-            notes = ("kschedlearn's own reference solution does not reproduce the real scheduler's run here "
-                     "(a bug in kschedlearn: please report it); your calls are compared with the reference's.",)
-        baseline = real
-    learner = learner_run(task, fn, name, seed, seconds)
+    pending = learner_run(task, fn, name, seed, seconds)  # runs meanwhile, in a sandbox child
+    try:
+        reference_sim, reference_calls = reference_run(task, name, seed)
+        baseline = outcome_of(reference_sim)
+        notes: tuple[str, ...] = ()
+        if task.baseline == "real":
+            real = outcome_of(run_scenario(name, seed))
+            if not baseline.same_as(real):
+                notes = ("kschedlearn's own reference solution does not reproduce the real scheduler's run here "
+                         "(a bug in kschedlearn: please report it); your calls are compared with the reference's.",)
+            baseline = real
+    except BaseException:
+        pending.stop()
+        raise
+    learner = pending.wait()
     return ScenarioComparison(task.id, label_of(name), baseline, learner.outcome, learner.error,
                               compare_calls(reference_calls, learner.calls), notes + learner.notes,
                               baseline_of(task))

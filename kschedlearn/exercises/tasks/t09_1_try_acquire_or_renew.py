@@ -138,7 +138,7 @@ def _cases() -> list[fw.Case]:
     ]
 
 
-def _elector(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+def _candidate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
     le = args[0] if args else kwargs["le"]
     return f"{le.config.lock.identity()} at t={sim.now():g}s"
 
@@ -149,7 +149,7 @@ def _observed(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
 
 
 #: an attempt is judged by its answer and by what the candidate then believes about the lock
-CALL_VIEW = CallView(subject=_elector, state=_observed)
+CALL_VIEW = CallView(subject=_candidate, state=_observed)
 
 
 @contextmanager
