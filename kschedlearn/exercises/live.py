@@ -246,9 +246,10 @@ def _never_called(task: Task, simulation: Any, reference: Any) -> str:
             "times there" if isinstance(reference, _Rehearsal) and reference.calls.started
             else "nor was the reference solution plugged in the same way")
     return (f"a rehearsal of the rest of this run (from event {cursor}, in a separate process) never called "
-            f"your {task.function_name}() ({real}), so plugging it in would test nothing. Your simulation "
-            "was not changed. Plug it in before the scheduler gets there: at an earlier event "
-            "(sim.goto(n)), or on a new simulation before sim.start()")
+            f"your {task.function_name}() ({real}), so plugging it in would test nothing: what would call it "
+            f"is not reached again in this run, or was set up before event {cursor} with the real function. "
+            "Your simulation was not changed. Plug it in at an earlier event (sim.goto(n): the history forks "
+            "there) or on a new simulation before sim.start()")
 
 
 def _report(task: Task, **kw: Any) -> fw.PlugInReport:

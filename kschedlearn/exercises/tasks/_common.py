@@ -141,6 +141,39 @@ def in_running_algorithms(simulation: Any, predicates: dict[str, Any], prioritie
             algorithm.prioritizers[:] = prios
 
 
+@contextmanager
+def methods_looked_up_at_call_time(simulation: Any, cls: type, name: str) -> Iterator[None]:
+    """Make the running schedulers look ``cls.name`` up at each call (restored after).
+
+    A priority such as SelectorSpread is configured as a bound method (Go: a method value,
+    ``selectorSpread.CalculateSpreadPriority``), which keeps the function it was bound to; a
+    method swapped on the class later reaches only schedulers configured later. Here the
+    already-configured ones get a function that looks the method up on the instance's class
+    when it is called.
+    """
+    saved: list[tuple[Any, list[Any]]] = []
+
+    def late(config: Any) -> Any:
+        bound = config.function
+        owner = getattr(bound, "__self__", None)
+        if not isinstance(owner, cls) or getattr(bound, "__name__", "") != name:
+            return config
+
+        def looked_up(*args: Any, owner: Any = owner) -> Any:
+            return getattr(type(owner), name)(owner, *args)
+
+        return attrs.evolve(config, function=looked_up)
+
+    for algorithm in running_algorithms(simulation):
+        saved.append((algorithm, list(algorithm.prioritizers)))
+        algorithm.prioritizers[:] = [late(p) for p in algorithm.prioritizers]
+    try:
+        yield
+    finally:
+        for algorithm, prios in saved:
+            algorithm.prioritizers[:] = prios
+
+
 def compare(
     task_id: str,
     title: str,

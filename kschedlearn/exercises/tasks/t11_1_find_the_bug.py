@@ -22,7 +22,7 @@ from typing import Any
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, swap_attr
+from kschedlearn.exercises.tasks._common import GO, methods_looked_up_at_call_time, swap_attr
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as ss
 
 TASK_ID = "11.1"
@@ -91,6 +91,14 @@ def _recording(fn: Callable[..., Any], log: Any) -> Iterator[None]:
         current = ss.SelectorSpread.calculate_spread_priority
         with swap_attr(ss.SelectorSpread, "calculate_spread_priority", log.wrap(current)):
             yield
+
+
+@contextmanager
+def _live(fn: Callable[..., Any], log: Any, simulation: Any) -> Iterator[None]:
+    """For a running simulation: the recording patch, reaching schedulers configured before it."""
+    with _recording(fn, log), methods_looked_up_at_call_time(simulation, ss.SelectorSpread,
+                                                              "calculate_spread_priority"):
+        yield
 
 
 def _run(scenario: str, patch: Callable[[], Any] | None) -> Any:
@@ -202,6 +210,6 @@ TASK = Task(
            "`inspect.getsource(selector_spreading._zone_share)`: replace the line that returns NaN by one that "
            "treats an all-empty zone set as best (share 1.0, so zoneScore = maxPriority, as upstream does)."),
     returns=tuple, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb11:the_bug",
-    scenario_plugin=_scenario_plugin, changes_outcome=True, time_limit=60.0, recording=_recording,
+    scenario_plugin=_scenario_plugin, changes_outcome=True, time_limit=60.0, recording=_recording, live=_live,
     baseline="reference",
 )
