@@ -28,6 +28,7 @@ import argparse
 import datetime
 import json
 import sys
+import textwrap
 import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -55,24 +56,50 @@ class UsageError(CLIError):
 
 # -- output formats --------------------------------------------------------------------------
 
+#: the trace fits a terminal this wide: long messages wrap at word boundaries, the "why" and the
+#: Go link go on their own indented lines
+WIDTH = 120
+_HANG = " " * 20  # under the message, past "#98    t=   2.000s  "
+
+
 def narrate(ev: TraceEvent, *, links: bool = False) -> str:
-    """``#98    t=   2.000s  assume  assumed default/web-1 on node-3 — <why>``.
+    """``#98    t=   2.000s  assume  assumed default/web-1 on node-3`` and, on indented lines
+    below it, ``— <why>`` and (``links``) ``<the Go source>``; every line at most ``WIDTH``.
 
     The leading number is the event's sequence number (what ``render --step`` takes). A queue
     operation shows the queue's keys after it (``fifo.*`` / ``delta_fifo.*``, as their narration
-    promises); ``links`` appends the Go source of the function running at the event.
+    promises); ``links`` adds the Go source of the function running at the event.
     """
-    line = f"#{ev.seq:<5} t={ev.time:8.3f}s  {ev.stage}  {ev.message}"
+    head = f"#{ev.seq:<5} t={ev.time:8.3f}s  {ev.stage}  {ev.message}"
     keys = ev.data.get("queue_keys")
     if isinstance(keys, list):
-        line += f"  [{ev.data.get('queue', 'queue')} keys after: {', '.join(map(str, keys)) or '(empty)'}]"
+        head += f"  [{ev.data.get('queue', 'queue')} keys after: {', '.join(map(str, keys)) or '(empty)'}]"
+    lines = _wrap(head, "", _HANG)
     if ev.why:
-        line += f" — {ev.why}"
+        lines += _wrap(f"— {ev.why}", "      ", "        ")
     if links:
         url = go_url(ev)
         if url:
-            line += f"  <{url}>"
-    return line
+            lines += _link_lines(url)
+    return "\n".join(lines)
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False,
+                         break_long_words=True) or [first.rstrip()]
+
+
+def _link_lines(url: str) -> list[str]:
+    """``      <url>``; a link too long for one line is cut after a ``/`` and continued below."""
+    line = f"      <{url}>"
+    if len(line) <= WIDTH:
+        return [line]
+    out, rest, indent = [], f"<{url}>", "      "
+    while len(indent) + len(rest) > WIDTH:
+        cut = rest.rfind("/", 0, WIDTH - len(indent)) + 1 or WIDTH - len(indent)
+        out.append(indent + rest[:cut])
+        rest, indent = rest[cut:], "        "
+    return out + [indent + rest]
 
 
 def go_url(ev: TraceEvent) -> str:
@@ -120,15 +147,9 @@ def cmd_scenarios(args: argparse.Namespace, out: TextIO) -> int:
     for name in bundled_names():
         scenario = load_scenario(name)
         out.write(f"{name}\n")
-        for line in _wrap(" ".join(scenario.description.split()), 88):
+        for line in textwrap.wrap(" ".join(scenario.description.split()), 88) or [""]:
             out.write(f"    {line}\n")
     return 0
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    import textwrap
-
-    return textwrap.wrap(text, width) or [""]
 
 
 def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
