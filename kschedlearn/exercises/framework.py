@@ -17,6 +17,7 @@ so a broken answer can never take the kernel or the simulation down with it.
 from __future__ import annotations
 
 import html
+import sys
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -102,12 +103,16 @@ def guard(
     def guarded(*args: Any, **kwargs: Any) -> Any:
         watched = _watched(args, kwargs, params, protected)
         before = {n: fingerprint(v, n) for n, v in watched.items()}
+        depth = sys.getrecursionlimit()
         try:
             got = fn(*args, **kwargs)
         except passing:
             raise
         except BaseException as exc:  # anything the learner raised, SystemExit included
+            sys.setrecursionlimit(depth)
             raise LearnerFailure(exc, learner_frames(exc, fn)) from None
+        finally:
+            sys.setrecursionlimit(depth)  # a limit the learner lowered would break the checker
         for n, value in watched.items():
             change = first_change(before[n], fingerprint(value, n))
             if change:

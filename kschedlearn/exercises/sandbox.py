@@ -256,7 +256,7 @@ def _collect(pid: int, read_fd: int, seconds: float, deadline: float) -> ChildRu
     timed_out = state.ended is None and not eof
     if timed_out:
         _stop(pid, read_fd, buffer, state)
-    _reap(pid)
+    supervisor = _reap(pid)
     output, dropped = state.output_total()
     left_running = state.ended[1] if state.ended else 0
     items = tuple(state.items)
@@ -267,7 +267,7 @@ def _collect(pid: int, read_fd: int, seconds: float, deadline: float) -> ChildRu
         return ChildRun(items, "", False, output, dropped, left_running)
     ending = (state.error.strip().splitlines()[-1] if state.error
               else _describe_status(status) if status is not None
-              else "the sandbox's supervisor process ended unexpectedly")
+              else _supervisor_gone(supervisor))
     return ChildRun(items, ending, False, output, dropped, left_running)
 
 
@@ -338,14 +338,14 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _reap(pid: int) -> None:
+def _reap(pid: int) -> int | None:
     """Kill what is left of the supervisor's group (its zombie still reserves the group id, so
-    no other process can have it), then wait for the supervisor."""
+    no other process can have it), then wait for the supervisor; its wait status."""
     _kill_group(pid)
     try:
-        os.waitpid(pid, 0)
+        return os.waitpid(pid, 0)[1]
     except ChildProcessError:
-        pass
+        return None
 
 
 # -- the supervisor ------------------------------------------------------------------------
@@ -574,6 +574,7 @@ def _worker(work: Callable[[Callable[[Any], None]], None], write_fd: int, out_wr
         os.dup2(out_write, 2)
         os.close(out_write)
         sys.stdout = sys.stderr = out  # type: ignore[assignment]
+        _default_handlers()
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         faulthandler.disable()  # a crash is reported by the parent from the exit status
 
@@ -601,6 +602,17 @@ def _worker(work: Callable[[Callable[[Any], None]], None], write_fd: int, out_wr
         os._exit(status)
 
 
+def _default_handlers() -> None:
+    """Signal handlers written in Python are the parent's code (a test runner's SIGALRM timeout,
+    a library's SIGTERM cleanup); in the worker a signal does what it does to any process."""
+    for number in signal.valid_signals():
+        try:
+            if callable(signal.getsignal(number)):
+                signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):
+            continue
+
+
 def _write(fd: int, message: tuple[Any, ...]) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     view = memoryview(_HEADER.pack(len(data)) + data)
@@ -620,14 +632,24 @@ def _messages(buffer: bytearray) -> list[tuple[Any, ...]]:
     return out
 
 
+def _supervisor_gone(status: int | None) -> str:
+    """Why the work stopped when the supervisor died before it could say how the worker ended."""
+    how = f" by signal {_signal_name(os.WTERMSIG(status))}" if status is not None and os.WIFSIGNALED(status) else ""
+    return (f"the sandbox's supervisor process was killed{how} before the work ended (did your code kill "
+            "its parent process, or its process group?); the work was stopped with it")
+
+
 def _describe_status(status: int) -> str:
     """How a child ended, as a learner reads it."""
     if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        try:
-            name = signal.Signals(number).name
-        except ValueError:
-            name = f"signal {number}"
-        return f"the process was killed by signal {name} (a crash below Python, e.g. in native code)"
+        return (f"the process was killed by signal {_signal_name(os.WTERMSIG(status))} (a crash below Python, "
+                "e.g. in native code)")
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
     return f"the process was ended by os._exit({code}) before it finished"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
