@@ -251,6 +251,7 @@ def _kill_group(entry, max_duration):
 
 
 def _alarm(entry, max_duration):
+    """A learner function: it runs in the sandbox's worker, whose alarm is its own."""
     signal.alarm(1)
     time.sleep(30)
 

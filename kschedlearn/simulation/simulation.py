@@ -124,11 +124,9 @@ class Simulation(Questions):
         return self._world
 
     def check_thread(self, call: str) -> None:
-        """Raise :class:`WrongThreadError` unless called on the thread that created this
-        simulation. Its goroutines are greenlets, bound to the thread that made them: every call
-        that runs or changes the world is checked first, so a wrong-thread call changes nothing.
-        (Before the world is built, a simulation whose creating thread has ended passes to the
-        caller's thread.)"""
+        """Raise :class:`WrongThreadError` unless on the thread that created this simulation (its
+        goroutines are greenlets, bound to their thread), before anything changes. Not yet built,
+        a simulation whose creating thread has ended passes to the caller's thread."""
         if self._world is None and not self._owner.is_alive():
             self._owner = threading.current_thread()
         owner_thread_check(self._owner, call)
@@ -392,31 +390,6 @@ class Simulation(Questions):
     def serve_pending(self) -> int:
         """Answer the HTTP requests waiting for this simulation (when serving); returns how many."""
         return self.serving.pump() if self.serving is not None else 0
-
-    # -- export / import -----------------------------------------------------------------
-    def export_json(self, path: str | Path | None = None, *, with_snapshots: bool = True) -> str:
-        """The recorded trace as JSON text (byte-identical for the same scenario and seed)."""
-        from kschedlearn.simulation.recording import dump_trace
-
-        target = args.writable_path("export_json", "path", path) if path is not None else None
-        text = dump_trace(self, with_snapshots=with_snapshots)
-        if target is not None:
-            target.write_text(text, encoding="utf-8")
-        return text
-
-    @staticmethod
-    def load_trace(text_or_path: str | Path) -> Any:
-        """Read an exported trace back (a read-only :class:`~kschedlearn.simulation.recording.Recording`)."""
-        from kschedlearn.simulation.recording import load_trace
-
-        return load_trace(text_or_path)
-
-    def summary(self) -> dict[str, Any]:
-        """Plain facts about the run so far (for notebooks and the command line)."""
-        snap = self.snapshot
-        pods = snap.apiserver.pods if snap is not None and snap.apiserver is not None else ()
-        return {"scenario": self.scenario.name, "seed": self.seed, "events": len(self.trace), "cursor": self.cursor,
-                "time": self.time, "bound": sum(1 for p in pods if p.node_name), "pods": len(pods)}
 
     def __repr__(self) -> str:
         return f"<Simulation {self.scenario.name!r} seed={self.seed} at event {self.cursor}/{len(self.trace) - 1 if self._world else '?'} t={self.time:g}s>"

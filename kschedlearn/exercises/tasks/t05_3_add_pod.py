@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
-from kschedlearn.exercises.calls import CallView, describe
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, cache_state, compare, pod, requests, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
-from kschedlearn.exercises.calls import CallView, describe
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, schedule_pods, swap_attr
 from kschedlearn.scheduler.algorithm.types import PriorityConfig, empty_metadata_producer

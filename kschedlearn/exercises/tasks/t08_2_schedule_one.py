@@ -20,7 +20,7 @@ from typing import Any
 from kschedlearn import sim
 from kschedlearn.api.v1 import Binding, EventSource, ObjectMeta, Pod, PodCondition, PodSpec
 from kschedlearn.exercises import framework as fw
-from kschedlearn.exercises.calls import CallView, describe
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, cache_state, compare, swap_attr
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
