@@ -274,6 +274,7 @@ def _setsid_and_fork(entry, max_duration):
             if os.fork() == 0:
                 time.sleep(600)
             os._exit(0)
+        os.waitpid(_SESSION[0], 0)  # the daemon's parent exits: its child is an orphan now
     return SOLUTION(entry, max_duration)
 
 

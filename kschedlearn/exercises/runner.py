@@ -21,6 +21,7 @@ import attrs
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises import sandbox
+from kschedlearn.exercises.mirror_state import MirrorState, restored_note
 from kschedlearn.exercises.registry import Task
 
 
@@ -36,9 +37,13 @@ def check_task(task: Task, fn: Callable[..., Any], budget: float) -> fw.CheckRep
     """All of ``task``'s cases on ``fn``; at most ``budget`` seconds of wall time in all."""
     cases = task.cases()
     kw = {"protected": task.protected, "params": _params(task) if task.protected else ()}
-    if not sandbox.fork_available():
-        results = tuple(fw.run_case(c, fn, task.returns, task.function_name, budget, **kw) for c in cases)
-        return fw.CheckReport(task.id, task.title, results)
+    if not sandbox.fork_available():  # in-process: what the learner's code changes is put back
+        state = MirrorState.take()
+        try:
+            results = tuple(fw.run_case(c, fn, task.returns, task.function_name, budget, **kw) for c in cases)
+        finally:
+            changed = state.restore()
+        return fw.CheckReport(task.id, task.title, results, (restored_note(changed),) if changed else ())
     results: list[fw.CaseResult] = []
     printed = dropped = left = 0
     deadline = time.monotonic() + budget
