@@ -183,6 +183,8 @@ class _Rehearsal:
     finished: bool
     calls: Calls
     outcome: Outcome
+    own_changes: tuple[str, ...] = ()
+    """Module-level names of the mirror that the run itself changed (``mirror_state``)."""
 
 
 def _crash_texts(simulation: Any) -> tuple[str, ...]:
@@ -266,10 +268,11 @@ def _rehearse(task: Task, fn: Callable[..., Any], simulation: Any,
     def work(send: Callable[[Any], None]) -> None:
         log = CallLog(task.function_name)
         _stand_at_cursor(simulation)
+        state = MirrorState.take()
         with _live_patch(task, fn, log, simulation):
             simulation.run()
         send(_Rehearsal(len(simulation.trace), _crash_texts(simulation), bool(simulation.finished),
-                        log.calls(), outcome_of(simulation)))
+                        log.calls(), outcome_of(simulation), state.changes()))
 
     child = sandbox.start_child(work, seconds)
 
@@ -296,12 +299,12 @@ def _real_run(task: Task, wrapped: Callable[..., Any], simulation: Any, interrup
     start = getattr(simulation, "cursor", -1)
     forked = start < len(simulation.trace) - 1
     log = CallLog(task.function_name)
+    _stand_at_cursor(simulation)  # a replay of the recorded past runs the real code only
     state = MirrorState.take()
     result = "finished"
     try:
         sys.stdout = out  # type: ignore[assignment]
         with interrupts.watching(), time_limit(seconds):
-            _stand_at_cursor(simulation)
             with _live_patch(task, wrapped, log, simulation):
                 result = fw.outcome(simulation.run, show=lambda r: "finished" if r is None else f"stopped at {r}",
                                     limit=None)
@@ -311,7 +314,8 @@ def _real_run(task: Task, wrapped: Callable[..., Any], simulation: Any, interrup
         result = f"raised {err}"
     finally:
         sys.stdout = saved
-        changed = state.restore()
+        # what the reference's run changed by itself is the simulation's doing, not the learner's
+        changed = state.restore(reference.own_changes if isinstance(reference, _Rehearsal) else ())
     sandbox.ChildRun((), "", False, out.value(), out.dropped).replay()
     mine = log.calls()
     notes = list(sandbox.notes_for(out.size + out.dropped, out.dropped, 0))

@@ -15,6 +15,7 @@ restored but not named: they are caches the run fills itself (a compiled selecto
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
@@ -69,8 +70,17 @@ class MirrorState:
                       if isinstance(getattr(registry, f.name), dict)}
         return cls(glob, containers, classes, (registry, tables))
 
-    def restore(self) -> tuple[str, ...]:
-        """Put back what differs; the names of what was changed (``module.name``, ``Class.attr``)."""
+    def changes(self) -> tuple[str, ...]:
+        """The names that differ now, without restoring anything (see :meth:`restore`)."""
+        return self._walk(restore=False, keep=frozenset())
+
+    def restore(self, keep: Iterable[str] = ()) -> tuple[str, ...]:
+        """Put back what differs, except the names in ``keep`` (what the run does by itself, as
+        measured in the reference rehearsal: a trace point installed once, say); the names of
+        what was put back that are the learner's to know (``module.name``, ``Class.attr``)."""
+        return self._walk(restore=True, keep=frozenset(keep))
+
+    def _walk(self, *, restore: bool, keep: frozenset[str]) -> tuple[str, ...]:
         changed: list[str] = []
         for name, before in self.globals.items():
             module = sys.modules.get(name)
@@ -80,15 +90,25 @@ class MirrorState:
             for key in set(before) | set(now):
                 if key in before and key in now and before[key] is now[key]:
                     continue
-                changed.append(f"{name}.{key}")
+                if isinstance(now.get(key), ModuleType) and key not in before:
+                    continue  # a submodule imported meanwhile: the import system's doing
+                label = f"{name}.{key}"
+                if label in keep:
+                    continue
+                changed.append(label)
+                if not restore:
+                    continue
                 if key in before:
                     now[key] = before[key]
                 else:
                     del now[key]
         for (module, key), (obj, copy) in self.containers.items():
-            if _differs(obj, copy):
-                if not key.startswith("_"):  # a private table is a cache the run fills itself
-                    changed.append(f"{module}.{key} (its contents)")
+            label = f"{module}.{key} (its contents)"
+            if not _differs(obj, copy) or label in keep:
+                continue
+            if not key.startswith("_"):  # a private table is a cache the run fills itself
+                changed.append(label)
+            if restore:
                 obj.clear()
                 if isinstance(obj, list):
                     obj.extend(copy)
@@ -97,9 +117,12 @@ class MirrorState:
         for qualname, (klass, before) in self.classes.items():
             now = dict(vars(klass))
             for key in (set(before) | set(now)) - _SKIP_CLASS_ATTRS:
-                if key in before and key in now and before[key] is now[key]:
+                label = f"{qualname}.{key}"
+                if (key in before and key in now and before[key] is now[key]) or label in keep:
                     continue
-                changed.append(f"{qualname}.{key}")
+                changed.append(label)
+                if not restore:
+                    continue
                 if key in before:
                     setattr(klass, key, before[key])
                 else:
@@ -107,8 +130,11 @@ class MirrorState:
         registry, tables = self.registry
         for field, before in tables.items():
             now = getattr(registry, field)
-            if _differs(now, before):
-                changed.append(f"the default plugin registry's {field}")
+            label = f"the default plugin registry's {field}"
+            if not _differs(now, before) or label in keep:
+                continue
+            changed.append(label)
+            if restore:
                 now.clear()
                 now.update(before)
         return tuple(sorted(changed))

@@ -229,6 +229,7 @@ def test_live_counting_reference_is_same(task_id):
     if task_id not in MAKERS:
         assert report.calls == counter.value, (report.calls, counter.value)  # measured in this process
     assert "behaves exactly like" in report.summary()
+    assert not any("module-level" in n for n in report.notes), report.notes  # no false "you changed"
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
