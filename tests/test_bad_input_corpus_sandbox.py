@@ -353,6 +353,35 @@ def test_learner_functions_that_attack_the_sandbox(fn, status, message, capfd):
         assert len(capfd.readouterr().err) < 25_000 and "Your code printed" in report.notes[0]
 
 
+# -- reports stay readable whatever the learner's function hands back --------------------------------
+
+def _huge_exception(pod, meta, node_info):
+    raise ValueError("x" * 10_000_000)
+
+
+def _huge_value(pod, meta, node_info):
+    return "y" * 10_000_000, []
+
+
+HUGE = [
+    ("check-huge-exception", lambda: check("6.1", _huge_exception), "raised ValueError: xxxx"),
+    ("check-huge-value", lambda: check("6.1", _huge_value), "yyyy"),
+    ("plug-in-huge-value", lambda: plug_in("6.1", _huge_value), ""),  # a truthy "fit": no text of it shown
+    ("plug-in-huge-exception", lambda: plug_in("6.1", _huge_exception), "ValueError: xxxx"),
+]
+
+
+@pytest.mark.skipif(not fork_available(), reason="the sandbox needs os.fork")
+@pytest.mark.parametrize("call, fragment", [c[1:] for c in HUGE], ids=[c[0] for c in HUGE])
+def test_a_ten_megabyte_value_or_exception_is_clipped_in_the_report(call, fragment):
+    """An exception carrying 10 MB once made an 11-case report 110 MB long."""
+    report = call()
+    text, page = str(report), report._repr_html_()
+    if fragment:
+        assert fragment in text and "more characters]" in text
+    assert len(text) < 60_000 and len(page) < 70_000, (len(text), len(page))
+
+
 # -- scenario files: unknown fields at every depth -------------------------------------------------------
 
 _HEAD = "schedulers: [{name: s, flags: ['--leader-elect=false']}]\nobjects:\n"
@@ -427,5 +456,5 @@ def test_the_objects_a_client_sends_stay_lenient_as_in_1_6():
 
 def test_the_corpus_is_large():
     total = (len(SERVE_USAGE) + len(SERVE_ERRORS) + len(EXERCISE_API) + len(THREADS) + 1 + len(REFUSALS)
-             + len(LEARNERS) + len(SCENARIO_FILES) + 1)
+             + len(LEARNERS) + len(HUGE) + len(SCENARIO_FILES) + 1)
     assert total >= 60, total

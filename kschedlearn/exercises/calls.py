@@ -30,11 +30,26 @@ MAX_KEPT = 20_000
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _SHOW = 160
+_LONG = 2_000
 
 
 # -- describing values -------------------------------------------------------------------
 def describe(value: Any, depth: int = 0) -> str:
-    """A value as a learner reads it, and as two runs are compared (no memory addresses)."""
+    """A value as a learner reads it, and as two runs are compared (no memory addresses); a
+    long text keeps its start and a digest of the whole (so two still compare exactly)."""
+    text = _describe(value, depth)
+    return text if depth else bounded(text)
+
+
+def bounded(text: str) -> str:
+    """``text``, or its start and a digest of the whole when it is long (still compares exactly)."""
+    if len(text) <= _LONG:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    return f"{text[:_LONG]} [... {len(text):,} characters in all, sha256 {digest}]"
+
+
+def _describe(value: Any, depth: int) -> str:
     kind = type(value).__name__
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return repr(value)
@@ -163,6 +178,7 @@ class CallLog:
         return self._count
 
     def record(self, subject: str, result: str) -> None:
+        subject, result = bounded(subject), bounded(result)
         self._count += 1
         self._hash.update(f"{subject}\0{result}\1".encode("utf-8", "replace"))
         if len(self._kept) < MAX_KEPT:

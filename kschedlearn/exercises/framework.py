@@ -28,6 +28,10 @@ from kschedlearn.exercises.limits import TimeLimitExceeded, time_limit
 from kschedlearn.exercises.plug_in_report import PlugInReport, counting
 from kschedlearn.exercises.protect import first_change, fingerprint
 
+MESSAGE_LIMIT = 2_000
+"""Characters of one message a report keeps: a learner's value or exception text can be huge
+(an exception carrying 10 MB made an 11-case report 110 MB)."""
+
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds one check (all of a task's cases, in the sandbox) may run before it is stopped; in
 the in-process fallback, seconds per case."""
@@ -52,10 +56,18 @@ class LearnerFailure(BaseException):
     def describe(self) -> str:
         """One paragraph: the exception and where in the learner's code it happened."""
         kind = type(self.original).__name__
-        text = f"{kind}: {self.original}" if str(self.original) else kind
+        text = f"{kind}: {clip(str(self.original), MESSAGE_LIMIT // 4)}" if str(self.original) else kind
         if not self.frames:
             return text
         return text + " - " + "; ".join(self.frames)
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text``, or its first ``limit`` characters and how many more there were."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]} [... {len(text) - limit:,} more characters]"
 
 
 def learner_frames(exc: BaseException, fn: Callable[..., Any]) -> list[str]:
@@ -185,7 +197,7 @@ class CaseResult:
 
     name: str
     status: str
-    message: str
+    message: str = attrs.field(converter=lambda text: clip(text))
 
     @property
     def passed(self) -> bool:
@@ -344,7 +356,8 @@ def outcome(fn: Callable[[], Any], show: Callable[[Any], str] = str, limit: floa
 
 __all__ = [
     "CHANGED_INPUT", "DEFAULT_TIME_LIMIT", "ERROR", "FAIL", "NOT_IMPLEMENTED", "PASS", "TIMEOUT", "WRONG_TYPE",
-    "Case", "CaseResult", "CheckReport", "Hint", "InputChangedError", "LearnerFailure", "PlugInReport",
+    "MESSAGE_LIMIT", "Case", "CaseResult", "CheckReport", "Hint", "InputChangedError", "LearnerFailure",
+    "PlugInReport", "clip",
     "TimeLimitExceeded", "WrongTypeError", "counting", "guard", "learner_frames", "not_run", "outcome", "run_case",
     "time_limit", "timed_out",
 ]

@@ -28,7 +28,7 @@ class PlugInReport:
 
     task_id: str
     title: str
-    rows: tuple[tuple[str, str, str], ...]
+    rows: tuple[tuple[str, str, str], ...] = attrs.field(converter=lambda rows: _clipped(rows))
     note: str = ""
     calls: int | None = None
     difference: str = ""
@@ -81,6 +81,17 @@ class PlugInReport:
         return (f"<p><b>{html.escape(self.summary())}</b></p>{note}"
                 "<table><thead><tr><th>step</th><th>scheduler's code</th><th>your code</th></tr>"
                 f"</thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+_CELL_LIMIT = 2_000
+
+
+def _clipped(rows: Any) -> tuple[tuple[str, str, str], ...]:
+    """Each cell at most ``_CELL_LIMIT`` characters (a learner's value can be huge)."""
+    def cell(text: str) -> str:
+        text = str(text)
+        return text if len(text) <= _CELL_LIMIT else f"{text[:_CELL_LIMIT]} [... {len(text) - _CELL_LIMIT:,} more characters]"
+    return tuple(tuple(cell(c) for c in row) for row in rows)  # type: ignore[misc]
 
 
 class _Counting:
