@@ -20,8 +20,9 @@ from typing import Any
 from kschedlearn import sim
 from kschedlearn.api.v1 import Binding, EventSource, ObjectMeta, Pod, PodCondition, PodSpec
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, describe_cache, swap_attr
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
 from kschedlearn.scheduler.scheduler import Config, Scheduler
 from kschedlearn.scheduler.testing import FakeNodeLister
@@ -185,6 +186,17 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+def _after(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    from kschedlearn import sim  # noqa: PLC0415
+
+    sched = args[0] if args else kwargs["sched"]
+    return f"returned at t={sim.now():g}s; cache: {describe_cache(sched.config.scheduler_cache)}"
+
+
+#: a scheduleOne is judged by when it returned (a bind made in line returns later) and the cache
+CALL_VIEW = CallView(subject=lambda args, kwargs: "", state=_after, returns=False)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def schedule_one(self: Scheduler) -> None:
@@ -204,8 +216,6 @@ def _experiment(one: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "scheduleOne", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "scheduleOne", fn, _REAL, _experiment, type(None), NAME,
                    note="Go's TestScheduler fakes: the algorithm always picks machine1; the binder fails on request.")
 
@@ -214,7 +224,7 @@ def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int,
     from kschedlearn.exercises.capstone import run_capstone
 
     names = (scenario,) if scenario else SCENARIOS
-    return run_capstone(TASK_ID, lambda: _patch(fn), names, seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, names, seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -253,6 +263,6 @@ TASK = Task(
            "`cfg.scheduler_cache.assume_pod(assumed)`; define `def bind(): ...` inside schedule_one (it sees "
            "pod, assumed, dest) and end with `sim.go(bind, name=f\"bind {pod.metadata.namespace}/{pod.metadata.name}\")` "
            "- not `bind()`."),
-    returns=type(None), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb08:schedule_one",
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb08:schedule_one",
     scenario_plugin=_scenario_plugin,
 )
