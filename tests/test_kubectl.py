@@ -138,6 +138,47 @@ def test_errors_come_back_as_kubernetes_status(kubeconfig: Path) -> None:
     assert json.loads(raw)["gitVersion"] == "v1.6.1"
 
 
+def test_get_pods_watch_starts_with_the_existing_pods(kubeconfig: Path) -> None:
+    """``kubectl get pods -w`` shows every existing pod as ADDED first; and a watch without a
+    resourceVersion (``--raw``) gets them from the server as 1.6's watch cache sends them."""
+    watch = subprocess.Popen([KUBECTL or "kubectl", "--kubeconfig", str(kubeconfig), "get", "pods", "-w",
+                              "--output-watch-events"], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2.0)
+    finally:
+        watch.terminate()
+        out, _ = watch.communicate(timeout=10)
+    rows = [line.split()[:2] for line in out.split("\n")[1:] if line.strip()]
+    assert ["ADDED", "db-0"] in rows and ["ADDED", "web-1"] in rows, out
+    raw = kubectl(kubeconfig, "get", "--raw", "/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=1")
+    events = [json.loads(line) for line in raw.splitlines() if line.strip()]
+    names = [e["object"]["metadata"]["name"] for e in events if e["type"] == "ADDED"]
+    assert {"db-0", "web-1"} <= set(names) and events[0]["type"] == "ADDED"
+    assert all(e["object"]["metadata"]["selfLink"].startswith("/api/v1/namespaces/default/pods/") for e in events)
+
+
+JOB = """apiVersion: batch/v1
+kind: Job
+metadata: {name: j}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
+"""
+
+
+def test_explain_and_a_later_group(kubeconfig: Path, tmp_path: Path) -> None:
+    """``explain`` reads the schemas kschedlearn serves; a ``batch/v1`` Job is told where Kubernetes
+    v1.6.1 kept Jobs (an ``apps/v1`` Deployment is served: the workloads extension)."""
+    explained = kubectl(kubeconfig, "explain", "pods.spec.nodeName")
+    assert "KIND:       Pod" in explained and "FIELD: nodeName <string>" in explained
+    assert "nodeSelector\t<map[string]string>" in kubectl(kubeconfig, "explain", "pods.spec")
+    manifest = tmp_path / "job.yaml"
+    manifest.write_text(JOB)
+    out = kubectl(kubeconfig, "apply", *APPLY_FLAGS, "-f", str(manifest), check=False)
+    assert ("the server could not find the requested resource (in Kubernetes v1.6.1, jobs were served in "
+            "batch/v1 and batch/v2alpha1; kschedlearn does not serve them)") in out, out
+
+
 DEPLOYMENT = """apiVersion: apps/v1
 kind: Deployment
 metadata: {name: api}
@@ -150,25 +191,11 @@ spec:
 """
 
 
-def _protobuf_bodies_read() -> bool:
-    """kubectl 1.32's typed ``create deployment`` sends protobuf: read by the HTTP face's protobuf
-    codec where it exists (the apiface branch), else refused with Go's JSON decode error."""
-    import importlib.util
-
-    return importlib.util.find_spec("kschedlearn.apiserver.rest.protobuf") is not None
-
-
 def test_deployment_create_scale_roll_set_image_delete(kubeconfig: Path, tmp_path: Path) -> None:
     """The controller manager `serve` runs by default: kubectl's Deployment workflow end to end."""
+    # kubectl 1.32's typed create sends an apps/v1 Deployment in protobuf
     out = kubectl(kubeconfig, "create", "deployment", "web", "--image=nginx", "--replicas=3", check=False)
-    if _protobuf_bodies_read():
-        assert "deployment.apps/web created" in out, out
-    else:
-        assert "couldn't get version/kind; json parse error" in out, out
-        manifest = kubectl(kubeconfig, "create", "deployment", "web", "--image=nginx", "--replicas=3",
-                           "--dry-run=client", "-o", "json")
-        (tmp_path / "web.json").write_text(manifest)
-        assert "deployment.apps/web created" in kubectl(kubeconfig, "create", "-f", str(tmp_path / "web.json"))
+    assert "deployment.apps/web created" in out, out
     assert "successfully rolled out" in kubectl(kubeconfig, "rollout", "status", "deployment/web", "--timeout=60s",
                                                 timeout=70)
     rows = kubectl(kubeconfig, "get", "deployments").split("\n")

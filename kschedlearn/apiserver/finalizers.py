@@ -96,7 +96,7 @@ def should_update_finalizer_orphan_dependents(resource: str, finalizers: Sequenc
                                               options: DeleteOptions) -> tuple[bool, bool]:
     """(must the ``orphan`` finalizer be added or removed, should the dependents be orphaned).
 
-    Go: ``shouldUpdateFinalizerOrphanDependents`` — store.go#L539-L580: the options win over
+    Go: ``shouldUpdateFinalizerOrphanDependents`` — store.go#L534-L580: the options win over
     the object's finalizers, which win over the kind's default policy.
     """
     should_orphan = resource in ORPHAN_BY_DEFAULT
@@ -119,7 +119,7 @@ def should_update_finalizer_orphan_dependents(resource: str, finalizers: Sequenc
 def should_update_finalizer_delete_dependents(finalizers: Sequence[str], options: DeleteOptions) -> tuple[bool, bool]:
     """(must ``foregroundDeletion`` be added or removed, should the dependents go first).
 
-    Go: ``shouldUpdateFinalizerDeleteDependents`` — store.go#L587-L623.
+    Go: ``shouldUpdateFinalizerDeleteDependents`` — store.go#L582-L623.
     """
     should_delete_dependent_in_foreground = False
     has_finalizer_delete_dependents = False
@@ -140,7 +140,7 @@ def should_update_finalizer_delete_dependents(finalizers: Sequence[str], options
 
 def should_update_finalizers(resource: str, finalizers: Sequence[str],
                              options: DeleteOptions) -> tuple[bool, tuple[str, ...]]:
-    """(must the finalizers change, the new list). Go: ``shouldUpdateFinalizers`` — store.go#L627-L649."""
+    """(must the finalizers change, the new list). Go: ``shouldUpdateFinalizers`` — store.go#L625-L649."""
     should_update1, should_orphan = should_update_finalizer_orphan_dependents(resource, finalizers, options)
     should_update2, should_delete_dependent_in_foreground = should_update_finalizer_delete_dependents(
         finalizers, options)
@@ -157,7 +157,7 @@ def should_update_finalizers(resource: str, finalizers: Sequence[str],
 def mark_as_deleting(meta: Any, now: float) -> Any:
     """Deletion timestamp now, grace period 0, generation bumped once.
 
-    Go: ``markAsDeleting`` — store.go#L654-L670
+    Go: ``markAsDeleting`` — store.go#L651-L670
     """
     generation = meta.generation
     if meta.deletion_timestamp is None and generation > 0:
@@ -168,7 +168,7 @@ def mark_as_deleting(meta: Any, now: float) -> Any:
 def should_delete_during_update(new_meta: Any, old_meta: Any) -> bool:
     """An update that empties the finalizers of an object being deleted deletes it.
 
-    Go: ``(*Store).shouldDeleteDuringUpdate`` — store.go#L330-L345
+    Go: ``(*Store).shouldDeleteDuringUpdate`` — store.go#L324-L345
     """
     return len(new_meta.finalizers) == 0 and old_meta.deletion_grace_period_seconds == 0
 

@@ -101,10 +101,10 @@ class Storage:
         return self.histories[resource]
 
     def get(self, resource: str, key: Key) -> Any | None:
-        return self._bucket(resource).get(key)
+        return self.objects.get(resource, {}).get(key)
 
     def items(self, resource: str) -> Iterator[Any]:
-        bucket = self._bucket(resource)
+        bucket = self.objects.get(resource, {})  # a read leaves the store as it was
         for key in sorted(bucket):
             yield bucket[key]
 

@@ -31,7 +31,7 @@ class ClientConfig:
 
 @attrs.define(eq=False)
 class SimpleControllerClientBuilder:
-    """Go: ``SimpleControllerClientBuilder`` — client_builder.go#L54-L57."""
+    """Go: ``SimpleControllerClientBuilder`` — client_builder.go#L53-L57."""
 
     client_config: ClientConfig
 

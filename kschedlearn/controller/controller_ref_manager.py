@@ -31,7 +31,7 @@ from kschedlearn.trace.gofmt import sprintf
 def get_controller_of(controllee: Any) -> Any:
     """The owner reference with ``controller: true``, or None.
 
-    Go: ``GetControllerOf`` — controller_ref_manager.go#L35-L44
+    Go: ``GetControllerOf`` — controller_ref_manager.go#L33-L44
     """
     owner_refs = controllee.metadata.owner_references
     for owner in owner_refs:
@@ -71,7 +71,7 @@ class BaseControllerRefManager:
                      release: Callable[[Any], None]) -> bool:
         """Adopt an orphan that matches, release an owned object that does not; True = ours now.
 
-        Go: ``claimObject`` — controller_ref_manager.go#L79-L128
+        Go: ``claimObject`` — controller_ref_manager.go#L64-L128
         """
         controller_ref = get_controller_of(obj)
         if controller_ref is not None:
@@ -125,7 +125,7 @@ class PodControllerRefManager(BaseControllerRefManager):
     def claim_pods(self, pods: Sequence[Any], *filters: Callable[[Any], bool]) -> list[Any]:
         """The pods this controller owns after adopting and releasing (errors are aggregated).
 
-        Go: ``ClaimPods`` — controller_ref_manager.go#L180-L215
+        Go: ``ClaimPods`` — controller_ref_manager.go#L165-L215
         """
         claimed = []
         errlist = []
@@ -164,7 +164,7 @@ class PodControllerRefManager(BaseControllerRefManager):
     def adopt_pod(self, pod: Any) -> None:
         """Patch the pod to name this controller as its controller.
 
-        Go: ``AdoptPod`` — controller_ref_manager.go#L219-L230
+        Go: ``AdoptPod`` — controller_ref_manager.go#L217-L230
         """
         try:
             self.can_adopt()
@@ -184,7 +184,7 @@ class PodControllerRefManager(BaseControllerRefManager):
     def release_pod(self, pod: Any) -> None:
         """Patch the pod to drop this controller's reference; 404 and 422 are ignored.
 
-        Go: ``ReleasePod`` — controller_ref_manager.go#L234-L257
+        Go: ``ReleasePod`` — controller_ref_manager.go#L232-L257
         """
         glog.v(2).infof("patching pod %s_%s to remove its controllerRef to %s/%s:%s",
                         pod.metadata.namespace, pod.metadata.name, self.controller_kind[0], self.controller_kind[1],
@@ -220,14 +220,14 @@ class ClaimError(Exception):
 def new_pod_controller_ref_manager(pod_control: Any, controller: Any, selector: Any,
                                    controller_kind: tuple[str, str],
                                    can_adopt: Callable[[], None] | None) -> PodControllerRefManager:
-    """Go: ``NewPodControllerRefManager`` — controller_ref_manager.go#L147-L163."""
+    """Go: ``NewPodControllerRefManager`` — controller_ref_manager.go#L136-L163."""
     return PodControllerRefManager(controller=controller, selector=selector, can_adopt_func=can_adopt,
                                    controller_kind=controller_kind, pod_control=pod_control)
 
 
 @attrs.define(eq=False)
 class ReplicaSetControllerRefManager(BaseControllerRefManager):
-    """Go: ``ReplicaSetControllerRefManager`` — controller_ref_manager.go#L264-L268."""
+    """Go: ``ReplicaSetControllerRefManager`` — controller_ref_manager.go#L259-L268."""
 
     controller_kind: tuple[str, str] = ("", "")
     rs_control: Any = None
@@ -235,7 +235,7 @@ class ReplicaSetControllerRefManager(BaseControllerRefManager):
     def claim_replica_sets(self, sets: Sequence[Any]) -> list[Any]:
         """The replica sets this Deployment owns after adopting and releasing.
 
-        Go: ``ClaimReplicaSets`` — controller_ref_manager.go#L312-L337
+        Go: ``ClaimReplicaSets`` — controller_ref_manager.go#L299-L337
         """
         claimed = []
         errlist = []
@@ -265,7 +265,7 @@ class ReplicaSetControllerRefManager(BaseControllerRefManager):
         return claimed
 
     def adopt_replica_set(self, rs: Any) -> None:
-        """Go: ``AdoptReplicaSet`` — controller_ref_manager.go#L341-L352."""
+        """Go: ``AdoptReplicaSet`` — controller_ref_manager.go#L339-L352."""
         try:
             self.can_adopt()
         except PANICS:
@@ -280,7 +280,7 @@ class ReplicaSetControllerRefManager(BaseControllerRefManager):
         self.rs_control.patch_replica_set(rs.metadata.namespace, rs.metadata.name, add_controller_patch.encode())
 
     def release_replica_set(self, replica_set: Any) -> None:
-        """Go: ``ReleaseReplicaSet`` — controller_ref_manager.go#L356-L375."""
+        """Go: ``ReleaseReplicaSet`` — controller_ref_manager.go#L354-L375."""
         glog.v(2).infof("patching ReplicaSet %s_%s to remove its controllerRef to %s/%s:%s",
                         replica_set.metadata.namespace, replica_set.metadata.name, self.controller_kind[0],
                         self.controller_kind[1], self.controller.metadata.name)
@@ -300,7 +300,7 @@ class ReplicaSetControllerRefManager(BaseControllerRefManager):
 def new_replica_set_controller_ref_manager(rs_control: Any, controller: Any, selector: Any,
                                            controller_kind: tuple[str, str],
                                            can_adopt: Callable[[], None] | None) -> ReplicaSetControllerRefManager:
-    """Go: ``NewReplicaSetControllerRefManager`` — controller_ref_manager.go#L281-L297."""
+    """Go: ``NewReplicaSetControllerRefManager`` — controller_ref_manager.go#L270-L297."""
     return ReplicaSetControllerRefManager(controller=controller, selector=selector, can_adopt_func=can_adopt,
                                           controller_kind=controller_kind, rs_control=rs_control)
 
@@ -308,7 +308,7 @@ def new_replica_set_controller_ref_manager(rs_control: Any, controller: Any, sel
 def recheck_deletion_timestamp(get_object: Callable[[], Any]) -> Callable[[], None]:
     """A ``can_adopt`` that GETs the controller fresh and refuses if it is being deleted.
 
-    Go: ``RecheckDeletionTimestamp`` — controller_ref_manager.go#L381-L392
+    Go: ``RecheckDeletionTimestamp`` — controller_ref_manager.go#L377-L392
     """
 
     def can_adopt() -> None:

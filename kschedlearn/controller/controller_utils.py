@@ -46,7 +46,7 @@ from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
 
 EXPECTATIONS_TIMEOUT = 5 * 60.0
-"""Go: ``ExpectationsTimeout`` — controller_utils.go#L62 (a dormant controller wakes after 5 minutes)."""
+"""Go: ``ExpectationsTimeout`` — controller_utils.go#L52-L62 (a dormant controller wakes after 5 minutes)."""
 
 key_func = deletion_handling_meta_namespace_key_func
 """Go: ``KeyFunc`` — controller_utils.go#L72 (``namespace/name``, tombstones included)."""
@@ -59,26 +59,26 @@ CREATED_BY_ANNOTATION = "kubernetes.io/created-by"
 
 
 def no_resync_period_func() -> float:
-    """Go: ``NoResyncPeriodFunc`` — controller_utils.go#L78-L80."""
+    """Go: ``NoResyncPeriodFunc`` — controller_utils.go#L77-L80."""
     return 0.0
 
 
 def static_resync_period_func(resync_period: float) -> ResyncPeriodFunc:
-    """Go: ``StaticResyncPeriodFunc`` — controller_utils.go#L83-L87."""
+    """Go: ``StaticResyncPeriodFunc`` — controller_utils.go#L82-L87."""
     return lambda: resync_period
 
 
 # -- expectations ---------------------------------------------------------------------------
 
 def exp_key_func(obj: Any) -> str:
-    """Go: ``ExpKeyFunc`` — controller_utils.go#L105-L110."""
+    """Go: ``ExpKeyFunc`` — controller_utils.go#L104-L110."""
     if isinstance(obj, ControlleeExpectations):
         return obj.key
     raise RuntimeError(sprintf("Could not find key for obj %#v", obj))
 
 
 class ControllerExpectationsInterface(Protocol):
-    """Go: ``ControllerExpectationsInterface`` — controller_utils.go#L116-L127."""
+    """Go: ``ControllerExpectationsInterface`` — controller_utils.go#L112-L127."""
 
     def get_expectations(self, controller_key: str) -> tuple[ControlleeExpectations | None, bool]: ...
     def satisfied_expectations(self, controller_key: str) -> bool: ...
@@ -96,7 +96,7 @@ class ControllerExpectationsInterface(Protocol):
 class ControlleeExpectations:
     """How many creations and deletions one controller still waits to see.
 
-    Go: ``ControlleeExpectations`` — controller_utils.go#L237-L244
+    Go: ``ControlleeExpectations`` — controller_utils.go#L236-L244
     """
 
     add: int
@@ -105,20 +105,20 @@ class ControlleeExpectations:
     timestamp: float
 
     def add_(self, add: int, delete: int) -> None:
-        """Go: ``(*ControlleeExpectations).Add`` — controller_utils.go#L247-L250 (``add_``: ``add`` is a field)."""
+        """Go: ``(*ControlleeExpectations).Add`` — controller_utils.go#L246-L250 (``add_``: ``add`` is a field)."""
         self.add += add
         self.delete += delete
 
     def fulfilled(self) -> bool:
-        """Go: ``Fulfilled`` — controller_utils.go#L253-L256."""
+        """Go: ``Fulfilled`` — controller_utils.go#L252-L256."""
         return self.add <= 0 and self.delete <= 0
 
     def get_expectations(self) -> tuple[int, int]:
-        """Go: ``(*ControlleeExpectations).GetExpectations`` — controller_utils.go#L259-L261."""
+        """Go: ``(*ControlleeExpectations).GetExpectations`` — controller_utils.go#L258-L261."""
         return self.add, self.delete
 
     def is_expired(self) -> bool:
-        """Go: ``isExpired`` — controller_utils.go#L184-L186 (older than five minutes)."""
+        """Go: ``isExpired`` — controller_utils.go#L181-L186 (older than five minutes)."""
         return RealClock().since(self.timestamp) > EXPECTATIONS_TIMEOUT
 
     def go_value(self) -> str:
@@ -127,24 +127,24 @@ class ControlleeExpectations:
                 f'key:"{self.key}", timestamp:{self.timestamp:g}}}')
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class ControllerExpectations:
     """A store of :class:`ControlleeExpectations`, one per controller key.
 
-    Go: ``ControllerExpectations`` — controller_utils.go#L130-L132 (it embeds ``cache.Store``)
+    Go: ``ControllerExpectations`` — controller_utils.go#L129-L132 (it embeds ``cache.Store``)
     """
 
     store: Cache
 
     def get_expectations(self, controller_key: str) -> tuple[ControlleeExpectations | None, bool]:
-        """Go: ``GetExpectations`` — controller_utils.go#L135-L141."""
+        """Go: ``GetExpectations`` — controller_utils.go#L134-L141."""
         exp, exists = self.store.get_by_key(controller_key)
         if exists:
             return exp, True
         return None, False
 
     def delete_expectations(self, controller_key: str) -> None:
-        """Go: ``DeleteExpectations`` — controller_utils.go#L144-L150."""
+        """Go: ``DeleteExpectations`` — controller_utils.go#L143-L150."""
         exp, exists = self.store.get_by_key(controller_key)
         if exists:
             try:
@@ -157,7 +157,7 @@ class ControllerExpectations:
     def satisfied_expectations(self, controller_key: str) -> bool:
         """True when the adds and deletes expected were all seen, or they expired (or none).
 
-        Go: ``SatisfiedExpectations`` — controller_utils.go#L155-L179
+        Go: ``SatisfiedExpectations`` — controller_utils.go#L152-L179
         """
         exp, exists = self.get_expectations(controller_key)
         if exists:
@@ -175,7 +175,7 @@ class ControllerExpectations:
         return True
 
     def set_expectations(self, controller_key: str, add: int, delete: int) -> None:
-        """Register new expectations (forgetting older ones). Go: ``SetExpectations`` — controller_utils.go#L189-L193."""
+        """Register new expectations (forgetting older ones). Go: ``SetExpectations`` — controller_utils.go#L188-L193."""
         exp = ControlleeExpectations(add=add, delete=delete, key=controller_key, timestamp=RealClock().now())
         glog.v(4).infof("Setting expectations %s", exp.go_value())
         self.store.add(exp)
@@ -189,7 +189,7 @@ class ControllerExpectations:
         self.set_expectations(controller_key, 0, dels)
 
     def lower_expectations(self, controller_key: str, add: int, delete: int) -> None:
-        """Go: ``LowerExpectations`` — controller_utils.go#L204-L210."""
+        """Go: ``LowerExpectations`` — controller_utils.go#L203-L210."""
         exp, exists = self.get_expectations(controller_key)
         if exists:
             assert exp is not None
@@ -198,7 +198,7 @@ class ControllerExpectations:
             glog.v(4).infof("Lowered expectations %s", exp.go_value())
 
     def raise_expectations(self, controller_key: str, add: int, delete: int) -> None:
-        """Go: ``RaiseExpectations`` — controller_utils.go#L213-L219."""
+        """Go: ``RaiseExpectations`` — controller_utils.go#L212-L219."""
         exp, exists = self.get_expectations(controller_key)
         if exists:
             assert exp is not None
@@ -206,21 +206,21 @@ class ControllerExpectations:
             glog.v(4).infof("Raised expectations %s", exp.go_value())
 
     def creation_observed(self, controller_key: str) -> None:
-        """One expected pod was seen created. Go: ``CreationObserved`` — controller_utils.go#L222-L224."""
+        """One expected pod was seen created. Go: ``CreationObserved`` — controller_utils.go#L221-L224."""
         self.lower_expectations(controller_key, 1, 0)
 
     def deletion_observed(self, controller_key: str) -> None:
-        """One expected pod was seen deleted. Go: ``DeletionObserved`` — controller_utils.go#L227-L229."""
+        """One expected pod was seen deleted. Go: ``DeletionObserved`` — controller_utils.go#L226-L229."""
         self.lower_expectations(controller_key, 0, 1)
 
 
 def new_controller_expectations() -> ControllerExpectations:
-    """Go: ``NewControllerExpectations`` — controller_utils.go#L264-L266."""
+    """Go: ``NewControllerExpectations`` — controller_utils.go#L263-L266."""
     return ControllerExpectations(new_store(exp_key_func))
 
 
 def uid_set_key_func(obj: Any) -> str:
-    """Go: ``UIDSetKeyFunc`` — controller_utils.go#L269-L274."""
+    """Go: ``UIDSetKeyFunc`` — controller_utils.go#L268-L274."""
     if isinstance(obj, UIDSet):
         return obj.key
     raise RuntimeError(sprintf("Could not find key for obj %#v", obj))
@@ -228,18 +228,18 @@ def uid_set_key_func(obj: Any) -> str:
 
 @attrs.define(eq=False)
 class UIDSet:
-    """The pod keys a controller waits to see deleted. Go: ``UIDSet`` — controller_utils.go#L279-L282."""
+    """The pod keys a controller waits to see deleted. Go: ``UIDSet`` — controller_utils.go#L276-L282."""
 
     string: set[str]
     key: str
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class UIDTrackingControllerExpectations:
     """Expectations that remember *which* pods are expected to go, so a graceful deletion
     (first a ``deletionTimestamp`` update, later the delete) counts once.
 
-    Go: ``UIDTrackingControllerExpectations`` — controller_utils.go#L290-L298 (it embeds the
+    Go: ``UIDTrackingControllerExpectations`` — controller_utils.go#L284-L298 (it embeds the
     wrapped ``ControllerExpectationsInterface``; here the methods it does not override forward to it).
     Differs from Go: ``uidStoreLock`` is not needed on the cooperative runtime.
     """
@@ -271,14 +271,14 @@ class UIDTrackingControllerExpectations:
 
     # -- its own -------------------------------------------------------------------------------
     def get_uids(self, controller_key: str) -> set[str] | None:
-        """Go: ``GetUIDs`` — controller_utils.go#L303-L308."""
+        """Go: ``GetUIDs`` — controller_utils.go#L300-L308."""
         uid, exists = self.uid_store.get_by_key(controller_key)
         if exists:
             return uid.string
         return None
 
     def expect_deletions(self, rc_key: str, deleted_keys: Sequence[str]) -> None:
-        """Expect these pod keys to be deleted. Go: ``ExpectDeletions`` — controller_utils.go#L311-L327."""
+        """Expect these pod keys to be deleted. Go: ``ExpectDeletions`` — controller_utils.go#L310-L327."""
         existing = self.get_uids(rc_key)
         if existing is not None and len(existing) != 0:
             glog.errorf("Clobbering existing delete keys: %+v", sorted(existing))
@@ -290,7 +290,7 @@ class UIDTrackingControllerExpectations:
         self.controller_expectations_interface.expect_deletions(rc_key, len(expected_uids))
 
     def deletion_observed(self, rc_key: str, delete_key: str) -> None:
-        """Count a deletion once, if it was expected. Go: ``DeletionObserved`` — controller_utils.go#L330-L340."""
+        """Count a deletion once, if it was expected. Go: ``DeletionObserved`` — controller_utils.go#L329-L340."""
         uids = self.get_uids(rc_key)
         if uids is not None and delete_key in uids:
             glog.v(4).infof("Controller %v received delete for pod %v", rc_key, delete_key)
@@ -298,7 +298,7 @@ class UIDTrackingControllerExpectations:
             uids.discard(delete_key)
 
     def delete_expectations(self, rc_key: str) -> None:
-        """Go: ``(*UIDTrackingControllerExpectations).DeleteExpectations`` — controller_utils.go#L344-L354."""
+        """Go: ``(*UIDTrackingControllerExpectations).DeleteExpectations`` — controller_utils.go#L342-L354."""
         self.controller_expectations_interface.delete_expectations(rc_key)
         uid_exp, exists = self.uid_store.get_by_key(rc_key)
         if exists:
@@ -311,13 +311,13 @@ class UIDTrackingControllerExpectations:
 
 
 def new_uid_tracking_controller_expectations(ce: ControllerExpectations) -> UIDTrackingControllerExpectations:
-    """Go: ``NewUIDTrackingControllerExpectations`` — controller_utils.go#L358-L360."""
+    """Go: ``NewUIDTrackingControllerExpectations`` — controller_utils.go#L356-L360."""
     return UIDTrackingControllerExpectations(ce, new_store(uid_set_key_func))
 
 
 # -- pod and replica set control ----------------------------------------------------------------
 
-#: Go: the event reasons of controller_utils.go#L363-L376.
+#: Go: the event reasons of controller_utils.go#L362-L376.
 FAILED_CREATE_POD_REASON = "FailedCreate"
 SUCCESSFUL_CREATE_POD_REASON = "SuccessfulCreate"
 FAILED_DELETE_POD_REASON = "FailedDelete"
@@ -328,14 +328,14 @@ STRATEGIC_MERGE_PATCH_TYPE = "application/strategic-merge-patch+json"
 
 
 class RSControlInterface(Protocol):
-    """Go: ``RSControlInterface`` — controller_utils.go#L381-L383."""
+    """Go: ``RSControlInterface`` — controller_utils.go#L378-L383."""
 
     def patch_replica_set(self, namespace: str, name: str, data: bytes) -> None: ...
 
 
 @attrs.define(eq=False)
 class RealRSControl:
-    """Go: ``RealRSControl`` — controller_utils.go#L386-L389."""
+    """Go: ``RealRSControl`` — controller_utils.go#L385-L389."""
 
     kube_client: Any
     recorder: Any
@@ -346,7 +346,7 @@ class RealRSControl:
 
 
 class PodControlInterface(Protocol):
-    """Go: ``PodControlInterface`` — controller_utils.go#L400-L412."""
+    """Go: ``PodControlInterface`` — controller_utils.go#L398-L412."""
 
     def create_pods(self, namespace: str, template: PodTemplateSpec, obj: Any) -> None: ...
     def create_pods_on_node(self, node_name: str, namespace: str, template: PodTemplateSpec, obj: Any,
@@ -439,11 +439,11 @@ def get_pod_from_template(template: PodTemplateSpec, parent_object: Any,
     )
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class RealPodControl:
     """Creates and deletes pods through the API server and records events about them.
 
-    Go: ``RealPodControl`` — controller_utils.go#L415-L418
+    Go: ``RealPodControl`` — controller_utils.go#L414-L418
     """
 
     kube_client: Any
@@ -572,7 +572,7 @@ def _go_time(t: float | None) -> float:
 def after_or_zero(t1: float | None, t2: float | None) -> bool:
     """Whether t1 is after t2, a zero time counting as after any other.
 
-    Go: ``afterOrZero`` — controller_utils.go#L736-L741
+    Go: ``afterOrZero`` — controller_utils.go#L734-L741
     """
     if not _has_time(t1) or not _has_time(t2):
         return not _has_time(t1)
@@ -654,7 +654,7 @@ def sort_active_pods(pods: list[Pod]) -> None:
 
 
 def filter_active_pods(pods: Sequence[Pod]) -> list[Pod]:
-    """The pods that have not terminated. Go: ``FilterActivePods`` — controller_utils.go#L764-L775."""
+    """The pods that have not terminated. Go: ``FilterActivePods`` — controller_utils.go#L763-L775."""
     result = []
     for p in pods:
         if is_pod_active(p):
@@ -671,12 +671,12 @@ def is_pod_active(p: Pod) -> bool:
 
 
 def filter_active_replica_sets(replica_sets: Sequence[Any]) -> list[Any]:
-    """Replica sets that want pods. Go: ``FilterActiveReplicaSets`` — controller_utils.go#L784-L789."""
+    """Replica sets that want pods. Go: ``FilterActiveReplicaSets`` — controller_utils.go#L783-L789."""
     return filter_replica_sets(replica_sets, lambda rs: rs is not None and rs.spec.replicas > 0)
 
 
 def filter_replica_sets(rses: Sequence[Any], filter_fn: Callable[[Any], bool]) -> list[Any]:
-    """Go: ``FilterReplicaSets`` — controller_utils.go#L794-L802."""
+    """Go: ``FilterReplicaSets`` — controller_utils.go#L793-L802."""
     filtered = []
     for rs in rses:
         if filter_fn(rs):
@@ -685,7 +685,7 @@ def filter_replica_sets(rses: Sequence[Any], filter_fn: Callable[[Any], bool]) -
 
 
 def pod_key(pod: Pod) -> str:
-    """``namespace/name``. Go: ``PodKey`` — controller_utils.go#L808-L810."""
+    """``namespace/name``. Go: ``PodKey`` — controller_utils.go#L804-L810."""
     return sprintf("%v/%v", pod.metadata.namespace, pod.metadata.name)
 
 

@@ -18,7 +18,7 @@ import attrs
 
 from kschedlearn import sim
 from kschedlearn.cmd.kube_controller_manager import controller_manager as kube_controller_manager
-from kschedlearn.cmd.kube_controller_manager.app.controllermanager import RunningControllerManager
+from kschedlearn.observe import ControllerManagerHandles
 from kschedlearn.scenarios.scenario import CONTROLLER_MANAGER, ControllerManagerSpec
 
 #: ``scale`` names → (resource, kind)
@@ -29,28 +29,28 @@ SCALE_TARGETS = {"replicationcontroller": ("replicationcontrollers", "Replicatio
 
 @attrs.define(eq=False)
 class ControllerManager:
-    """The running controller manager of one world."""
+    """The running controller manager of one world (``handles``: what its trace points saw it build)."""
 
     flags: tuple[str, ...]
     process: sim.Process
-    handles: RunningControllerManager
+    handles: ControllerManagerHandles
 
 
 def start_controller_manager(world: Any, spec: ControllerManagerSpec) -> ControllerManager:
-    """Start ``kube-controller-manager`` with ``spec.flags`` in a process of ``world``'s runtime;
-    its controllers get their trace points (:mod:`kschedlearn.observe.controllers`) once built."""
-    from kschedlearn.observe.controllers import observe_controller_manager
+    """Start ``kube-controller-manager`` with ``spec.flags`` in a process of ``world``'s runtime,
+    its trace points and handles attached to the world's observation
+    (:mod:`kschedlearn.observe.controllers`)."""
+    from kschedlearn.observe.controllers import observe_kube_controller_manager
 
     rt = world.runtime
     world.api.enable_garbage_collection = True
     world.kubelet.report_ready = True
+    observe_kube_controller_manager(world.observation)
     proc = rt.new_process(CONTROLLER_MANAGER)
-    handles = RunningControllerManager(s=None)
-    cm = ControllerManager(spec.flags, proc, handles)
+    cm = ControllerManager(spec.flags, proc, world.observation.controller_manager(proc))
 
     def main() -> None:
-        kube_controller_manager.main(spec.flags, server=world.api, hostname=CONTROLLER_MANAGER, handles=handles,
-                                     on_created=observe_controller_manager)
+        kube_controller_manager.main(spec.flags, server=world.api, hostname=CONTROLLER_MANAGER)
 
     rt.go(main, name=f"{CONTROLLER_MANAGER} main", process=proc)
     return cm

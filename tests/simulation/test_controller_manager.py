@@ -177,3 +177,41 @@ def test_views_show_the_controller_manager_as_the_source_of_pods() -> None:
     three = Simulation.from_scenario("three-nodes", seed=1)  # a scheduler-only world draws no such node
     three.run_until("scheduleOne.pop")
     assert "kube-controller-manager" not in pipeline(three.snapshot).source
+
+
+def test_the_world_learns_the_controller_manager_through_its_observation(ran: Any) -> None:
+    """The mirrored ``app.Run`` has no handles parameter: the trace points at its calls fill the
+    process's ControllerManagerHandles, and the scheduler replicas' handles stay theirs."""
+    h = ran.controller_manager.handles
+    assert h is ran.observation.controller_managers[ran.controller_manager.process]
+    assert sorted(h.controllers) == ["daemonset", "deployment", "garbagecollector", "replicaset",
+                                     "replicationcontroller", "statefuleset"]
+    assert h.s is not None and not h.s.leader_election.leader_elect  # the scenario's default flags
+    assert h.kube_client is not None and h.informer_factory is not None and h.http is not None
+    assert h.elector is None and h.stop is not None
+    # the factory the ReplicationManager's informers come from is the one the handles hold
+    rm = h.controllers["replicationcontroller"]
+    assert rm.rc_lister is not None and h.informer_factory.started_informers
+    assert [p.name for p in ran.observation.replicas] == ["scheduler-0"]  # no stray scheduler handles
+    elected = _world(doc={**SCENARIO, "controller_manager": {"flags": []}, "timeline": []})
+    elected.run(None, until=1)
+    assert elected.controller_manager.handles.elector is not None  # 1.6's default: --leader-elect=true
+
+
+def test_where_stands_at_the_go_twin_statement_of_each_controller_trace_point() -> None:
+    from kschedlearn.simulation import questions_controllers as QC
+
+    sim = QC.simulation(seed=0)
+    for stage, function, calls, go_symbol in [
+        ("controller.expect", "ReplicationManager.manage_replicas", "UIDTrackingControllerExpectations.expect_creations",
+         "ReplicationManager.manageReplicas"),
+        ("controller.observed", "ReplicationManager.add_pod", "UIDTrackingControllerExpectations.creation_observed",
+         "ReplicationManager.addPod"),
+        ("daemonset.bind", "DaemonSetsController.sync_nodes.<locals>.create", "RealPodControl.CreatePodsOnNode",
+         "DaemonSetsController.syncNodes"),
+    ]:
+        assert sim.run_until(stage) is not None, stage
+        w = sim.where()
+        assert w is not None and w.phase == "returned", stage
+        assert (w.python_function, w.calls, w.go_symbol) == (function, calls, go_symbol), stage
+        assert w.go_line > 0 and "kschedlearn/controller/" in w.python_file, stage

@@ -203,7 +203,7 @@ def get_controller_of(obj: Any) -> OwnerReference | None:
 def match_toleration(t: Toleration, toleration_to_match: Toleration) -> bool:
     """Same key, effect, operator and value.
 
-    Go: (*Toleration).MatchToleration, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L310-L315
+    Go: (*Toleration).MatchToleration, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L307-L315
     """
     return (t.key == toleration_to_match.key and t.effect == toleration_to_match.effect
             and t.operator == toleration_to_match.operator and t.value == toleration_to_match.value)
@@ -212,7 +212,7 @@ def match_toleration(t: Toleration, toleration_to_match: Toleration) -> bool:
 def add_or_update_toleration_in_pod(pod: Any, toleration: Toleration) -> tuple[Any, bool]:
     """The pod with ``toleration`` added (or replacing a matching one); whether it changed.
 
-    Go: AddOrUpdateTolerationInPod, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L281-L305
+    Go: AddOrUpdateTolerationInPod, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/helpers.go#L279-L305
 
     Differs from Go: returns the changed pod (Go sets ``pod.Spec.Tolerations``) and no error (Go's is always nil).
     """

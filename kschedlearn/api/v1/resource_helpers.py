@@ -72,7 +72,7 @@ def is_pod_ready(pod: Pod) -> bool:
 def is_pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
     """Ready, and (with ``min_ready_seconds``) ready for longer than that.
 
-    Go: IsPodAvailable, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L84-L95
+    Go: IsPodAvailable, https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L79-L95
     """
     if not is_pod_ready(pod):
         return False

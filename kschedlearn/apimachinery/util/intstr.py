@@ -1,7 +1,7 @@
 """``intstr.IntOrString`` helpers: an int or a percentage of a total.
 
 Go: staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go#L94-L177
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go#L93-L177
 
 Differs from Go: an ``IntOrString`` is a plain ``int`` or ``str`` (the codec's
 :data:`~kschedlearn.api.v1.codec.IntOrString`); ``None`` stands for Go's nil pointer.
@@ -16,14 +16,14 @@ from kschedlearn.apimachinery.util.runtime import NilPointerDereference
 
 
 def string(intstr: IntOrString) -> str:
-    """Go: ``(*IntOrString).String`` — intstr.go#L94-L99."""
+    """Go: ``(*IntOrString).String`` — intstr.go#L93-L99."""
     if isinstance(intstr, str):
         return intstr
     return str(int_value(intstr))
 
 
 def int_value(intstr: IntOrString) -> int:
-    """The int, or the string converted (0 when it is not a number). Go: ``IntValue`` — intstr.go#L103-L109."""
+    """The int, or the string converted (0 when it is not a number). Go: ``IntValue`` — intstr.go#L101-L109."""
     if isinstance(intstr, str):
         return _atoi(intstr)[0]
     return int(intstr)

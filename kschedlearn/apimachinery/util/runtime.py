@@ -123,7 +123,7 @@ _HANDLE_CRASH = _HandleCrash(())
 def handle_error(err: BaseException | None) -> None:
     """Report an error that cannot be returned: log it (``logError``) and go on.
 
-    Go: HandleError — runtime.go#L101-L110 with ``ErrorHandlers`` = logError (glog.ErrorDepth).
+    Go: HandleError — runtime.go#L97-L110 with ``ErrorHandlers`` = logError (glog.ErrorDepth).
     Differs from Go: the second handler, ``rudimentaryErrorBackoff`` (which sleeps so that at
     most one error per millisecond is logged process-wide), is not mirrored.
     """

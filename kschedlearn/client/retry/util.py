@@ -15,15 +15,15 @@ from kschedlearn.apimachinery.util import wait
 from kschedlearn.apimachinery.util.runtime import PANICS
 
 DEFAULT_RETRY = wait.Backoff(duration=0.010, factor=1.0, jitter=0.1, steps=5)
-"""Go: ``DefaultRetry`` — util.go#L28-L33."""
+"""Go: ``DefaultRetry`` — util.go#L26-L33."""
 DEFAULT_BACKOFF = wait.Backoff(duration=0.010, factor=5.0, jitter=0.1, steps=4)
-"""Go: ``DefaultBackoff`` — util.go#L38-L43."""
+"""Go: ``DefaultBackoff`` — util.go#L35-L43."""
 
 
 def retry_on_conflict(backoff: wait.Backoff, fn: Callable[[], None]) -> None:
     """Run ``fn`` until it succeeds; retry only on Conflict; raise the last conflict when out of steps.
 
-    Go: ``RetryOnConflict`` — util.go#L61-L79
+    Go: ``RetryOnConflict`` — util.go#L45-L79
     """
     last_conflict_err: list[BaseException] = []
 

@@ -14,7 +14,7 @@ ends the process with exit status 1, its message as Go prints it to stderr.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from kschedlearn.apimachinery.util.runtime import PANICS
@@ -55,9 +55,7 @@ def parse_command_line(argv: Sequence[str]) -> tuple[options.CMServer, MainFlags
     return s, mf
 
 
-def main(argv: Sequence[str], *, server: Any, hostname: str = "kube-controller-manager",
-         handles: app.RunningControllerManager | None = None,
-         on_created: Callable[[app.RunningControllerManager], None] | None = None) -> None:
+def main(argv: Sequence[str], *, server: Any, hostname: str = "kube-controller-manager") -> None:
     """Go: ``main`` — controller-manager.go#L44-L58."""
     s, mf = parse_command_line(argv)
     if mf.glog_set:
@@ -66,10 +64,8 @@ def main(argv: Sequence[str], *, server: Any, hostname: str = "kube-controller-m
     if printed is not None:
         _exit(0, stdout=printed + "\n")
         return
-    if handles is not None:
-        handles.s = s
     try:
-        app.run(s, server, hostname=hostname, handles=handles, on_created=on_created)
+        app.run(s, server, hostname=hostname)
     except PANICS:
         raise
     except Exception as err:  # noqa: BLE001 - Go: if err := app.Run(s); err != nil

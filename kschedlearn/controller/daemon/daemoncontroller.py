@@ -79,18 +79,18 @@ from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
 
 BURST_REPLICAS = 250
-"""Go: ``BurstReplicas`` — daemoncontroller.go#L61."""
+"""Go: ``BurstReplicas`` — daemoncontroller.go#L60-L61."""
 STATUS_UPDATE_RETRIES = 1
-"""Go: ``StatusUpdateRetries`` — daemoncontroller.go#L64."""
+"""Go: ``StatusUpdateRetries`` — daemoncontroller.go#L63-L64."""
 SELECTING_ALL_REASON = "SelectingAll"
 FAILED_PLACEMENT_REASON = "FailedPlacement"
 FAILED_DAEMON_POD_REASON = "FailedDaemonPod"
 
 CONTROLLER_KIND = ("extensions/v1beta1", "DaemonSet")
-"""Go: ``controllerKind`` — daemoncontroller.go#L76."""
+"""Go: ``controllerKind`` — daemoncontroller.go#L75-L76."""
 
 #: Go: metav1.TaintNodeNotReady / TaintNodeUnreachable
-#: (https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/well_known_labels.go#L40-L46).
+#: (https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/well_known_labels.go#L37-L46).
 TAINT_NODE_NOT_READY = "node.alpha.kubernetes.io/notReady"
 TAINT_NODE_UNREACHABLE = "node.alpha.kubernetes.io/unreachable"
 #: Go: features.ExperimentalCriticalPodAnnotation; kubelettypes.CriticalPodAnnotationKey.
@@ -101,7 +101,7 @@ CRITICAL_POD_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/critical-pod"
 def is_critical_pod(pod: Pod) -> bool:
     """A ``kube-system`` pod annotated ``scheduler.alpha.kubernetes.io/critical-pod: ""``.
 
-    Go: kubelettypes.IsCriticalPod — https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/kubelet/types/pod_update.go#L143-L153
+    Go: kubelettypes.IsCriticalPod — https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/kubelet/types/pod_update.go#L140-L153
     """
     # Critical pods are restricted to "kube-system" namespace as of now.
     if pod.metadata.namespace != "kube-system":
@@ -119,7 +119,7 @@ def _critical_gate() -> bool:
 
 @attrs.define(eq=False)
 class DaemonSetsController(UpdateMethods):
-    """Go: ``DaemonSetsController`` — daemoncontroller.go#L80-L113."""
+    """Go: ``DaemonSetsController`` — daemoncontroller.go#L78-L113."""
 
     kube_client: Any
     event_recorder: Any
@@ -148,7 +148,7 @@ class DaemonSetsController(UpdateMethods):
         self.enqueue_daemon_set(ds)
 
     def run(self, workers: int, stop_ch: sim.Chan) -> None:
-        """Go: ``(*DaemonSetsController).Run`` — daemoncontroller.go#L195-L212."""
+        """Go: ``(*DaemonSetsController).Run`` — daemoncontroller.go#L194-L212."""
         with handle_crash():
             try:
                 glog.infof("Starting Daemon Sets controller manager")
@@ -168,7 +168,7 @@ class DaemonSetsController(UpdateMethods):
             pass
 
     def process_next_work_item(self) -> bool:
-        """Go: ``processNextWorkItem`` — daemoncontroller.go#L220-L237."""
+        """Go: ``processNextWorkItem`` — daemoncontroller.go#L219-L237."""
         ds_key, quit_ = self.queue.get()
         if quit_:
             return False
@@ -197,7 +197,7 @@ class DaemonSetsController(UpdateMethods):
         self.queue.add_after(key, after)
 
     def get_pod_daemon_sets(self, pod: Pod) -> list[Any] | None:
-        """Go: ``getPodDaemonSets`` — daemoncontroller.go#L262-L273."""
+        """Go: ``getPodDaemonSets`` — daemoncontroller.go#L261-L273."""
         try:
             sets = self.ds_lister.get_pod_daemon_sets(pod)
         except PANICS:
@@ -238,7 +238,7 @@ class DaemonSetsController(UpdateMethods):
             self.enqueue_daemon_set(ds)
 
     def update_pod(self, old: Any, cur: Any) -> None:
-        """Go: ``updatePod`` — daemoncontroller.go#L318-L368."""
+        """Go: ``updatePod`` — daemoncontroller.go#L315-L368."""
         cur_pod, old_pod = cur, old
         if cur_pod.metadata.resource_version == old_pod.metadata.resource_version:
             # Periodic resync will send update events for all known pods.
@@ -330,7 +330,7 @@ class DaemonSetsController(UpdateMethods):
     def get_nodes_to_daemon_pods(self, ds: Any) -> dict[str, list[Pod]]:
         """Node name → the daemon pods (claimed by ControllerRef) running there.
 
-        Go: ``getNodesToDaemonPods`` — daemoncontroller.go#L461-L498
+        Go: ``getNodesToDaemonPods`` — daemoncontroller.go#L457-L498
         """
         selector = metav1.label_selector_as_selector(ds.spec.selector)
         # List all pods to include those that don't match the selector anymore but
@@ -358,7 +358,7 @@ class DaemonSetsController(UpdateMethods):
         return node_to_daemon_pods
 
     def resolve_controller_ref(self, namespace: str, controller_ref: OwnerReference) -> Any:
-        """Go: ``resolveControllerRef`` — daemoncontroller.go#L503-L519."""
+        """Go: ``resolveControllerRef`` — daemoncontroller.go#L500-L519."""
         if controller_ref.kind != CONTROLLER_KIND[1]:
             return None
         try:
@@ -444,7 +444,7 @@ class DaemonSetsController(UpdateMethods):
                    ) -> list[BaseException]:
         """Create the pods (bound to their nodes) and delete the others, within burstReplicas.
 
-        Go: ``syncNodes`` — daemoncontroller.go#L597-L659
+        Go: ``syncNodes`` — daemoncontroller.go#L595-L659
         """
         # We need to set expectations before creating/deleting pods to avoid race conditions.
         ds_key = controller.key_func(ds)
@@ -602,7 +602,7 @@ class DaemonSetsController(UpdateMethods):
         """(wantToRun, shouldSchedule, shouldContinueRunning) for this daemon set on this node —
         the controller's own scheduling decision (see the module docstring).
 
-        Go: ``nodeShouldRunDaemonPod`` — daemoncontroller.go#L829-L963
+        Go: ``nodeShouldRunDaemonPod`` — daemoncontroller.go#L817-L963
         """
         new_pod = new_pod_for(ds, node.metadata.name)
         critical = _critical_gate() and is_critical_pod(new_pod)
@@ -726,7 +726,7 @@ def new_pod_for(ds: Any, node_name: str) -> Pod:
 def predicates_(pod: Pod, node_info: Any) -> tuple[bool, list[Any]]:
     """``PodToleratesNodeTaints`` then ``GeneralPredicates`` (``EssentialPredicates`` for a critical pod).
 
-    Go: ``Predicates`` — daemoncontroller.go#L974-L1001 (``predicates_``: the module of the same name is imported)
+    Go: ``Predicates`` — daemoncontroller.go#L972-L1001 (``predicates_``: the module of the same name is imported)
     """
     predicate_fails: list[Any] = []
     critical = _critical_gate() and is_critical_pod(pod)
@@ -745,7 +745,7 @@ def predicates_(pod: Pod, node_info: Any) -> tuple[bool, list[Any]]:
 
 
 def new_controller_ref(ds: Any) -> OwnerReference:
-    """Go: ``newControllerRef`` — daemoncontroller.go#L1004-L1015."""
+    """Go: ``newControllerRef`` — daemoncontroller.go#L1003-L1015."""
     return OwnerReference(api_version=CONTROLLER_KIND[0], kind=CONTROLLER_KIND[1], name=ds.metadata.name,
                           uid=ds.metadata.uid, block_owner_deletion=True, controller=True)
 

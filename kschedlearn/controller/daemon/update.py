@@ -30,7 +30,7 @@ class UpdateMethods:
     node_lister: Any
 
     def rolling_update(self, ds: Any) -> None:
-        """Go: ``rollingUpdate`` — update.go#L34-L71."""
+        """Go: ``rollingUpdate`` — update.go#L32-L71."""
         try:
             node_to_daemon_pods = self.get_nodes_to_daemon_pods(ds)
         except PANICS:

@@ -64,10 +64,10 @@ from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
 
 MAX_RETRIES = 5
-"""Go: ``maxRetries`` — deployment_controller.go#L55 (a key is dropped after five failed syncs)."""
+"""Go: ``maxRetries`` — deployment_controller.go#L54-L55 (a key is dropped after five failed syncs)."""
 
 CONTROLLER_KIND = ("extensions/v1beta1", "Deployment")
-"""Go: ``controllerKind`` — deployment_controller.go#L59."""
+"""Go: ``controllerKind`` — deployment_controller.go#L58-L59."""
 
 PodMap = dict[str, list[Any]]
 """Go: ``map[types.UID]*v1.PodList`` (replica set UID → its pods), in replica-set order."""
@@ -75,7 +75,7 @@ PodMap = dict[str, list[Any]]
 
 @attrs.define(eq=False)
 class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, RollbackMethods, ProgressMethods):
-    """Go: ``DeploymentController`` — deployment_controller.go#L63-L93."""
+    """Go: ``DeploymentController`` — deployment_controller.go#L61-L93."""
 
     client: Any
     event_recorder: Any
@@ -91,7 +91,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
     pod_lister_synced: Any = None
 
     def run(self, workers: int, stop_ch: sim.Chan) -> None:
-        """Go: ``(*DeploymentController).Run`` — deployment_controller.go#L143-L160."""
+        """Go: ``(*DeploymentController).Run`` — deployment_controller.go#L142-L160."""
         with handle_crash():
             try:
                 glog.infof("Starting deployment controller")
@@ -132,7 +132,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
     def add_replica_set(self, obj: Any) -> None:
         """A replica set appeared: wake its Deployment, or those that may adopt it.
 
-        Go: ``addReplicaSet`` — deployment_controller.go#L194-L225
+        Go: ``addReplicaSet`` — deployment_controller.go#L193-L225
         """
         rs = obj
         if rs.metadata.deletion_timestamp is not None:
@@ -159,7 +159,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
             self.enqueue_deployment(d)
 
     def get_deployments_for_replica_set(self, rs: Any) -> list[Any] | None:
-        """Go: ``getDeploymentsForReplicaSet`` — deployment_controller.go#L229-L245."""
+        """Go: ``getDeploymentsForReplicaSet`` — deployment_controller.go#L227-L245."""
         try:
             deployments = self.d_lister.get_deployments_for_replica_set(rs)
         except PANICS:
@@ -175,7 +175,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
         return deployments
 
     def update_replica_set(self, old: Any, cur: Any) -> None:
-        """Go: ``updateReplicaSet`` — deployment_controller.go#L251-L294."""
+        """Go: ``updateReplicaSet`` — deployment_controller.go#L247-L294."""
         cur_rs, old_rs = cur, old
         if cur_rs.metadata.resource_version == old_rs.metadata.resource_version:
             # Periodic resync will send update events for all known replica sets.
@@ -208,7 +208,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
                 self.enqueue_deployment(d)
 
     def delete_replica_set(self, obj: Any) -> None:
-        """Go: ``deleteReplicaSet`` — deployment_controller.go#L299-L330."""
+        """Go: ``deleteReplicaSet`` — deployment_controller.go#L296-L330."""
         rs = obj
         if isinstance(obj, DeletedFinalStateUnknown):
             rs = obj.obj
@@ -228,7 +228,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
     def delete_pod(self, obj: Any) -> None:
         """Wake a Recreate Deployment once all of its pods are gone.
 
-        Go: ``deletePod`` — deployment_controller.go#L333-L371
+        Go: ``deletePod`` — deployment_controller.go#L332-L371
         """
         pod = obj
         if isinstance(obj, DeletedFinalStateUnknown):
@@ -264,14 +264,14 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
         self.queue.add_rate_limited(key)
 
     def enqueue_after(self, deployment: Any, after: float) -> None:
-        """Enqueue after ``after`` seconds. Go: ``enqueueAfter`` — deployment_controller.go#L394-L402."""
+        """Enqueue after ``after`` seconds. Go: ``enqueueAfter`` — deployment_controller.go#L393-L402."""
         key = controller.key_func(deployment)
         self.queue.add_after(key, after)
 
     def get_deployment_for_pod(self, pod: Any) -> Any:
         """The Deployment that owns the replica set that owns the pod.
 
-        Go: ``getDeploymentForPod`` — deployment_controller.go#L405-L430
+        Go: ``getDeploymentForPod`` — deployment_controller.go#L404-L430
         """
         controller_ref = get_controller_of(pod)
         if controller_ref is None:
@@ -297,7 +297,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
         return self.resolve_controller_ref(rs.metadata.namespace, controller_ref)
 
     def resolve_controller_ref(self, namespace: str, controller_ref: Any) -> Any:
-        """Go: ``resolveControllerRef`` — deployment_controller.go#L435-L451."""
+        """Go: ``resolveControllerRef`` — deployment_controller.go#L432-L451."""
         # We can't look up by UID, so look up by Name and then verify UID.
         # Don't even try to look up by Name if it's the wrong Kind.
         if controller_ref.kind != CONTROLLER_KIND[1]:
@@ -314,7 +314,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
         return d
 
     def worker(self) -> None:
-        """Go: ``worker`` — deployment_controller.go#L455-L458."""
+        """Go: ``worker`` — deployment_controller.go#L453-L458."""
         while self.process_next_work_item():
             pass
 
@@ -355,7 +355,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
     def get_replica_sets_for_deployment(self, d: Any) -> list[Any]:
         """The replica sets this Deployment owns, after adopting and releasing by ControllerRef.
 
-        Go: ``getReplicaSetsForDeployment`` — deployment_controller.go#L493-L518
+        Go: ``getReplicaSetsForDeployment`` — deployment_controller.go#L490-L518
         """
         # List all ReplicaSets to find those we own but that no longer match our selector.
         rs_list = self.rs_lister.replica_sets(d.metadata.namespace).list(labels.everything())
@@ -382,7 +382,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
     def get_pod_map_for_deployment(self, d: Any, rs_list: list[Any]) -> PodMap:
         """The pods of the Deployment, grouped by the replica set that controls them.
 
-        Go: ``getPodMapForDeployment`` — deployment_controller.go#L524-L554
+        Go: ``getPodMapForDeployment`` — deployment_controller.go#L520-L554
         """
         # Get all Pods that potentially belong to this Deployment.
         selector = metav1.label_selector_as_selector(d.spec.selector)
@@ -406,7 +406,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
     def sync_deployment(self, key: str) -> None:
         """Sync one Deployment (see the module docstring for what it decides).
 
-        Go: ``syncDeployment`` — deployment_controller.go#L558-L686
+        Go: ``syncDeployment`` — deployment_controller.go#L556-L686
         """
         start_time = sim.now()
         glog.v(4).infof("Started syncing deployment %q (%v)", key, start_time)
@@ -505,7 +505,7 @@ class DeploymentController(SyncMethods, RollingMethods, RecreateMethods, Rollbac
 
 
 def new_deployment_controller(d_informer: Any, rs_informer: Any, pod_informer: Any, client: Any) -> DeploymentController:
-    """Go: ``NewDeploymentController`` — deployment_controller.go#L96-L140."""
+    """Go: ``NewDeploymentController`` — deployment_controller.go#L95-L140."""
     event_broadcaster = new_broadcaster()
     event_broadcaster.start_logging(glog.infof)
     event_broadcaster.start_recording_to_sink(EventSinkImpl(client))

@@ -30,7 +30,7 @@ from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
 
 now_fn: Callable[[], float] = lambda: sim.now()  # noqa: E731 - Go: a package variable tests replace
-"""Go: ``nowFn`` — progress.go#L196."""
+"""Go: ``nowFn`` — progress.go#L195-L196."""
 
 
 class ProgressMethods:
@@ -43,7 +43,7 @@ class ProgressMethods:
     def has_failed(self, d: Deployment, rs_list: list[Any], pod_map: dict[str, list[Any]]) -> tuple[bool, Deployment]:
         """Whether the rollout ran past its progress deadline.
 
-        Go: ``hasFailed`` — progress.go#L37-L74
+        Go: ``hasFailed`` — progress.go#L32-L74
         """
         if d.spec.progress_deadline_seconds is None or d.spec.rollback_to is not None or d.spec.paused:
             return False, d
@@ -67,7 +67,7 @@ class ProgressMethods:
     def sync_rollout_status(self, all_rss: list[Any], new_rs: ReplicaSet | None, d: Deployment) -> None:
         """Write the status of a rollout with its Progressing and ReplicaFailure conditions.
 
-        Go: ``syncRolloutStatus`` — progress.go#L80-L159
+        Go: ``syncRolloutStatus`` — progress.go#L76-L159
         """
         new_status = calculate_status(all_rss, new_rs, d)
         # If there is no progressDeadlineSeconds set, remove any Progressing condition.
@@ -125,7 +125,7 @@ class ProgressMethods:
     def get_replica_failures(self, all_rss: list[Any], new_rs: ReplicaSet | None) -> list[DeploymentCondition]:
         """The ReplicaFailure conditions of the replica sets, the new one's first.
 
-        Go: ``getReplicaFailures`` — progress.go#L163-L193
+        Go: ``getReplicaFailures`` — progress.go#L161-L193
         """
         conditions = []
         if new_rs is not None:
@@ -149,7 +149,7 @@ class ProgressMethods:
         """Enqueue a deployment without progress for its deadline check: seconds until then,
         0 if now, -1 if not needed.
 
-        Go: ``requeueStuckDeployment`` — progress.go#L201-L240
+        Go: ``requeueStuckDeployment`` — progress.go#L198-L240
         """
         current_cond = util.get_deployment_condition(d.status, DEPLOYMENT_PROGRESSING)
         # Can't estimate progress if there is no deadline in the spec or progressing condition in the current status.

@@ -21,7 +21,7 @@ class RecreateMethods:
     Go: the methods of recreate.go (kschedlearn-only grouping: Go spreads one type's methods over files)."""
 
     def rollout_recreate(self, d: Deployment, rs_list: list[Any], pod_map: dict[str, list[Any]]) -> None:
-        """Go: ``rolloutRecreate`` — recreate.go#L27-L78."""
+        """Go: ``rolloutRecreate`` — recreate.go#L26-L78."""
         # Don't create a new RS if not already existed, so that we avoid scaling up before scaling down
         new_rs, old_rss, d = self.get_all_replica_sets_and_sync_revision(d, rs_list, pod_map, False)
         all_rss = [*old_rss, new_rs]
@@ -53,7 +53,7 @@ class RecreateMethods:
         self.sync_rollout_status(all_rss, new_rs, d)
 
     def scale_down_old_replica_sets_for_recreate(self, old_rss: list[Any], deployment: Deployment) -> bool:
-        """Go: ``scaleDownOldReplicaSetsForRecreate`` — recreate.go#L81-L99."""
+        """Go: ``scaleDownOldReplicaSetsForRecreate`` — recreate.go#L80-L99."""
         scaled = False
         for i, rs in enumerate(old_rss):
             # Scaling not required.
@@ -66,7 +66,7 @@ class RecreateMethods:
         return scaled
 
     def scale_up_new_replica_set_for_recreate(self, new_rs: ReplicaSet, deployment: Deployment) -> bool:
-        """Go: ``scaleUpNewReplicaSetForRecreate`` — recreate.go#L102-L105."""
+        """Go: ``scaleUpNewReplicaSetForRecreate`` — recreate.go#L101-L105."""
         scaled, _ = self.scale_replica_set_and_record_event(new_rs, deployment.spec.replicas, deployment)
         return scaled
 

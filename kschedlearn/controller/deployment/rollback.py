@@ -30,7 +30,7 @@ class RollbackMethods:
     def rollback(self, d: Deployment, rs_list: list[Any], pod_map: dict[str, list[Any]]) -> None:
         """Roll back to ``spec.rollbackTo.revision`` (0 = the previous one); always clear the request.
 
-        Go: ``rollback`` — rollback.go#L31-L69
+        Go: ``rollback`` — rollback.go#L30-L69
         """
         new_rs, all_old_rss, d = self.get_all_replica_sets_and_sync_revision(d, rs_list, pod_map, True)
         all_rss = [*all_old_rss, new_rs]
@@ -70,7 +70,7 @@ class RollbackMethods:
     def rollback_to_template(self, d: Deployment, rs: ReplicaSet) -> bool:
         """Take the replica set's template (and annotations) if they differ; clear the request.
 
-        Go: ``rollbackToTemplate`` — rollback.go#L74-L99 (the update's error is raised)
+        Go: ``rollbackToTemplate`` — rollback.go#L71-L99 (the update's error is raised)
         """
         performed_rollback = False
         if not deploymentutil.equal_ignore_hash(d.spec.template, rs.spec.template):
@@ -97,7 +97,7 @@ class RollbackMethods:
         self.event_recorder.eventf(d, "Normal", deploymentutil.ROLLBACK_DONE, message)
 
     def update_deployment_and_clear_rollback_to(self, d: Deployment) -> None:
-        """Go: ``updateDeploymentAndClearRollbackTo`` — rollback.go#L112-L117."""
+        """Go: ``updateDeploymentAndClearRollbackTo`` — rollback.go#L109-L117."""
         glog.v(4).infof("Cleans up rollbackTo of deployment %q", d.metadata.name)
         d = attrs.evolve(d, spec=attrs.evolve(d.spec, rollback_to=None))
         self.client.extensions().deployments(d.metadata.namespace).update(d)

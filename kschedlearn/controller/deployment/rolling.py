@@ -31,7 +31,7 @@ class RollingMethods:
     Go: the methods of rolling.go (kschedlearn-only grouping: Go spreads one type's methods over files)."""
 
     def rollout_rolling(self, d: Deployment, rs_list: list[Any], pod_map: dict[str, list[Any]]) -> None:
-        """Go: ``rolloutRolling`` — rolling.go#L33-L62."""
+        """Go: ``rolloutRolling`` — rolling.go#L32-L62."""
         new_rs, old_rss, d = self.get_all_replica_sets_and_sync_revision(d, rs_list, pod_map, True)
         all_rss = [*old_rss, new_rs]
         # Scale up, if we can.
@@ -108,7 +108,7 @@ class RollingMethods:
                                    max_cleanup_count: int) -> tuple[list[Any], int]:
         """Scale old replica sets down by their unavailable replicas first (oldest first).
 
-        Go: ``cleanupUnhealthyReplicas`` — rolling.go#L151-L184
+        Go: ``cleanupUnhealthyReplicas`` — rolling.go#L150-L184
         """
         sort_by_less(old_rss, controller.replica_sets_by_creation_timestamp_less)
         total_scaled_down = 0
@@ -139,7 +139,7 @@ class RollingMethods:
                                                        deployment: Deployment) -> int:
         """Scale old replica sets down while more than ``replicas - maxUnavailable`` are available.
 
-        Go: ``scaleDownOldReplicaSetsForRollingUpdate`` — rolling.go#L188-L229
+        Go: ``scaleDownOldReplicaSetsForRollingUpdate`` — rolling.go#L186-L229
         """
         max_unavailable = deploymentutil.max_unavailable(deployment)
         # Check if we can scale down.

@@ -56,14 +56,14 @@ class SyncMethods:
     def sync_status_only(self, d: Deployment, rs_list: list[Any], pod_map: dict[str, list[Any]]) -> None:
         """Only the status: used while the Deployment is being deleted.
 
-        Go: ``syncStatusOnly`` — sync.go#L39-L47
+        Go: ``syncStatusOnly`` — sync.go#L38-L47
         """
         new_rs, old_rss, d = self.get_all_replica_sets_and_sync_revision(d, rs_list, pod_map, False)
         all_rss = [*old_rss, new_rs]
         self.sync_deployment_status(all_rss, new_rs, d)
 
     def sync(self, d: Deployment, rs_list: list[Any], pod_map: dict[str, list[Any]]) -> None:
-        """Reconcile a scaling event or a paused Deployment. Go: ``sync`` — sync.go#L51-L64."""
+        """Reconcile a scaling event or a paused Deployment. Go: ``sync`` — sync.go#L49-L64."""
         new_rs, old_rss, d = self.get_all_replica_sets_and_sync_revision(d, rs_list, pod_map, False)
         # If we get an error while trying to scale, the deployment will be requeued
         # so we can abort this resync
@@ -74,7 +74,7 @@ class SyncMethods:
     def check_paused_conditions(self, d: Deployment) -> Deployment:
         """Add a Progressing=Unknown condition when the Deployment is paused or resumed.
 
-        Go: ``checkPausedConditions`` — sync.go#L69-L98 (returns the deployment it changed)
+        Go: ``checkPausedConditions`` — sync.go#L66-L98 (returns the deployment it changed)
         """
         if d.spec.progress_deadline_seconds is None:
             return d
@@ -106,7 +106,7 @@ class SyncMethods:
                                                ) -> tuple[ReplicaSet | None, list[ReplicaSet], Deployment]:
         """(the new replica set, all old ones, the deployment with its revision brought up to date).
 
-        Go: ``getAllReplicaSetsAndSyncRevision`` — sync.go#L112-L130 (returns the deployment too)
+        Go: ``getAllReplicaSetsAndSyncRevision`` — sync.go#L100-L130 (returns the deployment too)
         """
         # List the deployment's RSes & Pods and apply pod-template-hash info to deployment's adopted RSes/Pods
         try:
@@ -124,7 +124,7 @@ class SyncMethods:
                                          ) -> tuple[list[Any], list[Any]]:
         """The replica sets (each with the hash label in its selector) and all their pods.
 
-        Go: ``rsAndPodsWithHashKeySynced`` — sync.go#L137-L155
+        Go: ``rsAndPodsWithHashKeySynced`` — sync.go#L132-L155
         """
         synced_rs_list = []
         for rs in rs_list:
@@ -141,7 +141,7 @@ class SyncMethods:
         """Adopt a pre-1.6 (or hand-made) replica set into the hash-label scheme: template label,
         then the pods' labels, then its own labels and selector.
 
-        Go: ``addHashKeyToRSAndPods`` — sync.go#L161-L225
+        Go: ``addHashKeyToRSAndPods`` — sync.go#L157-L225
         """
         # If the rs already has the new hash label in its selector, it's done syncing
         if labelsutil.selector_has_label(rs.spec.selector, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY):
@@ -226,7 +226,7 @@ class SyncMethods:
         """The replica set of the current template (brought up to date, or created when asked),
         and the deployment as this function left the caller's copy.
 
-        Go: ``getNewReplicaSet`` — sync.go#L232-L355
+        Go: ``getNewReplicaSet`` — sync.go#L227-L355
         """
         existing_new_rs = deploymentutil.find_new_replica_set(deployment, rs_list)
         # Calculate the max revision number among all old RSes
@@ -332,7 +332,7 @@ class SyncMethods:
     def scale(self, deployment: Deployment, new_rs: ReplicaSet | None, old_rss: list[Any]) -> None:
         """Spread a change of ``spec.replicas`` over the active replica sets.
 
-        Go: ``scale`` — sync.go#L362-L458
+        Go: ``scale`` — sync.go#L357-L458
         """
         # If there is only one active replica set then we should scale that up to the full count of the
         # deployment. If there is no active replica set, then we should scale up the newest replica set.
@@ -423,7 +423,7 @@ class SyncMethods:
     def cleanup_deployment(self, old_rss: list[Any], deployment: Deployment) -> None:
         """Delete the oldest empty replica sets beyond ``revisionHistoryLimit``.
 
-        Go: ``cleanupDeployment`` — sync.go#L503-L538
+        Go: ``cleanupDeployment`` — sync.go#L500-L538
         """
         if deployment.spec.revision_history_limit is None:
             return
@@ -458,7 +458,7 @@ class SyncMethods:
             raise aggregate
 
     def sync_deployment_status(self, all_rss: list[Any], new_rs: ReplicaSet | None, d: Deployment) -> None:
-        """Write the status if it changed. Go: ``syncDeploymentStatus`` — sync.go#L541-L552."""
+        """Write the status if it changed. Go: ``syncDeploymentStatus`` — sync.go#L540-L552."""
         new_status = calculate_status(all_rss, new_rs, d)
         if d.status == new_status:
             return
@@ -469,7 +469,7 @@ class SyncMethods:
                          ) -> tuple[bool, Deployment]:
         """Whether an active replica set was sized for another deployment size (a resize).
 
-        Go: ``isScalingEvent`` — sync.go#L597-L613 (returns the deployment too)
+        Go: ``isScalingEvent`` — sync.go#L592-L613 (returns the deployment too)
         """
         new_rs, old_rss, d = self.get_all_replica_sets_and_sync_revision(d, rs_list, pod_map, False)
         all_rss = [*old_rss, new_rs]
@@ -485,7 +485,7 @@ class SyncMethods:
 def calculate_status(all_rss: list[Any], new_rs: ReplicaSet | None, deployment: Deployment) -> DeploymentStatus:
     """The Deployment's counts from its replica sets, and its Available condition.
 
-    Go: ``calculateStatus`` — sync.go#L555-L590
+    Go: ``calculateStatus`` — sync.go#L554-L590
     """
     available_replicas = deploymentutil.get_available_replica_count_for_replica_sets(all_rss)
     total_replicas = deploymentutil.get_replica_count_for_replica_sets(all_rss)
@@ -517,7 +517,7 @@ def calculate_status(all_rss: list[Any], new_rs: ReplicaSet | None, deployment: 
 
 
 def new_controller_ref(d: Deployment) -> OwnerReference:
-    """The ControllerRef pointing to the Deployment. Go: ``newControllerRef`` — sync.go#L616-L627."""
+    """The ControllerRef pointing to the Deployment. Go: ``newControllerRef`` — sync.go#L615-L627."""
     return OwnerReference(api_version="extensions/v1beta1", kind="Deployment", name=d.metadata.name,
                           uid=d.metadata.uid, block_owner_deletion=True, controller=True)
 

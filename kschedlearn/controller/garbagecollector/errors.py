@@ -24,7 +24,7 @@ class RestMappingError(Exception):
         super().__init__(sprintf("unable to get REST mapping for %s.", sprintf("%s/%s", version, kind)))
 
     def message(self) -> str:
-        """The error with the advice 1.6 logs. Go: ``(*restMappingError).Message`` — errors.go#L36-L42."""
+        """The error with the advice 1.6 logs. Go: ``(*restMappingError).Message`` — errors.go#L35-L42."""
         version_kind = sprintf("%s/%s", self.version, self.kind)
         err_msg = sprintf("unable to get REST mapping for %s. ", version_kind)
         err_msg += sprintf(NON_CORE_MESSAGE, version_kind)

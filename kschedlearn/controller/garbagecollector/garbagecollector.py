@@ -56,7 +56,7 @@ from kschedlearn.trace.gofmt import sprintf
 
 @attrs.define(eq=False)
 class GarbageCollector(Operations):
-    """Go: ``GarbageCollector`` — garbagecollector.go#L57-L72."""
+    """Go: ``GarbageCollector`` — garbagecollector.go#L46-L72."""
 
     client: Any
     attempt_to_delete: RateLimitingType
@@ -233,7 +233,7 @@ class GarbageCollector(Operations):
         self.delete_object(item.identity, None)
 
     def process_deleting_dependents_item(self, item: Node) -> None:
-        """Go: ``processDeletingDependentsItem`` — garbagecollector.go#L368-L381."""
+        """Go: ``processDeletingDependentsItem`` — garbagecollector.go#L367-L381."""
         blocking_dependents = item.blocking_dependents()
         if not blocking_dependents:
             glog.v(2).infof("remove DeleteDependents finalizer for item %s", item.identity)
@@ -296,12 +296,12 @@ class GarbageCollector(Operations):
             self.attempt_to_orphan.done(item)
 
     def graph_has_uid(self, uids: Sequence[str]) -> bool:
-        """Go: ``GraphHasUID`` — garbagecollector.go#L452-L459."""
+        """Go: ``GraphHasUID`` — garbagecollector.go#L448-L459."""
         return any(self.dependency_graph_builder.uid_to_node.read(u)[1] for u in uids)
 
 
 def object_reference_to_metadata_only_object(ref: ObjectReference) -> MetadataOnlyObject:
-    """Go: ``objectReferenceToMetadataOnlyObject`` — garbagecollector.go#L163-L176."""
+    """Go: ``objectReferenceToMetadataOnlyObject`` — garbagecollector.go#L163-L175."""
     return MetadataOnlyObject(ObjectMeta(namespace=ref.namespace, uid=ref.uid, name=ref.name),
                               ref.api_version, ref.kind)
 

@@ -58,7 +58,7 @@ class Node:
     owners: tuple[OwnerReference, ...] = ()
 
     def mark_being_deleted(self) -> None:
-        """Go: ``(*node).markBeingDeleted`` — graph.go#L63-L67."""
+        """Go: ``(*node).markBeingDeleted`` — graph.go#L61-L67."""
         self.being_deleted = True
 
     def is_being_deleted(self) -> bool:
@@ -86,13 +86,13 @@ class Node:
         return len(self.dependents)
 
     def get_dependents(self) -> list[Node]:
-        """Go: ``(*node).getDependents`` — graph.go#L108-L116."""
+        """Go: ``(*node).getDependents`` — graph.go#L105-L116."""
         return list(self.dependents)
 
     def blocking_dependents(self) -> list[Node]:
         """The dependents whose reference to this node has ``blockOwnerDeletion: true``.
 
-        Go: ``(*node).blockingDependents`` — graph.go#L124-L135
+        Go: ``(*node).blockingDependents`` — graph.go#L118-L135
         """
         ret = []
         for dep in self.get_dependents():

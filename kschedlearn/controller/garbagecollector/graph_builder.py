@@ -42,7 +42,8 @@ ADD_EVENT, UPDATE_EVENT, DELETE_EVENT = 0, 1, 2
 """Go: ``eventType`` — graph_builder.go#L39."""
 
 RESOURCE_RESYNC_TIME = 0.0
-"""Go: ``ResourceResyncTime`` — garbagecollector.go#L44."""
+"""Go: ``ResourceResyncTime`` —
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/garbagecollector/garbagecollector.go#L44"""
 
 #: Go: ``ignoredResources`` — graph_builder.go#L197-L206 (the ones the simulation serves)
 IGNORED_RESOURCES = frozenset({("", "v1", "bindings"), ("", "v1", "events")})
@@ -50,7 +51,7 @@ IGNORED_RESOURCES = frozenset({("", "v1", "bindings"), ("", "v1", "events")})
 
 @attrs.frozen(eq=False)
 class Event:
-    """Go: ``event`` — graph_builder.go#L47-L53 (plus the monitor's apiVersion and kind).
+    """Go: ``event`` — graph_builder.go#L47-L52 (plus the monitor's apiVersion and kind).
 
     Compared by identity, as Go's ``*event`` pointers on the work queue are."""
 
@@ -92,7 +93,7 @@ class DeletableResource:
 
 @attrs.define(eq=False)
 class GraphBuilder:
-    """Go: ``GraphBuilder`` — graph_builder.go#L57-L80."""
+    """Go: ``GraphBuilder`` — graph_builder.go#L54-L80."""
 
     client: Any
     graph_changes: RateLimitingType
@@ -168,12 +169,12 @@ class GraphBuilder:
             owner_node.add_dependent(n)
 
     def insert_node(self, n: Node) -> None:
-        """Go: ``(*GraphBuilder).insertNode`` — graph_builder.go#L242-L245."""
+        """Go: ``(*GraphBuilder).insertNode`` — graph_builder.go#L240-L245."""
         self.uid_to_node.write(n)
         self.add_dependent_to_owners(n, n.owners)
 
     def remove_dependent_from_owners(self, n: Node, owners: Sequence[OwnerReference]) -> None:
-        """Go: ``(*GraphBuilder).removeDependentFromOwners`` — graph_builder.go#L248-L257."""
+        """Go: ``(*GraphBuilder).removeDependentFromOwners`` — graph_builder.go#L247-L256."""
         for owner in owners:
             owner_node, ok = self.uid_to_node.read(owner.uid)
             if not ok:
@@ -181,14 +182,14 @@ class GraphBuilder:
             owner_node.delete_dependent(n)
 
     def remove_node(self, n: Node) -> None:
-        """Go: ``(*GraphBuilder).removeNode`` — graph_builder.go#L260-L263."""
+        """Go: ``(*GraphBuilder).removeNode`` — graph_builder.go#L258-L263."""
         self.uid_to_node.delete(n.identity.uid)
         self.remove_dependent_from_owners(n, n.owners)
 
     def add_unblocked_owners_to_delete_queue(self, removed: Sequence[OwnerReference],
                                              changed: Sequence[OwnerRefPair]) -> None:
         """An owner waiting for its blocking dependents is looked at again when one stops
-        blocking it. Go: ``addUnblockedOwnersToDeleteQueue`` — graph_builder.go#L359-L382."""
+        blocking it. Go: ``addUnblockedOwnersToDeleteQueue`` — graph_builder.go#L357-L382."""
         for ref in removed:
             if ref.block_owner_deletion:
                 node, found = self.uid_to_node.read(ref.uid)
@@ -226,7 +227,7 @@ class GraphBuilder:
             pass
 
     def process_graph_changes(self) -> bool:
-        """Apply one event to the graph. Go: ``(*GraphBuilder).processGraphChanges`` — graph_builder.go#L407-L499."""
+        """Apply one event to the graph. Go: ``(*GraphBuilder).processGraphChanges`` — graph_builder.go#L406-L499."""
         item, quit_ = self.graph_changes.get()
         if quit_:
             return False
@@ -284,7 +285,7 @@ class GraphBuilder:
 
 def references_diffs(old: Sequence[OwnerReference], new: Sequence[OwnerReference]
                      ) -> tuple[list[OwnerReference], list[OwnerReference], list[OwnerRefPair]]:
-    """(added, removed, changed) ownerReferences, by UID. Go: ``referencesDiffs`` — graph_builder.go#L272-L301."""
+    """(added, removed, changed) ownerReferences, by UID. Go: ``referencesDiffs`` — graph_builder.go#L270-L300."""
     old_uid_to_ref = {ref.uid: ref for ref in old}
     new_uid_to_ref = {ref.uid: ref for ref in new}
     added = [ref for uid, ref in new_uid_to_ref.items() if uid not in old_uid_to_ref]
@@ -295,7 +296,7 @@ def references_diffs(old: Sequence[OwnerReference], new: Sequence[OwnerReference
 
 
 def deletion_starts(old_obj: Any, new_meta: ObjectMeta) -> bool:
-    """The update that gave the object its deletion timestamp. Go: ``deletionStarts`` — graph_builder.go#L303-L319."""
+    """The update that gave the object its deletion timestamp. Go: ``deletionStarts`` — graph_builder.go#L302-L319."""
     if old_obj is None:
         return new_meta.deletion_timestamp is not None
     return being_deleted(new_meta) and not being_deleted(old_obj.metadata)
@@ -317,12 +318,12 @@ def has_orphan_finalizer(meta: ObjectMeta) -> bool:
 
 
 def starts_waiting_for_dependents_deleted(old_obj: Any, new_meta: ObjectMeta) -> bool:
-    """Go: ``startsWaitingForDependentsDeleted`` — graph_builder.go#L347-L349."""
+    """Go: ``startsWaitingForDependentsDeleted`` — graph_builder.go#L345-L349."""
     return deletion_starts(old_obj, new_meta) and has_delete_dependents_finalizer(new_meta)
 
 
 def starts_waiting_for_dependents_orphaned(old_obj: Any, new_meta: ObjectMeta) -> bool:
-    """Go: ``startsWaitingForDependentsOrphaned`` — graph_builder.go#L353-L355."""
+    """Go: ``startsWaitingForDependentsOrphaned`` — graph_builder.go#L351-L355."""
     return deletion_starts(old_obj, new_meta) and has_orphan_finalizer(new_meta)
 
 

@@ -39,7 +39,7 @@ SERVED_VERSIONS = frozenset({"v1", "extensions/v1beta1", "apps/v1beta1"})
 def api_resource(api_version: str, kind: str) -> str:
     """The resource of ``api_version``/``kind``, or :class:`RestMappingError`.
 
-    Go: ``(*GarbageCollector).apiResource`` — operations.go#L35-L48
+    Go: ``(*GarbageCollector).apiResource`` — operations.go#L33-L48
     """
     group = api_version.rpartition("/")[0]
     resource = REST_MAPPINGS.get((group, kind)) if api_version in SERVED_VERSIONS else None
@@ -80,7 +80,7 @@ class Operations:
     def remove_finalizer(self, owner: Node, target_finalizer: str) -> None:
         """Drop one finalizer from the owner (an update, retried on conflicts).
 
-        Go: ``(*GarbageCollector).removeFinalizer`` — operations.go#L99-L135
+        Go: ``(*GarbageCollector).removeFinalizer`` — operations.go#L97-L135
         """
 
         def attempt() -> None:

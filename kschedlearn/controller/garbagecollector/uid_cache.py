@@ -16,20 +16,20 @@ import attrs
 
 @attrs.define(eq=False)
 class UIDCache:
-    """Go: ``UIDCache`` — uid_cache.go#L27-L30."""
+    """Go: ``UIDCache`` — uid_cache.go#L26-L30."""
 
     max_entries: int
     cache: OrderedDict[str, None] = attrs.field(factory=OrderedDict)
 
     def add(self, uid: str) -> None:
-        """Go: ``(*UIDCache).Add`` — uid_cache.go#L40-L44 (the oldest entry leaves when full)."""
+        """Go: ``(*UIDCache).Add`` — uid_cache.go#L39-L44 (the oldest entry leaves when full)."""
         self.cache[uid] = None
         self.cache.move_to_end(uid)
         if self.max_entries and len(self.cache) > self.max_entries:
             self.cache.popitem(last=False)
 
     def has(self, uid: str) -> bool:
-        """Go: ``(*UIDCache).Has`` — uid_cache.go#L47-L52 (a hit counts as a use)."""
+        """Go: ``(*UIDCache).Has`` — uid_cache.go#L46-L52 (a hit counts as a use)."""
         found = uid in self.cache
         if found:
             self.cache.move_to_end(uid)
@@ -37,7 +37,7 @@ class UIDCache:
 
 
 def new_uid_cache(max_cache_entries: int) -> UIDCache:
-    """Go: ``NewUIDCache`` — uid_cache.go#L33-L37."""
+    """Go: ``NewUIDCache`` — uid_cache.go#L32-L37."""
     return UIDCache(max_cache_entries)
 
 

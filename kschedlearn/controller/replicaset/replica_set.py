@@ -56,15 +56,15 @@ from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
 
 BURST_REPLICAS = 500
-"""Go: ``BurstReplicas`` — replica_set.go#L55."""
+"""Go: ``BurstReplicas`` — replica_set.go#L53-L55."""
 
 CONTROLLER_KIND = ("extensions/v1beta1", "ReplicaSet")
-"""Go: ``controllerKind`` — replica_set.go#L62 (group/version, kind)."""
+"""Go: ``controllerKind`` — replica_set.go#L61-L62 (group/version, kind)."""
 
 
 @attrs.define(eq=False)
 class ReplicaSetController:
-    """Go: ``ReplicaSetController`` — replica_set.go#L66-L93."""
+    """Go: ``ReplicaSetController`` — replica_set.go#L64-L93."""
 
     kube_client: Any
     pod_control: Any
@@ -80,7 +80,7 @@ class ReplicaSetController:
     def run(self, workers: int, stop_ch: sim.Chan) -> None:
         """Wait for the caches, then run ``workers`` worker goroutines until ``stop_ch`` closes.
 
-        Go: ``(*ReplicaSetController).Run`` — replica_set.go#L151-L168
+        Go: ``(*ReplicaSetController).Run`` — replica_set.go#L150-L168
         """
         with handle_crash():
             try:
@@ -96,7 +96,7 @@ class ReplicaSetController:
                 self.queue.shut_down()
 
     def get_pod_replica_sets(self, pod: Any) -> list[Any] | None:
-        """The ReplicaSets selecting the pod (more than one is a user error). Go: replica_set.go#L171-L182."""
+        """The ReplicaSets selecting the pod (more than one is a user error). Go: replica_set.go#L170-L182."""
         try:
             rss = self.rs_lister.get_pod_replica_sets(pod)
         except PANICS:
@@ -113,7 +113,7 @@ class ReplicaSetController:
     def resolve_controller_ref(self, namespace: str, controller_ref: OwnerReference) -> Any:
         """The ReplicaSet a ControllerRef names, if it is of our kind and its UID matches.
 
-        Go: ``resolveControllerRef`` — replica_set.go#L187-L203
+        Go: ``resolveControllerRef`` — replica_set.go#L184-L203
         """
         # We can't look up by UID, so look up by Name and then verify UID.
         # Don't even try to look up by Name if it's the wrong Kind.
@@ -131,7 +131,7 @@ class ReplicaSetController:
         return rs
 
     def update_rs(self, old: Any, cur: Any) -> None:
-        """Go: ``updateRS`` — replica_set.go#L206-L226."""
+        """Go: ``updateRS`` — replica_set.go#L205-L226."""
         old_rs, cur_rs = old, cur
         if old_rs.status.replicas != cur_rs.status.replicas:
             glog.v(4).infof("Observed updated replica count for ReplicaSet: %v, %d->%d", cur_rs.metadata.name,
@@ -141,7 +141,7 @@ class ReplicaSetController:
     def add_pod(self, obj: Any) -> None:
         """A pod appeared: observe the creation for its ReplicaSet, or wake those that may adopt it.
 
-        Go: ``addPod`` — replica_set.go#L229-L267
+        Go: ``addPod`` — replica_set.go#L228-L267
         """
         pod = obj
         if pod.metadata.deletion_timestamp is not None:
@@ -170,7 +170,7 @@ class ReplicaSetController:
             self.enqueue_replica_set(rs)
 
     def update_pod(self, old: Any, cur: Any) -> None:
-        """Go: ``updatePod`` — replica_set.go#L272-L342."""
+        """Go: ``updatePod`` — replica_set.go#L269-L342."""
         cur_pod, old_pod = cur, old
         if cur_pod.metadata.resource_version == old_pod.metadata.resource_version:
             # Periodic resync will send update events for all known pods.
@@ -219,7 +219,7 @@ class ReplicaSetController:
     def delete_pod(self, obj: Any) -> None:
         """A pod went (or a tombstone for it): observe the deletion for its ReplicaSet.
 
-        Go: ``deletePod`` — replica_set.go#L346-L382
+        Go: ``deletePod`` — replica_set.go#L344-L382
         """
         pod = obj
         if isinstance(obj, DeletedFinalStateUnknown):
@@ -244,7 +244,7 @@ class ReplicaSetController:
         self.enqueue_replica_set(rs)
 
     def enqueue_replica_set(self, obj: Any) -> None:
-        """Go: ``enqueueReplicaSet`` — replica_set.go#L385-L392."""
+        """Go: ``enqueueReplicaSet`` — replica_set.go#L384-L392."""
         try:
             key = controller.key_func(obj)
         except PANICS:
@@ -255,7 +255,7 @@ class ReplicaSetController:
         self.queue.add(key)
 
     def enqueue_replica_set_after(self, obj: Any, after: float) -> None:
-        """Go: ``enqueueReplicaSetAfter`` — replica_set.go#L395-L402."""
+        """Go: ``enqueueReplicaSetAfter`` — replica_set.go#L394-L402."""
         try:
             key = controller.key_func(obj)
         except PANICS:
@@ -266,7 +266,7 @@ class ReplicaSetController:
         self.queue.add_after(key, after)
 
     def worker(self) -> None:
-        """Go: ``worker`` — replica_set.go#L406-L409."""
+        """Go: ``worker`` — replica_set.go#L404-L409."""
         while self.process_next_work_item():
             pass
         glog.infof("replica set worker shutting down")
@@ -293,7 +293,7 @@ class ReplicaSetController:
     def manage_replicas(self, filtered_pods: Sequence[Any], rs: Any) -> None:
         """Create or delete the difference between the pods owned and ``spec.replicas``.
 
-        Go: ``manageReplicas`` — replica_set.go#L433-L529
+        Go: ``manageReplicas`` — replica_set.go#L430-L529
         """
         diff = len(filtered_pods) - rs.spec.replicas
         try:
@@ -385,7 +385,7 @@ class ReplicaSetController:
     def sync_replica_set(self, key: str) -> None:
         """Sync one ReplicaSet: claim its pods, fix the count if expectations allow, write its status.
 
-        Go: ``syncReplicaSet`` — replica_set.go#L534-L622
+        Go: ``syncReplicaSet`` — replica_set.go#L531-L622
         """
         start_time = sim.now()
         try:
@@ -463,7 +463,7 @@ def new_replica_set_controller(rs_informer: Any, pod_informer: Any, kube_client:
                                burst_replicas: int) -> ReplicaSetController:
     """Wire the controller to its informers, client, recorder and queue.
 
-    Go: ``NewReplicaSetController`` — replica_set.go#L96-L140
+    Go: ``NewReplicaSetController`` — replica_set.go#L95-L140
     """
     event_broadcaster = new_broadcaster()
     event_broadcaster.start_logging(glog.infof)

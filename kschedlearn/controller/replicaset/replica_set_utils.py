@@ -27,13 +27,14 @@ from kschedlearn.trace.gofmt import sprintf
 REPLICA_SET_REPLICA_FAILURE = "ReplicaFailure"
 """Go: extensions.ReplicaSetReplicaFailure."""
 STATUS_UPDATE_RETRIES = 1
-"""Go: ``statusUpdateRetries`` — replica_set.go#L58."""
+"""Go: ``statusUpdateRetries`` —
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/replicaset/replica_set.go#L57-L58"""
 
 
 def update_replica_set_status(c: Any, rs: Any, new_status: ReplicaSetStatus) -> Any:
     """Write ``new_status`` unless nothing changed; one GET + retry after a failed write.
 
-    Go: ``updateReplicaSetStatus`` — replica_set_utils.go#L36-L91
+    Go: ``updateReplicaSetStatus`` — replica_set_utils.go#L35-L91
     """
     # This is the steady state. It happens when the ReplicaSet doesn't have any expectations, since
     # we do a periodic relist every 30s. If the generations differ but the replicas are
@@ -115,13 +116,13 @@ def calculate_status(rs: Any, filtered_pods: Sequence[Any], manage_replicas_err:
 
 
 def new_replica_set_condition(cond_type: str, status: str, reason: str, msg: str) -> ReplicaSetCondition:
-    """Go: ``NewReplicaSetCondition`` — replica_set_utils.go#L138-L146."""
+    """Go: ``NewReplicaSetCondition`` — replica_set_utils.go#L137-L146."""
     return ReplicaSetCondition(type=cond_type, status=status, last_transition_time=sim.now(),
                                           reason=reason, message=msg)
 
 
 def get_condition(status: ReplicaSetStatus, cond_type: str) -> ReplicaSetCondition | None:
-    """Go: ``GetCondition`` — replica_set_utils.go#L149-L157."""
+    """Go: ``GetCondition`` — replica_set_utils.go#L148-L157."""
     for c in status.conditions:
         if c.type == cond_type:
             return c
@@ -129,7 +130,7 @@ def get_condition(status: ReplicaSetStatus, cond_type: str) -> ReplicaSetConditi
 
 
 def set_condition(status: ReplicaSetStatus, condition: ReplicaSetCondition) -> ReplicaSetStatus:
-    """Go: ``SetCondition`` — replica_set_utils.go#L161-L168 (returns the new status)."""
+    """Go: ``SetCondition`` — replica_set_utils.go#L159-L168 (returns the new status)."""
     current_cond = get_condition(status, condition.type)
     if current_cond is not None and current_cond.status == condition.status and current_cond.reason == condition.reason:
         return status
@@ -138,13 +139,13 @@ def set_condition(status: ReplicaSetStatus, condition: ReplicaSetCondition) -> R
 
 
 def remove_condition(status: ReplicaSetStatus, cond_type: str) -> ReplicaSetStatus:
-    """Go: ``RemoveCondition`` — replica_set_utils.go#L171-L173 (returns the new status)."""
+    """Go: ``RemoveCondition`` — replica_set_utils.go#L170-L173 (returns the new status)."""
     return attrs.evolve(status, conditions=filter_out_condition(status.conditions, cond_type))
 
 
 def filter_out_condition(conditions: Sequence[ReplicaSetCondition], cond_type: str
                          ) -> tuple[ReplicaSetCondition, ...]:
-    """Go: ``filterOutCondition`` — replica_set_utils.go#L176-L185."""
+    """Go: ``filterOutCondition`` — replica_set_utils.go#L175-L185."""
     return tuple(c for c in conditions if c.type != cond_type)
 
 

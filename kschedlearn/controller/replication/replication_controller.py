@@ -51,19 +51,20 @@ from kschedlearn.controller.replication.replication_controller_utils import (
     calculate_status,
     update_replication_controller_status,
 )
-from kschedlearn.trace import glog, util_trace
+from kschedlearn.trace import glog
+from kschedlearn.trace.util_trace import new_trace
 from kschedlearn.trace.gofmt import sprintf
 
 BURST_REPLICAS = 500
-"""Go: ``BurstReplicas`` — replication_controller.go#L52."""
+"""Go: ``BurstReplicas`` — replication_controller.go#L50-L52."""
 
 CONTROLLER_KIND = ("v1", "ReplicationController")
-"""Go: ``controllerKind`` — replication_controller.go#L59 (group/version, kind)."""
+"""Go: ``controllerKind`` — replication_controller.go#L58-L59 (group/version, kind)."""
 
 
 @attrs.define(eq=False)
 class ReplicationManager:
-    """Go: ``ReplicationManager`` — replication_controller.go#L65-L88."""
+    """Go: ``ReplicationManager`` — replication_controller.go#L61-L88."""
 
     kube_client: Any
     pod_control: Any
@@ -79,7 +80,7 @@ class ReplicationManager:
     def run(self, workers: int, stop_ch: sim.Chan) -> None:
         """Wait for the caches, then run ``workers`` worker goroutines until ``stop_ch`` closes.
 
-        Go: ``(*ReplicationManager).Run`` — replication_controller.go#L146-L163
+        Go: ``(*ReplicationManager).Run`` — replication_controller.go#L145-L163
         """
         with handle_crash():
             try:
@@ -95,7 +96,7 @@ class ReplicationManager:
                 self.queue.shut_down()
 
     def get_pod_controllers(self, pod: Any) -> list[Any] | None:
-        """The RCs selecting the pod (more than one is a user error). Go: replication_controller.go#L166-L177."""
+        """The RCs selecting the pod (more than one is a user error). Go: replication_controller.go#L165-L177."""
         try:
             rcs = self.rc_lister.get_pod_controllers(pod)
         except PANICS:
@@ -113,7 +114,7 @@ class ReplicationManager:
     def resolve_controller_ref(self, namespace: str, controller_ref: OwnerReference) -> Any:
         """The RC a ControllerRef names, if it is of our kind and its UID matches.
 
-        Go: ``resolveControllerRef`` — replication_controller.go#L182-L198
+        Go: ``resolveControllerRef`` — replication_controller.go#L179-L198
         """
         # We can't look up by UID, so look up by Name and then verify UID.
         # Don't even try to look up by Name if it's the wrong Kind.
@@ -131,7 +132,7 @@ class ReplicationManager:
         return rc
 
     def update_rc(self, old: Any, cur: Any) -> None:
-        """Go: ``updateRC`` — replication_controller.go#L201-L225."""
+        """Go: ``updateRC`` — replication_controller.go#L200-L225."""
         old_rc, cur_rc = old, cur
         # TODO: Remove when #31981 is resolved!
         glog.infof("Observed updated replication controller %v. Desired pod count change: %d->%d",
@@ -144,7 +145,7 @@ class ReplicationManager:
     def add_pod(self, obj: Any) -> None:
         """A pod appeared: observe the creation for its RC, or wake the RCs that may adopt it.
 
-        Go: ``addPod`` — replication_controller.go#L228-L266
+        Go: ``addPod`` — replication_controller.go#L227-L266
         """
         pod = obj
         if pod.metadata.deletion_timestamp is not None:
@@ -173,7 +174,7 @@ class ReplicationManager:
             self.enqueue_controller(rc)
 
     def update_pod(self, old: Any, cur: Any) -> None:
-        """Go: ``updatePod`` — replication_controller.go#L271-L341."""
+        """Go: ``updatePod`` — replication_controller.go#L268-L341."""
         cur_pod, old_pod = cur, old
         if cur_pod.metadata.resource_version == old_pod.metadata.resource_version:
             # Periodic resync will send update events for all known pods.
@@ -222,7 +223,7 @@ class ReplicationManager:
     def delete_pod(self, obj: Any) -> None:
         """A pod went (or a tombstone for it): observe the deletion for its RC.
 
-        Go: ``deletePod`` — replication_controller.go#L345-L381
+        Go: ``deletePod`` — replication_controller.go#L343-L381
         """
         pod = obj
         if isinstance(obj, DeletedFinalStateUnknown):
@@ -247,7 +248,7 @@ class ReplicationManager:
         self.enqueue_controller(rc)
 
     def enqueue_controller(self, obj: Any) -> None:
-        """Go: ``enqueueController`` — replication_controller.go#L384-L391."""
+        """Go: ``enqueueController`` — replication_controller.go#L383-L391."""
         try:
             key = controller.key_func(obj)
         except PANICS:
@@ -258,7 +259,7 @@ class ReplicationManager:
         self.queue.add(key)
 
     def enqueue_controller_after(self, obj: Any, after: float) -> None:
-        """Go: ``enqueueControllerAfter`` — replication_controller.go#L394-L401."""
+        """Go: ``enqueueControllerAfter`` — replication_controller.go#L393-L401."""
         try:
             key = controller.key_func(obj)
         except PANICS:
@@ -269,7 +270,7 @@ class ReplicationManager:
         self.queue.add_after(key, after)
 
     def worker(self) -> None:
-        """Go: ``worker`` — replication_controller.go#L405-L409."""
+        """Go: ``worker`` — replication_controller.go#L403-L409."""
         while self.process_next_work_item():
             pass
         glog.infof("replication controller worker shutting down")
@@ -296,7 +297,7 @@ class ReplicationManager:
     def manage_replicas(self, filtered_pods: Sequence[Any], rc: Any) -> None:
         """Create or delete the difference between the pods owned and ``spec.replicas``.
 
-        Go: ``manageReplicas`` — replication_controller.go#L431-L547
+        Go: ``manageReplicas`` — replication_controller.go#L429-L547
         """
         diff = len(filtered_pods) - rc.spec.replicas
         rc_key = controller.key_func(rc)
@@ -387,9 +388,9 @@ class ReplicationManager:
     def sync_replication_controller(self, key: str) -> None:
         """Sync one RC: claim its pods, fix the count if expectations allow, write its status.
 
-        Go: ``syncReplicationController`` — replication_controller.go#L552-L640
+        Go: ``syncReplicationController`` — replication_controller.go#L549-L640
         """
-        trace = util_trace.new_trace("syncReplicationController: " + key)
+        trace = new_trace("syncReplicationController: " + key)
         start_time = sim.now()
         try:
             namespace, name = split_meta_namespace_key(key)
@@ -466,7 +467,7 @@ def new_replication_manager(pod_informer: Any, rc_informer: Any, kube_client: An
                             burst_replicas: int) -> ReplicationManager:
     """Wire the manager to its informers, client, recorder and queue.
 
-    Go: ``NewReplicationManager`` — replication_controller.go#L91-L135
+    Go: ``NewReplicationManager`` — replication_controller.go#L90-L135
     """
     event_broadcaster = new_broadcaster()
     event_broadcaster.start_logging(glog.infof)

@@ -29,13 +29,14 @@ from kschedlearn.trace.gofmt import sprintf
 REPLICATION_CONTROLLER_REPLICA_FAILURE = "ReplicaFailure"
 """Go: v1.ReplicationControllerReplicaFailure."""
 STATUS_UPDATE_RETRIES = 1
-"""Go: ``statusUpdateRetries`` — replication_controller.go#L55."""
+"""Go: ``statusUpdateRetries`` —
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/replication/replication_controller.go#L54-L55"""
 
 
 def update_replication_controller_status(c: Any, rc: Any, new_status: ReplicationControllerStatus) -> Any:
     """Write ``new_status`` unless nothing changed; one GET + retry after a failed write.
 
-    Go: ``updateReplicationControllerStatus`` — replication_controller_utils.go#L33-L79
+    Go: ``updateReplicationControllerStatus`` — replication_controller_utils.go#L32-L79
     """
     # This is the steady state. It happens when the rc doesn't have any expectations, since
     # we do a periodic relist every 30s. If the generations differ but the replicas are
@@ -125,13 +126,13 @@ def calculate_status(rc: Any, filtered_pods: Sequence[Any], manage_replicas_err:
 
 def new_replication_controller_condition(cond_type: str, status: str, reason: str, msg: str
                                          ) -> ReplicationControllerCondition:
-    """Go: ``NewReplicationControllerCondition`` — replication_controller_utils.go#L139-L147."""
+    """Go: ``NewReplicationControllerCondition`` — replication_controller_utils.go#L138-L147."""
     return ReplicationControllerCondition(type=cond_type, status=status, last_transition_time=sim.now(),
                                           reason=reason, message=msg)
 
 
 def get_condition(status: ReplicationControllerStatus, cond_type: str) -> ReplicationControllerCondition | None:
-    """Go: ``GetCondition`` — replication_controller_utils.go#L150-L158."""
+    """Go: ``GetCondition`` — replication_controller_utils.go#L149-L158."""
     for c in status.conditions:
         if c.type == cond_type:
             return c
@@ -140,7 +141,7 @@ def get_condition(status: ReplicationControllerStatus, cond_type: str) -> Replic
 
 def set_condition(status: ReplicationControllerStatus, condition: ReplicationControllerCondition
                   ) -> ReplicationControllerStatus:
-    """Go: ``SetCondition`` — replication_controller_utils.go#L161-L168 (returns the new status)."""
+    """Go: ``SetCondition`` — replication_controller_utils.go#L160-L168 (returns the new status)."""
     current_cond = get_condition(status, condition.type)
     if current_cond is not None and current_cond.status == condition.status and current_cond.reason == condition.reason:
         return status
@@ -149,13 +150,13 @@ def set_condition(status: ReplicationControllerStatus, condition: ReplicationCon
 
 
 def remove_condition(status: ReplicationControllerStatus, cond_type: str) -> ReplicationControllerStatus:
-    """Go: ``RemoveCondition`` — replication_controller_utils.go#L171-L173 (returns the new status)."""
+    """Go: ``RemoveCondition`` — replication_controller_utils.go#L170-L173 (returns the new status)."""
     return attrs.evolve(status, conditions=filter_out_condition(status.conditions, cond_type))
 
 
 def filter_out_condition(conditions: Sequence[ReplicationControllerCondition], cond_type: str
                          ) -> tuple[ReplicationControllerCondition, ...]:
-    """Go: ``filterOutCondition`` — replication_controller_utils.go#L176-L185."""
+    """Go: ``filterOutCondition`` — replication_controller_utils.go#L175-L185."""
     return tuple(c for c in conditions if c.type != cond_type)
 
 

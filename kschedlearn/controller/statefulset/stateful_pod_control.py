@@ -29,7 +29,7 @@ from kschedlearn.trace.gofmt import sprintf
 
 
 class StatefulPodControlInterface(Protocol):
-    """Go: ``StatefulPodControlInterface`` — stateful_pod_control.go#L40-L56."""
+    """Go: ``StatefulPodControlInterface`` — stateful_pod_control.go#L36-L56."""
 
     def create_stateful_pod(self, set_: Any, pod: Any) -> None: ...
     def update_stateful_pod(self, set_: Any, pod: Any) -> None: ...
@@ -45,7 +45,7 @@ def new_real_stateful_pod_control(client: Any, set_lister: Any, pod_lister: Any,
 
 @attrs.define(eq=False)
 class RealStatefulPodControl:
-    """Go: ``realStatefulPodControl`` — stateful_pod_control.go#L70-L76."""
+    """Go: ``realStatefulPodControl`` — stateful_pod_control.go#L68-L76."""
 
     client: Any
     set_lister: Any
@@ -175,7 +175,7 @@ class RealStatefulPodControl:
         retry_on_conflict(DEFAULT_BACKOFF, attempt)
 
     def record_pod_event(self, verb: str, set_: Any, pod: Any, err: BaseException | None) -> None:
-        """Go: ``recordPodEvent`` — stateful_pod_control.go#L181-L193."""
+        """Go: ``recordPodEvent`` — stateful_pod_control.go#L179-L193."""
         if err is None:
             reason = sprintf("Successful%s", verb.title())
             message = sprintf("%s Pod %s in StatefulSet %s successful", verb.lower(), pod.metadata.name,
@@ -188,7 +188,7 @@ class RealStatefulPodControl:
             self.recorder.event(set_, "Warning", reason, message)
 
     def record_claim_event(self, verb: str, set_: Any, pod: Any, claim: Any, err: BaseException | None) -> None:
-        """Go: ``recordClaimEvent`` — stateful_pod_control.go#L198-L210."""
+        """Go: ``recordClaimEvent`` — stateful_pod_control.go#L195-L210."""
         if err is None:
             reason = sprintf("Successful%s", verb.title())
             message = sprintf("%s Claim %s Pod %s in StatefulSet %s success", verb.lower(), claim.metadata.name,
@@ -201,7 +201,7 @@ class RealStatefulPodControl:
             self.recorder.event(set_, "Warning", reason, message)
 
     def create_persistent_volume_claims(self, set_: Any, pod: Any) -> None:
-        """Create the pod's claims that do not exist yet. Go: ``createPersistentVolumeClaims`` — stateful_pod_control.go#L216-L236."""
+        """Create the pod's claims that do not exist yet. Go: ``createPersistentVolumeClaims`` — stateful_pod_control.go#L212-L236."""
         errs = []
         for claim in get_persistent_volume_claims(set_, pod).values():
             try:

@@ -46,12 +46,12 @@ from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
 
 STATEFUL_SET_RESYNC_PERIOD = 30.0
-"""Go: ``statefulSetResyncPeriod`` — stateful_set.go#L49."""
+"""Go: ``statefulSetResyncPeriod`` — stateful_set.go#L48-L49."""
 
 
 @attrs.define(eq=False)
 class StatefulSetController:
-    """Go: ``StatefulSetController`` — stateful_set.go#L56-L76."""
+    """Go: ``StatefulSetController`` — stateful_set.go#L55-L76."""
 
     kube_client: Any
     control: Any
@@ -64,7 +64,7 @@ class StatefulSetController:
     set_lister_synced: Any = None
 
     def run(self, workers: int, stop_ch: sim.Chan) -> None:
-        """Go: ``(*StatefulSetController).Run`` — stateful_set.go#L140-L157."""
+        """Go: ``(*StatefulSetController).Run`` — stateful_set.go#L139-L157."""
         with handle_crash():
             try:
                 glog.infof("Starting statefulset controller")
@@ -80,7 +80,7 @@ class StatefulSetController:
                 self.queue.shut_down()
 
     def add_pod(self, obj: Any) -> None:
-        """Go: ``addPod`` — stateful_set.go#L160-L191."""
+        """Go: ``addPod`` — stateful_set.go#L159-L191."""
         pod = obj
         if pod.metadata.deletion_timestamp is not None:
             # on a restart of the controller manager, it's possible a new pod shows up in a state that
@@ -106,7 +106,7 @@ class StatefulSetController:
             self.enqueue_stateful_set(set_)
 
     def update_pod(self, old: Any, cur: Any) -> None:
-        """Go: ``updatePod`` — stateful_set.go#L194-L238."""
+        """Go: ``updatePod`` — stateful_set.go#L193-L238."""
         cur_pod, old_pod = cur, old
         if cur_pod.metadata.resource_version == old_pod.metadata.resource_version:
             # Periodic resync will send update events for all known pods.
@@ -141,7 +141,7 @@ class StatefulSetController:
                 self.enqueue_stateful_set(set_)
 
     def delete_pod(self, obj: Any) -> None:
-        """Go: ``deletePod`` — stateful_set.go#L241-L272."""
+        """Go: ``deletePod`` — stateful_set.go#L240-L272."""
         pod = obj
         if isinstance(obj, DeletedFinalStateUnknown):
             pod = obj.obj
@@ -160,7 +160,7 @@ class StatefulSetController:
         self.enqueue_stateful_set(set_)
 
     def get_pods_for_stateful_set(self, set_: Any, selector: Any) -> list[Any]:
-        """The set's pods, claimed by ControllerRef and by name. Go: ``getPodsForStatefulSet`` — stateful_set.go#L279-L307."""
+        """The set's pods, claimed by ControllerRef and by name. Go: ``getPodsForStatefulSet`` — stateful_set.go#L274-L307."""
         # List all pods to include the pods that don't match the selector anymore but
         # has a ControllerRef pointing to this StatefulSet.
         pods = self.pod_lister.pods(set_.metadata.namespace).list(labels.everything())
@@ -184,7 +184,7 @@ class StatefulSetController:
         return cm.claim_pods(pods, filter_)
 
     def get_stateful_sets_for_pod(self, pod: Any) -> list[Any] | None:
-        """Go: ``getStatefulSetsForPod`` — stateful_set.go#L311-L326."""
+        """Go: ``getStatefulSetsForPod`` — stateful_set.go#L309-L326."""
         try:
             sets = self.set_lister.get_pod_stateful_sets(pod)
         except PANICS:
@@ -198,7 +198,7 @@ class StatefulSetController:
         return sets
 
     def resolve_controller_ref(self, namespace: str, controller_ref: Any) -> Any:
-        """Go: ``resolveControllerRef`` — stateful_set.go#L331-L347."""
+        """Go: ``resolveControllerRef`` — stateful_set.go#L328-L347."""
         if controller_ref.kind != CONTROLLER_KIND[1]:
             return None
         try:
@@ -212,7 +212,7 @@ class StatefulSetController:
         return set_
 
     def enqueue_stateful_set(self, obj: Any) -> None:
-        """Go: ``enqueueStatefulSet`` — stateful_set.go#L350-L357."""
+        """Go: ``enqueueStatefulSet`` — stateful_set.go#L349-L357."""
         try:
             key = controller.key_func(obj)
         except PANICS:
@@ -223,7 +223,7 @@ class StatefulSetController:
         self.queue.add(key)
 
     def process_next_work_item(self) -> bool:
-        """Go: ``processNextWorkItem`` — stateful_set.go#L361-L374."""
+        """Go: ``processNextWorkItem`` — stateful_set.go#L359-L374."""
         key, quit_ = self.queue.get()
         if quit_:
             return False
@@ -242,12 +242,12 @@ class StatefulSetController:
             self.queue.done(key)
 
     def worker(self) -> None:
-        """Go: ``worker`` — stateful_set.go#L377-L380."""
+        """Go: ``worker`` — stateful_set.go#L376-L380."""
         while self.process_next_work_item():
             pass
 
     def sync(self, key: str) -> None:
-        """Go: ``sync`` — stateful_set.go#L383-L416."""
+        """Go: ``sync`` — stateful_set.go#L382-L416."""
         start_time = sim.now()
         try:
             namespace, name = split_meta_namespace_key(key)
@@ -273,7 +273,7 @@ class StatefulSetController:
             glog.v(4).infof("Finished syncing statefulset %q (%v)", key, f"{sim.now() - start_time:g}s")
 
     def sync_stateful_set(self, set_: Any, pods: list[Any]) -> None:
-        """Go: ``syncStatefulSet`` — stateful_set.go#L419-L427."""
+        """Go: ``syncStatefulSet`` — stateful_set.go#L418-L427."""
         glog.v(2).infof("Syncing StatefulSet %v/%v with %d pods", set_.metadata.namespace, set_.metadata.name, len(pods))
         try:
             self.control.update_stateful_set(set_, pods)
@@ -288,7 +288,7 @@ class StatefulSetController:
 
 def new_stateful_set_controller(pod_informer: Any, set_informer: Any, pvc_informer: Any,
                                 kube_client: Any) -> StatefulSetController:
-    """Go: ``NewStatefulSetController`` — stateful_set.go#L79-L137."""
+    """Go: ``NewStatefulSetController`` — stateful_set.go#L78-L137."""
     event_broadcaster = new_broadcaster()
     event_broadcaster.start_logging(glog.infof)
     event_broadcaster.start_recording_to_sink(EventSinkImpl(kube_client))

@@ -33,13 +33,13 @@ from kschedlearn.trace import glog
 
 
 class StatefulSetControlInterface(Protocol):
-    """Go: ``StatefulSetControlInterface`` — stateful_set_control.go#L32-L39."""
+    """Go: ``StatefulSetControlInterface`` — stateful_set_control.go#L30-L39."""
 
     def update_stateful_set(self, set_: Any, pods: list[Any]) -> None: ...
 
 
 def new_default_stateful_set_control(pod_control: Any) -> DefaultStatefulSetControl:
-    """Go: ``NewDefaultStatefulSetControl`` — stateful_set_control.go#L45-L47."""
+    """Go: ``NewDefaultStatefulSetControl`` — stateful_set_control.go#L41-L47."""
     return DefaultStatefulSetControl(pod_control)
 
 

@@ -22,15 +22,16 @@ from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
 
 MAX_UPDATE_RETRIES = 10
-"""Go: ``maxUpdateRetries`` — stateful_set_utils.go#L34."""
+"""Go: ``maxUpdateRetries`` — stateful_set_utils.go#L33-L34."""
 #: Go: podapi.PodHostnameAnnotation / PodSubdomainAnnotation (pkg/api/v1/pod/util.go#L30-L38).
 POD_HOSTNAME_ANNOTATION = "pod.beta.kubernetes.io/hostname"
 POD_SUBDOMAIN_ANNOTATION = "pod.beta.kubernetes.io/subdomain"
 CONTROLLER_KIND = ("apps/v1beta1", "StatefulSet")
-"""Go: ``controllerKind`` — stateful_set.go#L53."""
+"""Go: ``controllerKind`` —
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/statefulset/stateful_set.go#L52-L53"""
 
 _STATEFUL_POD_REGEX = re.compile(r"(.*)-([0-9]+)$")
-"""Go: ``statefulPodRegex`` — stateful_set_utils.go#L56."""
+"""Go: ``statefulPodRegex`` — stateful_set_utils.go#L55-L56."""
 
 
 def overlapping_stateful_sets_less(a: Any, b: Any) -> bool:
@@ -41,7 +42,7 @@ def overlapping_stateful_sets_less(a: Any, b: Any) -> bool:
 def get_parent_name_and_ordinal(pod: Pod) -> tuple[str, int]:
     """``(set name, ordinal)`` from ``<set>-<n>``, or ``("", -1)``.
 
-    Go: ``getParentNameAndOrdinal`` — stateful_set_utils.go#L61-L73
+    Go: ``getParentNameAndOrdinal`` — stateful_set_utils.go#L58-L73
     """
     parent = ""
     ordinal = -1
@@ -56,34 +57,34 @@ def get_parent_name_and_ordinal(pod: Pod) -> tuple[str, int]:
 
 
 def get_parent_name(pod: Pod) -> str:
-    """Go: ``getParentName`` — stateful_set_utils.go#L76-L79."""
+    """Go: ``getParentName`` — stateful_set_utils.go#L75-L79."""
     return get_parent_name_and_ordinal(pod)[0]
 
 
 def get_ordinal(pod: Pod) -> int:
-    """Go: ``getOrdinal`` — stateful_set_utils.go#L82-L85."""
+    """Go: ``getOrdinal`` — stateful_set_utils.go#L81-L85."""
     return get_parent_name_and_ordinal(pod)[1]
 
 
 def get_pod_name(set_: Any, ordinal: int) -> str:
-    """Go: ``getPodName`` — stateful_set_utils.go#L88-L90."""
+    """Go: ``getPodName`` — stateful_set_utils.go#L87-L90."""
     return sprintf("%s-%d", set_.metadata.name, ordinal)
 
 
 def get_persistent_volume_claim_name(set_: Any, claim: Any, ordinal: int) -> str:
-    """Go: ``getPersistentVolumeClaimName`` — stateful_set_utils.go#L94-L97."""
+    """Go: ``getPersistentVolumeClaimName`` — stateful_set_utils.go#L92-L97."""
     return sprintf("%s-%s-%d", claim.metadata.name, set_.metadata.name, ordinal)
 
 
 def is_member_of(set_: Any, pod: Pod) -> bool:
-    """Go: ``isMemberOf`` — stateful_set_utils.go#L100-L102."""
+    """Go: ``isMemberOf`` — stateful_set_utils.go#L99-L102."""
     return get_parent_name(pod) == set_.metadata.name
 
 
 def identity_matches(set_: Any, pod: Pod) -> bool:
     """Name, namespace, hostname and subdomain annotations all as the set would give them.
 
-    Go: ``identityMatches`` — stateful_set_utils.go#L105-L114
+    Go: ``identityMatches`` — stateful_set_utils.go#L104-L114
     """
     parent, ordinal = get_parent_name_and_ordinal(pod)
     return (ordinal >= 0 and set_.metadata.name == parent and pod.metadata.name == get_pod_name(set_, ordinal)
@@ -93,7 +94,7 @@ def identity_matches(set_: Any, pod: Pod) -> bool:
 
 
 def storage_matches(set_: Any, pod: Pod) -> bool:
-    """Go: ``storageMatches`` — stateful_set_utils.go#L117-L136."""
+    """Go: ``storageMatches`` — stateful_set_utils.go#L116-L136."""
     ordinal = get_ordinal(pod)
     if ordinal < 0:
         return False
@@ -107,7 +108,7 @@ def storage_matches(set_: Any, pod: Pod) -> bool:
 
 
 def get_persistent_volume_claims(set_: Any, pod: Pod) -> dict[str, Any]:
-    """Template name → the claim this pod gets. Go: ``getPersistentVolumeClaims`` — stateful_set_utils.go#L141-L153."""
+    """Template name → the claim this pod gets. Go: ``getPersistentVolumeClaims`` — stateful_set_utils.go#L138-L153."""
     ordinal = get_ordinal(pod)
     claims = {}
     for template in set_.spec.volume_claim_templates:
@@ -119,7 +120,7 @@ def get_persistent_volume_claims(set_: Any, pod: Pod) -> dict[str, Any]:
 
 
 def update_storage(set_: Any, pod: Pod) -> Pod:
-    """Go: ``updateStorage`` — stateful_set_utils.go#L157-L179 (returns the changed pod)."""
+    """Go: ``updateStorage`` — stateful_set_utils.go#L155-L179 (returns the changed pod)."""
     current_volumes = pod.spec.volumes
     claims = get_persistent_volume_claims(set_, pod)
     new_volumes = []
@@ -133,7 +134,7 @@ def update_storage(set_: Any, pod: Pod) -> Pod:
 
 
 def update_identity(set_: Any, pod: Pod) -> Pod:
-    """Go: ``updateIdentity`` — stateful_set_utils.go#L182-L190 (returns the changed pod)."""
+    """Go: ``updateIdentity`` — stateful_set_utils.go#L181-L190 (returns the changed pod)."""
     name = get_pod_name(set_, get_ordinal(pod))
     annotations = {**pod.metadata.annotations, POD_HOSTNAME_ANNOTATION: name,
                    POD_SUBDOMAIN_ANNOTATION: set_.spec.service_name}
@@ -144,7 +145,7 @@ def update_identity(set_: Any, pod: Pod) -> Pod:
 def is_running_and_ready(pod: Pod) -> bool:
     """Running, Ready, and not held back by ``pod.alpha.kubernetes.io/initialized: "false"``.
 
-    Go: ``isRunningAndReady`` — stateful_set_utils.go#L194-L212
+    Go: ``isRunningAndReady`` — stateful_set_utils.go#L192-L212
     """
     if pod.status.phase != "Running":
         return False
@@ -166,27 +167,27 @@ def is_running_and_ready(pod: Pod) -> bool:
 
 
 def is_created(pod: Pod) -> bool:
-    """Stored by the API server (it has a phase). Go: ``isCreated`` — stateful_set_utils.go#L215-L217."""
+    """Stored by the API server (it has a phase). Go: ``isCreated`` — stateful_set_utils.go#L214-L217."""
     return pod.status.phase != ""
 
 
 def is_failed(pod: Pod) -> bool:
-    """Go: ``isFailed`` — stateful_set_utils.go#L220-L222."""
+    """Go: ``isFailed`` — stateful_set_utils.go#L219-L222."""
     return pod.status.phase == "Failed"
 
 
 def is_terminated(pod: Pod) -> bool:
-    """Go: ``isTerminated`` — stateful_set_utils.go#L225-L227."""
+    """Go: ``isTerminated`` — stateful_set_utils.go#L224-L227."""
     return pod.metadata.deletion_timestamp is not None
 
 
 def is_healthy(pod: Pod) -> bool:
-    """Go: ``isHealthy`` — stateful_set_utils.go#L230-L232."""
+    """Go: ``isHealthy`` — stateful_set_utils.go#L229-L232."""
     return is_running_and_ready(pod) and not is_terminated(pod)
 
 
 def new_controller_ref(set_: Any) -> OwnerReference:
-    """Go: ``newControllerRef`` — stateful_set_utils.go#L235-L246."""
+    """Go: ``newControllerRef`` — stateful_set_utils.go#L234-L246."""
     return OwnerReference(api_version=CONTROLLER_KIND[0], kind=CONTROLLER_KIND[1], name=set_.metadata.name,
                           uid=set_.metadata.uid, block_owner_deletion=True, controller=True)
 
@@ -194,7 +195,7 @@ def new_controller_ref(set_: Any) -> OwnerReference:
 def new_stateful_set_pod(set_: Any, ordinal: int) -> Pod:
     """The pod of ``ordinal``: from the template, named ``<set>-<ordinal>``, identity and storage set.
 
-    Go: ``newStatefulSetPod`` — stateful_set_utils.go#L249-L255
+    Go: ``newStatefulSetPod`` — stateful_set_utils.go#L248-L255
     """
     pod = controller.get_pod_from_template(set_.spec.template, set_, new_controller_ref(set_))
     pod = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, name=get_pod_name(set_, ordinal)))

@@ -1,7 +1,7 @@
 """Solutions for notebook 15: the ReplicationManager's manageReplicas.
 
 Go: pkg/controller/replication/replication_controller.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/replication/replication_controller.go#L431-L547
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/replication/replication_controller.go#L429-L547
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from kschedlearn.controller.replication.replication_controller import CONTROLLER
 def manage_replicas(rm: ReplicationManager, filtered_pods: Sequence[Any], rc: Any) -> None:
     """Create or delete the difference between the active pods and ``rc.spec.replicas``.
 
-    Go: (*ReplicationManager).manageReplicas, replication_controller.go#L431-L547. ``diff`` is
+    Go: (*ReplicationManager).manageReplicas, replication_controller.go#L429-L547. ``diff`` is
     ``len(filtered_pods) - rc.spec.replicas``, capped at ``rm.burst_replicas`` either way.
     Raise the expectations first (``rm.expectations.expect_creations(key, n)`` /
     ``expect_deletions(key, [pod keys])``, key = ``controller.key_func(rc)``), then create with

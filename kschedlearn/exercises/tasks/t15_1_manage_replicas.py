@@ -2,7 +2,7 @@
 
 Go: pkg/controller/replication/replication_controller.go (manageReplicas) and
 replication_controller_test.go (TestSyncReplicationController*, TestControllerBurstReplicas)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/replication/replication_controller.go#L431-L547
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/controller/replication/replication_controller.go#L429-L547
 """
 
 from __future__ import annotations
@@ -166,9 +166,9 @@ TASK = Task(
            "raising its *expectations* so the next sync waits until the informer has seen them.\n\n"
            "Write `manage_replicas(rm, filtered_pods, rc)`."),
     go_links=(("replication_controller.go manageReplicas",
-               GO + "pkg/controller/replication/replication_controller.go#L431-L547"),
-              ("controller_utils.go ActivePods (which pod goes first)",
-               GO + "pkg/controller/controller_utils.go#L695-L732")),
+               GO + "pkg/controller/replication/replication_controller.go#L429-L547"),
+              ("controller_utils.go ActivePods.Less (which pod goes first)",
+               GO + "pkg/controller/controller_utils.go#L700-L732")),
     hints=("diff = active pods − spec.replicas. Negative: create −diff pods; positive: delete diff pods; cap either "
            "at burstReplicas. Raise the expectations *before* sending anything.",
            "Go's manageReplicas (replication_controller.go ~L431): `rm.expectations.ExpectCreations(rcKey, diff)`, "

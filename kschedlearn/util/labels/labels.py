@@ -16,7 +16,7 @@ from kschedlearn.apimachinery.apis.meta.v1 import LabelSelector, LabelSelectorRe
 
 
 def clone_and_add_label(labels: Mapping[str, str], label_key: str, label_value: str) -> dict[str, str]:
-    """A copy of ``labels`` with one more label. Go: ``CloneAndAddLabel`` — labels.go#L25-L37."""
+    """A copy of ``labels`` with one more label. Go: ``CloneAndAddLabel`` — labels.go#L23-L37."""
     if label_key == "":
         # Don't need to add a label.
         return dict(labels)
@@ -26,7 +26,7 @@ def clone_and_add_label(labels: Mapping[str, str], label_key: str, label_value: 
 
 
 def clone_and_remove_label(labels: Mapping[str, str], label_key: str) -> dict[str, str]:
-    """A copy of ``labels`` without ``label_key``. Go: ``CloneAndRemoveLabel`` — labels.go#L41-L53."""
+    """A copy of ``labels`` without ``label_key``. Go: ``CloneAndRemoveLabel`` — labels.go#L39-L53."""
     if label_key == "":
         return dict(labels)
     new_labels = dict(labels)
@@ -35,7 +35,7 @@ def clone_and_remove_label(labels: Mapping[str, str], label_key: str) -> dict[st
 
 
 def add_label(labels: Mapping[str, str] | None, label_key: str, label_value: str) -> dict[str, str]:
-    """Go: ``AddLabel`` — labels.go#L56-L66 (see the module docstring)."""
+    """Go: ``AddLabel`` — labels.go#L55-L66 (see the module docstring)."""
     if label_key == "":
         return dict(labels or {})
     new_labels = dict(labels or {})

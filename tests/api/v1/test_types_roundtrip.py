@@ -293,6 +293,35 @@ STATEFUL_SET = {
     "status": {"observedGeneration": 0, "replicas": 2},
 }
 
+DEPLOYMENT = {
+    "apiVersion": "extensions/v1beta1",
+    "kind": "Deployment",
+    "metadata": {"name": "shop", "namespace": "default", "annotations": {"deployment.kubernetes.io/revision": "2"}},
+    "spec": {
+        "replicas": 3, "selector": {"matchLabels": {"app": "shop"}}, "template": TEMPLATE,
+        "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": "25%"}},
+        "minReadySeconds": 5, "revisionHistoryLimit": 2, "paused": True, "rollbackTo": {"revision": 1},
+        "progressDeadlineSeconds": 600,
+    },
+    "status": {
+        "observedGeneration": 2, "replicas": 3, "updatedReplicas": 3, "readyReplicas": 3, "availableReplicas": 3,
+        "conditions": [{"type": "Available", "status": "True", "lastUpdateTime": "2017-04-03T00:00:10Z",
+                        "lastTransitionTime": "2017-04-03T00:00:10Z", "reason": "MinimumReplicasAvailable",
+                        "message": "Deployment has minimum availability."}],
+    },
+}
+
+DAEMON_SET = {
+    "apiVersion": "extensions/v1beta1",
+    "kind": "DaemonSet",
+    "metadata": {"name": "agent", "namespace": "kube-system"},
+    "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": TEMPLATE,
+             "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}}, "templateGeneration": 3},
+    "status": {"currentNumberScheduled": 2, "numberMisscheduled": 0, "desiredNumberScheduled": 2, "numberReady": 2,
+               "observedGeneration": 3,
+               "updatedNumberScheduled": 2, "numberAvailable": 2},
+}
+
 PV = {
     "apiVersion": "v1",
     "kind": "PersistentVolume",
@@ -346,6 +375,8 @@ MANIFESTS = {
     "ReplicationController": (v1.ReplicationController, RC),
     "ReplicaSet": (v1.ReplicaSet, REPLICA_SET),
     "StatefulSet": (v1.StatefulSet, STATEFUL_SET),
+    "Deployment": (v1.KINDS["Deployment"], DEPLOYMENT),
+    "DaemonSet": (v1.KINDS["DaemonSet"], DAEMON_SET),
     "PersistentVolume": (v1.PersistentVolume, PV),
     "PersistentVolume-ebs-azure": (v1.PersistentVolume, PV_EBS_AZURE),
     "PersistentVolumeClaim": (v1.PersistentVolumeClaim, PVC),

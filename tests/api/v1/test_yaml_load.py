@@ -96,10 +96,11 @@ def test_field_error_names_file_and_document(tmp_path):
 
 
 def test_unknown_kind():
-    text = "kind: Pod\nmetadata: {name: a}\n---\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
+    text = "kind: Pod\nmetadata: {name: a}\n---\nkind: Job\nmetadata: {name: web, namespace: default}\n"
     assert _error(text) == (
-        'document 2: Deployment default/web: kind: unknown kind "Deployment" (known: Binding, Endpoints, Event, '
-        "Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicaSet, ReplicationController, Service, StatefulSet)"
+        'document 2: Job default/web: kind: unknown kind "Job" (known: Binding, DaemonSet, Deployment, Endpoints, '
+        "Event, Node, PersistentVolume, PersistentVolumeClaim, Pod, ReplicaSet, ReplicationController, Service, "
+        "StatefulSet)"
     )
 
 

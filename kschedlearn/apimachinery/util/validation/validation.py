@@ -1,10 +1,10 @@
 """Syntax rules for label keys and values, with Go's exact error texts.
 
 Go: ``k8s.io/apimachinery/pkg/util/validation/validation.go`` (IsQualifiedName,
-IsValidLabelValue, IsDNS1123Subdomain, MaxLenError, RegexError, EmptyError),
+IsValidLabelValue, IsDNS1123Subdomain, IsValidPercent, MaxLenError, RegexError, EmptyError),
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go
 
-Only the checks the label selectors need are mirrored. Each returns a list of error strings
+Only the checks the label selectors and the API server's validation need are mirrored. Each returns a list of error strings
 (empty = valid), as in Go.
 """
 
@@ -140,6 +140,19 @@ def is_dns1123_label(value: str) -> list[str]:
 def is_valid_port_num(port: int) -> list[str]:
     """Go: validation.go ``IsValidPortNum`` (1..65535)."""
     return [] if 1 <= port <= 65535 else [inclusive_range_error(1, 65535)]
+
+
+_PERCENT_FMT = "[0-9]+%"
+_PERCENT_ERR_MSG = "a valid percent string must be a numeric string followed by an ending '%'"
+_PERCENT_RE = re.compile("^" + _PERCENT_FMT + "$")
+
+
+def is_valid_percent(percent: str) -> list[str]:
+    """Go: validation.go ``IsValidPercent`` (validation.go#L259-L264): a Deployment's or
+    DaemonSet's ``maxSurge`` / ``maxUnavailable`` given as a string."""
+    if not _full_match(_PERCENT_RE, percent):
+        return [regex_error(_PERCENT_ERR_MSG, _PERCENT_FMT, "1%", "93%")]
+    return []
 
 
 def inclusive_range_error(lo: int, hi: int) -> str:

@@ -45,7 +45,7 @@ def set_defaults_deployment(obj: D) -> D:
     """As extensions' defaults, but maxUnavailable and maxSurge 25%, a revision history of 2 and
     a progress deadline of 600 s.
 
-    Go: SetDefaults_Deployment — defaults.go#L57-L103
+    Go: SetDefaults_Deployment — defaults.go#L51-L103
     """
     labels = obj.spec.template.metadata.labels
     spec, meta = obj.spec, obj.metadata

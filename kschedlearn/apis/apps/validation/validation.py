@@ -24,7 +24,7 @@ Errors = list[f.Error]
 def validate_pod_template_spec_for_stateful_set(template: Any, selector: Any, path: str) -> Errors:
     """Labels must match; only labels and annotations are checked (1.6 skips the pod spec).
 
-    Go: ``ValidatePodTemplateSpecForStatefulSet`` — validation.go#L42-L63
+    Go: ``ValidatePodTemplateSpecForStatefulSet`` — validation.go#L41-L63
     """
     errs: Errors = []
     if template is None:
@@ -43,7 +43,7 @@ def validate_pod_template_spec_for_stateful_set(template: Any, selector: Any, pa
 
 
 def validate_stateful_set_spec(spec: Any, path: str) -> Errors:
-    """Go: ``ValidateStatefulSetSpec`` — validation.go#L66-L91."""
+    """Go: ``ValidateStatefulSetSpec`` — validation.go#L65-L91."""
     errs = apivalidation.validate_nonnegative_field(spec.replicas or 0, f.child(path, "replicas"))
     if spec.selector is None:
         errs.append(f.required(f.child(path, "selector"), ""))
@@ -65,7 +65,7 @@ def validate_stateful_set_spec(spec: Any, path: str) -> Errors:
 
 
 def validate_stateful_set(stateful_set: Any) -> Errors:
-    """Go: ``ValidateStatefulSet`` — validation.go#L94-L98."""
+    """Go: ``ValidateStatefulSet`` — validation.go#L93-L98."""
     errs = apivalidation.validate_object_meta(stateful_set.metadata, True)
     errs += validate_stateful_set_spec(stateful_set.spec, "spec")
     return errs
@@ -74,7 +74,7 @@ def validate_stateful_set(stateful_set: Any) -> Errors:
 def validate_stateful_set_update(stateful_set: Any, old_stateful_set: Any) -> Errors:
     """Only ``replicas`` and the containers may change.
 
-    Go: ``ValidateStatefulSetUpdate`` — validation.go#L101-L124
+    Go: ``ValidateStatefulSetUpdate`` — validation.go#L100-L123
     """
     errs: Errors = []
     # Go sets replicas and containers to the old ones, compares the specs, then restores them
@@ -89,7 +89,7 @@ def validate_stateful_set_update(stateful_set: Any, old_stateful_set: Any) -> Er
 
 
 def validate_stateful_set_status_update(stateful_set: Any, old_stateful_set: Any) -> Errors:
-    """Go: ``ValidateStatefulSetStatusUpdate`` — validation.go#L126-L131 (1.6 checks no status field)."""
+    """Go: ``ValidateStatefulSetStatusUpdate`` — validation.go#L125-L131 (1.6 checks no status field)."""
     return []
 
 

@@ -41,21 +41,21 @@ __all__ = [
 #: Go: SchemeGroupVersion of this package (register.go).
 GROUP_VERSION = "extensions/v1beta1"
 
-#: Go: DefaultDeploymentUniqueLabelKey — types.go#L240.
+#: Go: DefaultDeploymentUniqueLabelKey — types.go#L237-L240.
 DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY = "pod-template-hash"
-#: Go: RecreateDeploymentStrategyType / RollingUpdateDeploymentStrategyType — types.go#L262-L265.
+#: Go: RecreateDeploymentStrategyType / RollingUpdateDeploymentStrategyType — types.go#L261-L265.
 RECREATE_DEPLOYMENT_STRATEGY_TYPE = "Recreate"
 ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE = "RollingUpdate"
-#: Go: DeploymentAvailable / DeploymentProgressing / DeploymentReplicaFailure — types.go#L334-L342.
+#: Go: DeploymentAvailable / DeploymentProgressing / DeploymentReplicaFailure — types.go#L332-L342.
 DEPLOYMENT_AVAILABLE = "Available"
 DEPLOYMENT_PROGRESSING = "Progressing"
 DEPLOYMENT_REPLICA_FAILURE = "ReplicaFailure"
-#: Go: RollingUpdateDaemonSetStrategyType / OnDeleteDaemonSetStrategyType — types.go#L391-L394.
+#: Go: RollingUpdateDaemonSetStrategyType / OnDeleteDaemonSetStrategyType — types.go#L390-L394.
 ROLLING_UPDATE_DAEMON_SET_STRATEGY_TYPE = "RollingUpdate"
 ON_DELETE_DAEMON_SET_STRATEGY_TYPE = "OnDelete"
-#: Go: DaemonSetTemplateGenerationKey — types.go#L520.
+#: Go: DaemonSetTemplateGenerationKey — types.go#L517-L520.
 DAEMON_SET_TEMPLATE_GENERATION_KEY = "pod-template-generation"
-#: Go: ReplicaSetReplicaFailure — types.go#L815.
+#: Go: ReplicaSetReplicaFailure — types.go#L812-L815.
 REPLICA_SET_REPLICA_FAILURE = "ReplicaFailure"
 
 

@@ -6,20 +6,20 @@ Go: ``pkg/apis/extensions/validation/validation.go``
 Objects are validated after defaulting (as Go validates the internal object the decoder
 defaulted). Bad composite values print as Go's ``%#v`` (:mod:`kschedlearn.api.validation._gosharp`).
 
-Differs from Go: ``ValidateObjectMetaUpdate`` (immutable metadata) is not re-checked on updates:
-the embedded API server carries the immutable fields over from the stored object itself.
+Differs from Go: the ``Validate*Update`` functions leave ``ValidateObjectMetaUpdate`` (immutable
+metadata) to the API server's ``BeforeUpdate`` step (:meth:`kschedlearn.apiserver.server.APIServer._validate`
+runs it once for every update), where Go's run it a second time.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from kschedlearn.api.validation import validation as apivalidation
 from kschedlearn.api.validation._gosharp import go_value_of, label_selector, string_map
 from kschedlearn.apimachinery.apis.meta import v1 as metav1
 from kschedlearn.apimachinery.util.validation import field as f
-from kschedlearn.apimachinery.util.validation.validation import regex_error
+from kschedlearn.apimachinery.util.validation.validation import is_valid_percent
 from kschedlearn.apis.extensions.v1beta1.types import (
     ON_DELETE_DAEMON_SET_STRATEGY_TYPE,
     RECREATE_DEPLOYMENT_STRATEGY_TYPE,
@@ -28,16 +28,6 @@ from kschedlearn.apis.extensions.v1beta1.types import (
 )
 
 Errors = list[f.Error]
-_PERCENT_FMT = "[0-9]+%"
-_PERCENT_ERR_MSG = "a valid percent string must be a numeric string followed by an ending '%'"
-_PERCENT_RE = re.compile("^" + _PERCENT_FMT + "$")
-
-
-def is_valid_percent(percent: str) -> list[str]:
-    """Go: apimachinery util/validation ``IsValidPercent`` (validation.go#L259-L264)."""
-    if not _PERCENT_RE.match(percent):
-        return [regex_error(_PERCENT_ERR_MSG, _PERCENT_FMT, "1%", "93%")]
-    return []
 
 
 def _selector(selector: Any) -> tuple[Any, bool]:
@@ -55,14 +45,14 @@ def _labels_value(labels: Any) -> Any:
 # -- DaemonSets ------------------------------------------------------------------------------
 
 def validate_daemon_set(ds: Any) -> Errors:
-    """Go: ``ValidateDaemonSet`` — validation.go#L93-L97."""
+    """Go: ``ValidateDaemonSet`` — validation.go#L92-L97."""
     errs = apivalidation.validate_object_meta(ds.metadata, True)
     errs += validate_daemon_set_spec(ds.spec, "spec")
     return errs
 
 
 def validate_daemon_set_update(ds: Any, old_ds: Any) -> Errors:
-    """Go: ``ValidateDaemonSetUpdate`` — validation.go#L100-L105 (see the module docstring)."""
+    """Go: ``ValidateDaemonSetUpdate`` — validation.go#L99-L105 (see the module docstring)."""
     errs = validate_daemon_set_spec_update(ds.spec, old_ds.spec, "spec")
     errs += validate_daemon_set_spec(ds.spec, "spec")
     return errs
@@ -86,7 +76,7 @@ def validate_daemon_set_spec_update(new_spec: Any, old_spec: Any, path: str) -> 
 
 
 def validate_daemon_set_status(status: Any, path: str) -> Errors:
-    """Go: ``validateDaemonSetStatus`` — validation.go#L127-L139."""
+    """Go: ``validateDaemonSetStatus`` — validation.go#L126-L138."""
     nonneg = apivalidation.validate_nonnegative_field
     errs = nonneg(status.current_number_scheduled, f.child(path, "currentNumberScheduled"))
     errs += nonneg(status.number_misscheduled, f.child(path, "numberMisscheduled"))
@@ -100,7 +90,7 @@ def validate_daemon_set_status(status: Any, path: str) -> Errors:
 
 
 def validate_daemon_set_status_update(ds: Any, old_ds: Any) -> Errors:
-    """Go: ``ValidateDaemonSetStatusUpdate`` — validation.go#L141-L145."""
+    """Go: ``ValidateDaemonSetStatusUpdate`` — validation.go#L140-L145."""
     return validate_daemon_set_status(ds.status, "status")
 
 
@@ -140,7 +130,7 @@ def validate_rolling_update_daemon_set(rolling_update: Any, path: str) -> Errors
 
 
 def validate_daemon_set_update_strategy(strategy: Any, path: str) -> Errors:
-    """Go: ``ValidateDaemonSetUpdateStrategy`` — validation.go#L187-L204."""
+    """Go: ``ValidateDaemonSetUpdateStrategy`` — validation.go#L187-L203."""
     errs: Errors = []
     if strategy.type == ON_DELETE_DAEMON_SET_STRATEGY_TYPE:
         pass
@@ -257,7 +247,7 @@ def validate_rollback(rollback: Any, path: str) -> Errors:
 
 
 def validate_deployment_spec(spec: Any, path: str) -> Errors:
-    """Go: ``ValidateDeploymentSpec`` — validation.go#L299-L335."""
+    """Go: ``ValidateDeploymentSpec`` — validation.go#L298-L335."""
     errs = apivalidation.validate_nonnegative_field(spec.replicas or 0, f.child(path, "replicas"))
     if spec.selector is None:
         errs.append(f.required(f.child(path, "selector"), ""))
@@ -287,7 +277,7 @@ def validate_deployment_spec(spec: Any, path: str) -> Errors:
 
 
 def validate_deployment_status(status: Any, path: str) -> Errors:
-    """Go: ``ValidateDeploymentStatus`` — validation.go#L338-L362."""
+    """Go: ``ValidateDeploymentStatus`` — validation.go#L337-L362."""
     nonneg = apivalidation.validate_nonnegative_field
     errs = nonneg(status.observed_generation, f.child(path, "observedGeneration"))
     errs += nonneg(status.replicas, f.child(path, "replicas"))
@@ -327,7 +317,7 @@ def validate_deployment(obj: Any) -> Errors:
 # -- Scale and ReplicaSets -------------------------------------------------------------------
 
 def validate_scale(scale: Any) -> Errors:
-    """Go: ``ValidateScale`` — validation.go#L542-L552."""
+    """Go: ``ValidateScale`` — validation.go#L542-L551."""
     errs = apivalidation.validate_object_meta(scale.metadata, True)
     if scale.spec.replicas < 0:
         errs.append(f.invalid("spec.replicas", scale.spec.replicas, "must be greater than or equal to 0"))
@@ -335,19 +325,19 @@ def validate_scale(scale: Any) -> Errors:
 
 
 def validate_replica_set(rs: Any) -> Errors:
-    """Go: ``ValidateReplicaSet`` — validation.go#L560-L564."""
+    """Go: ``ValidateReplicaSet`` — validation.go#L559-L564."""
     errs = apivalidation.validate_object_meta(rs.metadata, True)
     errs += validate_replica_set_spec(rs.spec, "spec")
     return errs
 
 
 def validate_replica_set_update(rs: Any, old_rs: Any) -> Errors:
-    """Go: ``ValidateReplicaSetUpdate`` — validation.go#L567-L572 (see the module docstring)."""
+    """Go: ``ValidateReplicaSetUpdate`` — validation.go#L566-L572 (see the module docstring)."""
     return validate_replica_set_spec(rs.spec, "spec")
 
 
 def validate_replica_set_status_update(rs: Any, old_rs: Any) -> Errors:
-    """Go: ``ValidateReplicaSetStatusUpdate`` — validation.go#L575-L580."""
+    """Go: ``ValidateReplicaSetStatusUpdate`` — validation.go#L574-L580."""
     return validate_replica_set_status(rs.status, "status")
 
 
@@ -373,7 +363,7 @@ def validate_replica_set_status(status: Any, path: str) -> Errors:
 
 
 def validate_replica_set_spec(spec: Any, path: str) -> Errors:
-    """Go: ``ValidateReplicaSetSpec`` — validation.go#L606-L628 (1.6's message says "deployment")."""
+    """Go: ``ValidateReplicaSetSpec`` — validation.go#L605-L628 (1.6's message says "deployment")."""
     errs = apivalidation.validate_nonnegative_field(spec.replicas or 0, f.child(path, "replicas"))
     errs += apivalidation.validate_nonnegative_field(spec.min_ready_seconds, f.child(path, "minReadySeconds"))
     if spec.selector is None:
@@ -392,7 +382,7 @@ def validate_replica_set_spec(spec: Any, path: str) -> Errors:
 
 
 def validate_pod_template_spec_for_replica_set(template: Any, selector: Any, replicas: int, path: str) -> Errors:
-    """Go: ``ValidatePodTemplateSpecForReplicaSet`` — validation.go#L631-L653."""
+    """Go: ``ValidatePodTemplateSpecForReplicaSet`` — validation.go#L630-L653."""
     errs: Errors = []
     if template is None:
         errs.append(f.required(path, ""))
@@ -412,7 +402,7 @@ def validate_pod_template_spec_for_replica_set(template: Any, selector: Any, rep
 
 
 __all__ = [
-    "deployment_strategy_go_value", "get_int_or_percent_value", "is_not_more_than_100_percent", "is_valid_percent",
+    "deployment_strategy_go_value", "get_int_or_percent_value", "is_not_more_than_100_percent",
     "validate_daemon_set", "validate_daemon_set_spec", "validate_daemon_set_status_update", "validate_daemon_set_update",
     "validate_deployment", "validate_deployment_spec", "validate_deployment_status", "validate_deployment_status_update",
     "validate_deployment_strategy", "validate_deployment_update", "validate_pod_template_spec_for_replica_set",

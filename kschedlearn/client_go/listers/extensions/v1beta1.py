@@ -70,7 +70,7 @@ class DeploymentLister(Lister):
         """Deployments whose selector matches the ReplicaSet's labels; raises if none.
 
         Go: ``(*deploymentLister).GetDeploymentsForReplicaSet`` —
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/listers/extensions/v1beta1/deployment_expansion.go#L41-L70
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/listers/extensions/v1beta1/deployment_expansion.go#L37-L70
         """
         if len(rs.metadata.labels) == 0:
             raise LookupError(sprintf("no deployments found for ReplicaSet %v because it has no labels",
@@ -109,7 +109,7 @@ class DaemonSetLister(Lister):
         """DaemonSets selecting the pod; raises if it has no labels or none matches.
 
         Go: ``(*daemonSetLister).GetPodDaemonSets`` —
-        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/listers/extensions/v1beta1/daemonset_expansion.go#L41-L78
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/listers/extensions/v1beta1/daemonset_expansion.go#L38-L78
         """
         if len(pod.metadata.labels) == 0:
             raise LookupError(sprintf("no daemon sets found for pod %v because it has no labels", pod.metadata.name))

@@ -2,8 +2,8 @@
 
 Go: staging/src/k8s.io/client-go/util/workqueue/default_rate_limiters.go
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/util/workqueue/default_rate_limiters.go#L27-L211
-and the token bucket it uses, vendor/github.com/juju/ratelimit/ratelimit.go
-(https://github.com/kubernetes/kubernetes/blob/v1.6.1/vendor/github.com/juju/ratelimit/ratelimit.go).
+and the token bucket it uses, ``Bucket`` of github.com/juju/ratelimit, which the v1.6.1 tree
+vendors (``vendor/github.com/juju/ratelimit/ratelimit.go``).
 
 The controllers' default (``default_controller_rate_limiter``) is the larger of a per-key
 exponential back-off (5 ms, 10 ms, 20 ms, ... at most 1000 s) and a shared bucket of 100 tokens
@@ -37,7 +37,7 @@ class RateLimiter(Protocol):
 
 
 def default_controller_rate_limiter() -> MaxOfRateLimiter:
-    """Go: ``DefaultControllerRateLimiter`` — default_rate_limiters.go#L39-L45."""
+    """Go: ``DefaultControllerRateLimiter`` — default_rate_limiters.go#L37-L45."""
     return new_max_of_rate_limiter(
         new_item_exponential_failure_rate_limiter(0.005, 1000.0),
         # 10 qps, 100 bucket size.  This is only for retry speed and its only the overall factor (not per item)

@@ -25,20 +25,20 @@ from kschedlearn.client_go.util.clock import Clock, RealClock
 from kschedlearn.client_go.util.workqueue.queue import Interface, new_named
 
 MAX_WAIT = 10.0
-"""Go: ``maxWait`` — delaying_queue.go#L124 (the heartbeat)."""
+"""Go: ``maxWait`` — delaying_queue.go#L121-L124 (the heartbeat)."""
 _WAITING_FOR_ADD_CAPACITY = 1000
 
 
 @attrs.frozen
 class WaitFor:
-    """Go: ``waitFor`` — delaying_queue.go#L88-L91."""
+    """Go: ``waitFor`` — delaying_queue.go#L87-L91."""
 
     data: Any
     ready_at: float
 
 
 def new_delaying_queue() -> DelayingType:
-    """Go: ``NewDelayingQueue`` — delaying_queue.go#L36-L38."""
+    """Go: ``NewDelayingQueue`` — delaying_queue.go#L35-L38."""
     return _new_delaying_queue(RealClock(), "")
 
 
@@ -63,7 +63,7 @@ def _new_delaying_queue(clock: Clock, name: str) -> DelayingType:
 
 @attrs.define(eq=False)
 class DelayingType:
-    """Go: ``delayingType`` — delaying_queue.go#L61-L85."""
+    """Go: ``delayingType`` — delaying_queue.go#L60-L85."""
 
     interface: Interface
     clock: Clock
@@ -91,14 +91,14 @@ class DelayingType:
 
     # -- its own ---------------------------------------------------------------------------
     def shut_down(self) -> None:
-        """Go: ``(*delayingType).ShutDown`` — delaying_queue.go#L94-L97."""
+        """Go: ``(*delayingType).ShutDown`` — delaying_queue.go#L93-L97."""
         self.interface.shut_down()
         self.stop_ch.close()
 
     def add_after(self, item: Any, duration: float) -> None:
         """Add ``item`` after ``duration`` seconds (at once if <= 0).
 
-        Go: ``(*delayingType).AddAfter`` — delaying_queue.go#L100-L119
+        Go: ``(*delayingType).AddAfter`` — delaying_queue.go#L99-L119
         """
         # don't add if we're already shutting down
         if self.shutting_down():
@@ -113,7 +113,7 @@ class DelayingType:
     def waiting_loop(self) -> None:
         """Add delayed items when they are ready, until the queue shuts down.
 
-        Go: ``(*delayingType).waitingLoop`` — delaying_queue.go#L127-L193
+        Go: ``(*delayingType).waitingLoop`` — delaying_queue.go#L126-L193
         """
         with handle_crash():
             # a placeholder channel to use when there are no items in our list
@@ -154,7 +154,7 @@ class DelayingType:
 
     def _take(self, wait_entry: WaitFor) -> None:
         """The body Go repeats for an entry received from ``waitingForAddCh``
-        (delaying_queue.go#L172-L176 and #L182-L186)."""
+        (twice in ``waitingLoop``, delaying_queue.go#L126-L193)."""
         if wait_entry.ready_at > self.clock.now():
             assert self.waiting_for_add is not None and self.waiting_time_by_entry is not None
             self.waiting_for_add = insert(self.waiting_for_add, self.waiting_time_by_entry, wait_entry)
@@ -164,7 +164,7 @@ class DelayingType:
 
 def insert(entries: list[WaitFor], known_entries: dict[Any, float], entry: WaitFor) -> list[WaitFor]:
     """Insert ``entry`` into the list sorted by ready time (an item already waiting keeps the
-    earlier of its two times). Go: ``insert`` — delaying_queue.go#L201-L229."""
+    earlier of its two times). Go: ``insert`` — delaying_queue.go#L195-L229."""
     # if the entry is already in our retry list and the existing time is before the new one, just skip it
     existing_time = known_entries.get(entry.data)
     exists = entry.data in known_entries
@@ -183,7 +183,7 @@ def insert(entries: list[WaitFor], known_entries: dict[Any, float], entry: WaitF
 
 
 def find_entry_index(entries: list[WaitFor], existing_time: float, data: Any) -> int:
-    """Go: ``findEntryIndex`` — delaying_queue.go#L232-L246."""
+    """Go: ``findEntryIndex`` — delaying_queue.go#L231-L246."""
     index = bisect.bisect_left([e.ready_at for e in entries], existing_time)
     # we know this is the earliest possible index, but there could be multiple with the same time
     while index < len(entries):

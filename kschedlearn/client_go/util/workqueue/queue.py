@@ -33,7 +33,7 @@ class Interface(Protocol):
 
 
 def new() -> Type:
-    """Go: ``New`` — queue.go#L33-L35."""
+    """Go: ``New`` — queue.go#L32-L35."""
     return new_named("")
 
 
@@ -55,7 +55,7 @@ class Type:
     shutting_down_: bool = False
 
     def add(self, item: Any) -> None:
-        """Mark ``item`` as needing processing. Go: ``(*Type).Add`` — queue.go#L87-L106."""
+        """Mark ``item`` as needing processing. Go: ``(*Type).Add`` — queue.go#L86-L106."""
         with self.cond.lock:
             if self.shutting_down_:
                 return
@@ -68,14 +68,14 @@ class Type:
             self.cond.signal()
 
     def len(self) -> int:
-        """Go: ``(*Type).Len`` — queue.go#L111-L115."""
+        """Go: ``(*Type).Len`` — queue.go#L108-L115."""
         with self.cond.lock:
             return len(self.queue)
 
     def get(self) -> tuple[Any, bool]:
         """Block until an item can be processed: ``(item, shutdown)``.
 
-        Go: ``(*Type).Get`` — queue.go#L120-L139
+        Go: ``(*Type).Get`` — queue.go#L117-L139
         """
         with self.cond.lock:
             while len(self.queue) == 0 and not self.shutting_down_:
@@ -91,7 +91,7 @@ class Type:
     def done(self, item: Any) -> None:
         """``item`` is processed; queue it again if it was added meanwhile.
 
-        Go: ``(*Type).Done`` — queue.go#L144-L155
+        Go: ``(*Type).Done`` — queue.go#L141-L155
         """
         with self.cond.lock:
             self.processing.discard(item)
@@ -100,7 +100,7 @@ class Type:
                 self.cond.signal()
 
     def shut_down(self) -> None:
-        """Ignore new items; workers exit once the line is drained. Go: queue.go#L160-L165."""
+        """Ignore new items; workers exit once the line is drained. Go: queue.go#L157-L165."""
         with self.cond.lock:
             self.shutting_down_ = True
             self.cond.broadcast()

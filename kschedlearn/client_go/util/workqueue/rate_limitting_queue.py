@@ -21,7 +21,7 @@ from kschedlearn.client_go.util.workqueue.delaying_queue import (
 
 
 def new_rate_limiting_queue(rate_limiter: RateLimiter) -> RateLimitingType:
-    """Go: ``NewRateLimitingQueue`` — rate_limitting_queue.go#L37-L42."""
+    """Go: ``NewRateLimitingQueue`` — rate_limitting_queue.go#L35-L42."""
     return RateLimitingType(delaying_interface=new_delaying_queue(), rate_limiter=rate_limiter)
 
 
@@ -32,7 +32,7 @@ def new_named_rate_limiting_queue(rate_limiter: RateLimiter, name: str) -> RateL
 
 @attrs.define(eq=False)
 class RateLimitingType:
-    """Go: ``rateLimitingType`` — rate_limitting_queue.go#L52-L56."""
+    """Go: ``rateLimitingType`` — rate_limitting_queue.go#L51-L56."""
 
     delaying_interface: DelayingType
     rate_limiter: RateLimiter
@@ -61,7 +61,7 @@ class RateLimitingType:
 
     # -- its own ---------------------------------------------------------------------------
     def add_rate_limited(self, item: Any) -> None:
-        """Go: ``(*rateLimitingType).AddRateLimited`` — rate_limitting_queue.go#L59-L61."""
+        """Go: ``(*rateLimitingType).AddRateLimited`` — rate_limitting_queue.go#L58-L61."""
         self.delaying_interface.add_after(item, self.rate_limiter.when(item))
 
     def num_requeues(self, item: Any) -> int:

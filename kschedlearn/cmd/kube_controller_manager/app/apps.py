@@ -2,8 +2,6 @@
 
 Go: cmd/kube-controller-manager/app/apps.go
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/cmd/kube-controller-manager/app/apps.go#L28-L39
-
-Differs from Go: the InitFunc records the controller it built in ``ctx.built`` (kschedlearn-only).
 """
 
 from __future__ import annotations
@@ -24,7 +22,6 @@ def start_stateful_set_controller(ctx: Any) -> bool:
         ctx.informer_factory.core().v1().persistent_volume_claims(),
         ctx.client_builder.client_or_die("statefulset-controller"),
     )
-    ctx.built["statefuleset"] = ssc
     sim.go(ssc.run, 1, ctx.stop, name="statefulset Run")
     return True
 

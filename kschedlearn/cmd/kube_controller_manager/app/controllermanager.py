@@ -16,8 +16,8 @@ and garbagecollector); the other names 1.6 knows are accepted in ``--controllers
 as "not mirrored in kschedlearn" at start-up. Go's map iteration over the initializers (random
 order) is name order. The cloud-provider controllers (node, service, route, volumes) are not
 started. The HTTP endpoints are an in-process table (the scheduler's ``HTTPEndpoints``). The API
-server is the simulation's (passed in). kschedlearn-only: ``on_created(handles)`` runs once every
-controller is built, before the informers start, so the simulation can attach trace points.
+server is the simulation's (passed in). What ``run`` builds reaches the notebook through the
+observation layer (:mod:`kschedlearn.observe.controllers`), never through a parameter.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import attrs
 from kschedlearn import sim
 from kschedlearn.api.v1 import EventSource, ObjectMeta
 from kschedlearn.apimachinery.util import wait
-from kschedlearn.client_go.informers import new_shared_informer_factory
+from kschedlearn.client_go import informers
 from kschedlearn.client_go.kubernetes.typed.core.v1.event_expansion import EventSinkImpl
 from kschedlearn.client_go.tools.record.event import new_broadcaster
 from kschedlearn.cmd.kube_controller_manager.app.apps import start_stateful_set_controller
@@ -50,7 +50,7 @@ from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
 
 CONTROLLER_START_JITTER = 1.0
-"""Go: ``ControllerStartJitter`` — controllermanager.go#L77."""
+"""Go: ``ControllerStartJitter`` — controllermanager.go#L76-L77."""
 
 LOCK_NAMESPACE = "kube-system"
 LOCK_NAME = "kube-controller-manager"
@@ -68,7 +68,7 @@ CONTROLLERS_DISABLED_BY_DEFAULT = frozenset({"bootstrapsigner", "tokencleaner"})
 def resync_period(s: CMServer) -> Callable[[], float]:
     """A function giving ``min_resync_period × (1 + rand)`` on each call (seeded runtime random).
 
-    Go: ``ResyncPeriod`` — controllermanager.go#L104-L109
+    Go: ``ResyncPeriod`` — controllermanager.go#L101-L109
     """
 
     def period() -> float:
@@ -87,8 +87,6 @@ class ControllerContext:
     options: CMServer
     available_resources: dict[tuple[str, str, str], bool]
     stop: sim.Chan
-    #: kschedlearn-only: where each InitFunc leaves the controller it built (for views and trace points)
-    built: dict[str, Any] = attrs.field(factory=dict)
 
     def is_controller_enabled(self, name: str) -> bool:
         """Go: ``(ControllerContext).IsControllerEnabled`` — controllermanager.go#L240-L242."""
@@ -118,7 +116,7 @@ def is_controller_enabled(name: str, disabled_by_default_controllers: frozenset[
 
 
 InitFunc = Callable[[ControllerContext], bool]
-"""Go: ``InitFunc`` — controllermanager.go#L272 (raises on an error; returns whether it started)."""
+"""Go: ``InitFunc`` — controllermanager.go#L269-L272 (raises on an error; returns whether it started)."""
 
 
 def known_controllers() -> list[str]:
@@ -146,7 +144,7 @@ def new_controller_initializers() -> dict[str, InitFunc]:
 def get_available_resources(client_builder: SimpleControllerClientBuilder) -> dict[tuple[str, str, str], bool]:
     """Every (group, version, resource) the API server serves.
 
-    Go: ``getAvailableResources`` — controllermanager.go#L322-L358. Differs from Go: read from the
+    Go: ``getAvailableResources`` — controllermanager.go#L320-L358. Differs from Go: read from the
     embedded API server's resource table (with the group versions its HTTP face serves) instead
     of discovery over HTTP.
     """
@@ -159,35 +157,18 @@ def get_available_resources(client_builder: SimpleControllerClientBuilder) -> di
     return all_resources
 
 
-@attrs.define(eq=False)
-class RunningControllerManager:
-    """kschedlearn-only: handles on what ``run`` built, for the simulation and the views."""
-
-    s: CMServer
-    kube_client: Any = None
-    informer_factory: Any = None
-    controllers: dict[str, Any] = attrs.field(factory=dict)
-    http: Any = None
-    elector: Any = None
-    stop: sim.Chan | None = None
-
-
-def run(s: CMServer, server: Any, *, hostname: str = "kube-controller-manager",
-        handles: RunningControllerManager | None = None,
-        on_created: Callable[[RunningControllerManager], None] | None = None) -> None:
-    """Go: ``Run`` — controllermanager.go#L112-L221 (never returns while the manager runs)."""
+def run(s: CMServer, server: Any, *, hostname: str = "kube-controller-manager") -> None:
+    """Go: ``Run`` — controllermanager.go#L111-L221 (never returns while the manager runs)."""
     from kschedlearn.cmd.kube_scheduler.app.server import HTTPEndpoints  # noqa: PLC0415 - same in-process mux
 
-    h = handles if handles is not None else RunningControllerManager(s)
     s.validate(known_controllers(), sorted(CONTROLLERS_DISABLED_BY_DEFAULT))
     kubeconfig = ClientConfig(server=server, qps=s.kube_api_qps, burst=s.kube_api_burst)
     if server is None:
         raise RuntimeError("invalid configuration: no configuration has been provided")
     kube_client = SimpleControllerClientBuilder(kubeconfig).client("controller-manager")
-    h.kube_client = kube_client
     leader_election_client = SimpleControllerClientBuilder(kubeconfig).client("leader-election")
-    h.http = HTTPEndpoints(s)
-    sim.go(_serve_http, h.http, s, name="controller-manager http")
+    mux = HTTPEndpoints(s)
+    sim.go(_serve_http, mux, s, name="controller-manager http")
     event_broadcaster = new_broadcaster()
     event_broadcaster.start_logging(glog.infof)
     event_broadcaster.start_recording_to_sink(EventSinkImpl(kube_client))
@@ -197,7 +178,7 @@ def run(s: CMServer, server: Any, *, hostname: str = "kube-controller-manager",
         root_client_builder = SimpleControllerClientBuilder(kubeconfig)
         client_builder = root_client_builder
         err = start_controllers(new_controller_initializers(), s, root_client_builder, client_builder,
-                                stop if stop is not None else sim.Chan(name="stop"), handles=h, on_created=on_created)
+                                stop if stop is not None else sim.Chan(name="stop"))
         glog.fatalf("error running controllers: %v", err)
 
     if not s.leader_election.leader_elect:
@@ -211,12 +192,12 @@ def run(s: CMServer, server: Any, *, hostname: str = "kube-controller-manager",
         lock_config=resourcelock.ResourceLockConfig(identity=hostname, event_recorder=recorder),
     )
     le = s.leader_election
-    h.elector = leaderelection.new_leader_elector(leaderelection.LeaderElectionConfig(
+    elector = leaderelection.new_leader_elector(leaderelection.LeaderElectionConfig(
         lock=rl, lease_duration=le.lease_duration, renew_deadline=le.renew_deadline, retry_period=le.retry_period,
         callbacks=leaderelection.LeaderCallbacks(on_started_leading=run_,
                                                  on_stopped_leading=lambda: glog.fatalf("leaderelection lost")),
     ))
-    h.elector.run()
+    elector.run()
     raise RuntimeError("unreachable")
 
 
@@ -230,16 +211,14 @@ def _serve_http(endpoints: Any, s: CMServer) -> None:
 
 
 def start_controllers(controllers: dict[str, InitFunc], s: CMServer, root_client_builder: SimpleControllerClientBuilder,
-                      client_builder: SimpleControllerClientBuilder, stop: sim.Chan, *,
-                      handles: RunningControllerManager | None = None,
-                      on_created: Callable[[RunningControllerManager], None] | None = None) -> BaseException:
+                      client_builder: SimpleControllerClientBuilder, stop: sim.Chan) -> BaseException:
     """Start every enabled controller, then the shared informers; block.
 
     Go: ``StartControllers`` — controllermanager.go#L369-L577 (see the module docstring; Go
     returns only on an error, which is what this returns)
     """
     versioned_client = root_client_builder.client_or_die("shared-informers")
-    shared_informers = new_shared_informer_factory(versioned_client, resync_period(s)())
+    shared_informers = informers.new_shared_informer_factory(versioned_client, resync_period(s)())
     glog.warningf("%q is disabled", "serviceaccount-token")  # no --service-account-private-key-file
     available_resources = get_available_resources(client_builder)
     ctx = ControllerContext(client_builder=client_builder, informer_factory=shared_informers, options=s,
@@ -265,17 +244,11 @@ def start_controllers(controllers: dict[str, InitFunc], s: CMServer, root_client
     for name in sorted(set(NOT_MIRRORED) - CONTROLLERS_DISABLED_BY_DEFAULT - {"serviceaccount-token"}):
         if ctx.is_controller_enabled(name):
             glog.v(1).infof(sprintf("%q is not mirrored in kschedlearn", name))
-    if handles is not None:
-        handles.informer_factory = shared_informers
-        handles.controllers = dict(ctx.built)
-        handles.stop = stop
-        if on_created is not None:
-            on_created(handles)
     shared_informers.start(stop)
     sim.Chan(name="select{}").recv()  # Go: select {} — block forever
     return RuntimeError("unreachable")
 
 
 __all__ = ["CONTROLLERS_DISABLED_BY_DEFAULT", "ControllerContext", "InitFunc", "LOCK_NAME", "LOCK_NAMESPACE",
-           "NOT_MIRRORED", "RunningControllerManager", "get_available_resources", "is_controller_enabled",
+           "NOT_MIRRORED", "get_available_resources", "is_controller_enabled",
            "known_controllers", "new_controller_initializers", "resync_period", "run", "start_controllers"]

@@ -4,8 +4,7 @@ Go: cmd/kube-controller-manager/app/core.go
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/cmd/kube-controller-manager/app/core.go
 
 Differs from Go: only ``startReplicationController`` and ``startGarbageCollectorController`` are
-mirrored (the endpoint, pod GC, quota, namespace, service-account and TTL controllers are not);
-an InitFunc records the controller it built in ``ctx.built`` (kschedlearn-only, for the views).
+mirrored (the endpoint, pod GC, quota, namespace, service-account and TTL controllers are not).
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ def start_replication_controller(ctx: Any) -> bool:
         ctx.client_builder.client_or_die("replication-controller"),
         BURST_REPLICAS,
     )
-    ctx.built["replicationcontroller"] = rm
     sim.go(rm.run, int(ctx.options.concurrent_rc_syncs), ctx.stop, name="replicationmanager Run")
     return True
 
@@ -44,7 +42,6 @@ def start_garbage_collector_controller(ctx: Any) -> bool:
     gc_clientset = ctx.client_builder.client_or_die("generic-garbage-collector")
     deletable_resources = server_preferred_deletable_resources()
     garbage_collector = new_garbage_collector(gc_clientset, deletable_resources)
-    ctx.built["garbagecollector"] = garbage_collector
     workers = int(ctx.options.concurrent_gc_syncs)
     sim.go(garbage_collector.run, workers, ctx.stop, name="garbagecollector Run")
     return True
@@ -52,7 +49,7 @@ def start_garbage_collector_controller(ctx: Any) -> bool:
 
 def server_preferred_deletable_resources() -> list[DeletableResource]:
     """Go: ``discovery.FilteredBy(SupportsAllVerbs{"delete"}, ServerPreferredResources())``
-    (core.go#L170-L175), over the discovery table; one entry per stored resource."""
+    (the discovery call of ``startGarbageCollectorController``, core.go#L160-L192), over the discovery table; one entry per stored resource."""
     from kschedlearn.apiserver.rest.discovery import SERVED  # noqa: PLC0415 - the discovery table
 
     out: list[DeletableResource] = []

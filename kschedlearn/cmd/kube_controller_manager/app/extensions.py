@@ -4,7 +4,6 @@ Go: cmd/kube-controller-manager/app/extensions.go
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/cmd/kube-controller-manager/app/extensions.go
 
 Each starts only when the API server serves its resource in ``extensions/v1beta1``.
-Differs from Go: an InitFunc records the controller it built in ``ctx.built`` (kschedlearn-only).
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ def start_daemon_set_controller(ctx: Any) -> bool:
         ctx.informer_factory.core().v1().nodes(),
         ctx.client_builder.client_or_die("daemon-set-controller"),
     )
-    ctx.built["daemonset"] = dsc
     sim.go(dsc.run, int(ctx.options.concurrent_daemon_set_syncs), ctx.stop, name="daemonset Run")
     return True
 
@@ -42,7 +40,6 @@ def start_deployment_controller(ctx: Any) -> bool:
         ctx.informer_factory.core().v1().pods(),
         ctx.client_builder.client_or_die("deployment-controller"),
     )
-    ctx.built["deployment"] = dc
     sim.go(dc.run, int(ctx.options.concurrent_deployment_syncs), ctx.stop, name="deployment Run")
     return True
 
@@ -57,7 +54,6 @@ def start_replica_set_controller(ctx: Any) -> bool:
         ctx.client_builder.client_or_die("replicaset-controller"),
         BURST_REPLICAS,
     )
-    ctx.built["replicaset"] = rsc
     sim.go(rsc.run, int(ctx.options.concurrent_rs_syncs), ctx.stop, name="replicaset Run")
     return True
 

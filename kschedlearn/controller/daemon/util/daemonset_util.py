@@ -22,21 +22,21 @@ from kschedlearn.util import labels as labelsutil
 
 
 def get_pod_template_with_generation(template: PodTemplateSpec, generation: int) -> PodTemplateSpec:
-    """A copy of the template with the generation label. Go: ``GetPodTemplateWithGeneration`` — daemonset_util.go#L31-L41."""
+    """A copy of the template with the generation label. Go: ``GetPodTemplateWithGeneration`` — daemonset_util.go#L29-L41."""
     template_generation_str = sprintf("%v", generation)
     return attrs.evolve(template, metadata=attrs.evolve(template.metadata, labels=labelsutil.clone_and_add_label(
         template.metadata.labels, DAEMON_SET_TEMPLATE_GENERATION_KEY, template_generation_str)))
 
 
 def is_pod_updated(ds_template_generation: int, pod: Any) -> bool:
-    """Go: ``IsPodUpdated`` — daemonset_util.go#L44-L48."""
+    """Go: ``IsPodUpdated`` — daemonset_util.go#L43-L48."""
     pod_template_generation = pod.metadata.labels.get(DAEMON_SET_TEMPLATE_GENERATION_KEY)
     ds_template_generation_str = sprintf("%v", ds_template_generation)
     return pod_template_generation is not None and pod_template_generation == ds_template_generation_str
 
 
 def split_by_available_pods(min_ready_seconds: int, pods: Sequence[Any]) -> tuple[list[Any], list[Any]]:
-    """(available, unavailable). Go: ``SplitByAvailablePods`` — daemonset_util.go#L51-L62."""
+    """(available, unavailable). Go: ``SplitByAvailablePods`` — daemonset_util.go#L50-L62."""
     unavailable_pods = []
     available_pods = []
     for pod in pods:

@@ -74,14 +74,14 @@ LAST_APPLIED_CONFIG_ANNOTATION = "kubectl.kubernetes.io/last-applied-configurati
 
 
 def new_deployment_condition(cond_type: str, status: str, reason: str, message: str) -> DeploymentCondition:
-    """Go: ``NewDeploymentCondition`` — deployment_util.go#L112-L121."""
+    """Go: ``NewDeploymentCondition`` — deployment_util.go#L111-L121."""
     now = sim.now()
     return DeploymentCondition(type=cond_type, status=status, last_update_time=now, last_transition_time=now,
                                reason=reason, message=message)
 
 
 def get_deployment_condition(status: DeploymentStatus, cond_type: str) -> DeploymentCondition | None:
-    """Go: ``GetDeploymentCondition`` — deployment_util.go#L124-L132."""
+    """Go: ``GetDeploymentCondition`` — deployment_util.go#L123-L132."""
     for c in status.conditions:
         if c.type == cond_type:
             return c
@@ -91,7 +91,7 @@ def get_deployment_condition(status: DeploymentStatus, cond_type: str) -> Deploy
 def set_deployment_condition(status: DeploymentStatus, condition: DeploymentCondition) -> DeploymentStatus:
     """Add or replace a condition (unchanged when status and reason are the same).
 
-    Go: ``SetDeploymentCondition`` — deployment_util.go#L148-L159 (returns the new status).
+    Go: ``SetDeploymentCondition`` — deployment_util.go#L146-L159 (returns the new status).
     """
     current_cond = get_deployment_condition(status, condition.type)
     if current_cond is not None and current_cond.status == condition.status and current_cond.reason == condition.reason:
@@ -104,23 +104,23 @@ def set_deployment_condition(status: DeploymentStatus, condition: DeploymentCond
 
 
 def remove_deployment_condition(status: DeploymentStatus, cond_type: str) -> DeploymentStatus:
-    """Go: ``RemoveDeploymentCondition`` — deployment_util.go#L162-L164 (returns the new status)."""
+    """Go: ``RemoveDeploymentCondition`` — deployment_util.go#L161-L164 (returns the new status)."""
     return attrs.evolve(status, conditions=filter_out_condition(status.conditions, cond_type))
 
 
 def filter_out_condition(conditions: Sequence[DeploymentCondition], cond_type: str) -> tuple[DeploymentCondition, ...]:
-    """Go: ``filterOutCondition`` — deployment_util.go#L167-L176."""
+    """Go: ``filterOutCondition`` — deployment_util.go#L166-L176."""
     return tuple(c for c in conditions if c.type != cond_type)
 
 
 def replica_set_to_deployment_condition(cond: ReplicaSetCondition) -> DeploymentCondition:
-    """Go: ``ReplicaSetToDeploymentCondition`` — deployment_util.go#L180-L189."""
+    """Go: ``ReplicaSetToDeploymentCondition`` — deployment_util.go#L178-L189."""
     return DeploymentCondition(type=cond.type, status=cond.status, last_transition_time=cond.last_transition_time,
                                last_update_time=cond.last_transition_time, reason=cond.reason, message=cond.message)
 
 
 def set_deployment_revision(deployment: Deployment, revision: str) -> tuple[Deployment, bool]:
-    """Go: ``SetDeploymentRevision`` — deployment_util.go#L192-L204 (returns the deployment too)."""
+    """Go: ``SetDeploymentRevision`` — deployment_util.go#L191-L204 (returns the deployment too)."""
     updated = False
     if deployment.metadata.annotations.get(REVISION_ANNOTATION, "") != revision:
         annotations = {**deployment.metadata.annotations, REVISION_ANNOTATION: revision}
@@ -130,7 +130,7 @@ def set_deployment_revision(deployment: Deployment, revision: str) -> tuple[Depl
 
 
 def max_revision(all_rss: Sequence[ReplicaSet]) -> int:
-    """The highest revision among the replica sets. Go: ``MaxRevision`` — deployment_util.go#L207-L218."""
+    """The highest revision among the replica sets. Go: ``MaxRevision`` — deployment_util.go#L206-L218."""
     max_ = 0
     for rs in all_rss:
         try:
@@ -146,7 +146,7 @@ def max_revision(all_rss: Sequence[ReplicaSet]) -> int:
 
 
 def last_revision(all_rss: Sequence[ReplicaSet]) -> int:
-    """The second highest revision (the one before the current). Go: ``LastRevision`` — deployment_util.go#L221-L235."""
+    """The second highest revision (the one before the current). Go: ``LastRevision`` — deployment_util.go#L220-L235."""
     max_, sec_max = 0, 0
     for rs in all_rss:
         try:
@@ -164,7 +164,7 @@ def last_revision(all_rss: Sequence[ReplicaSet]) -> int:
 
 
 def revision(obj: Any) -> int:
-    """The revision annotation as an int (0 when absent). Go: ``Revision`` — deployment_util.go#L238-L248."""
+    """The revision annotation as an int (0 when absent). Go: ``Revision`` — deployment_util.go#L237-L248."""
     v = obj.metadata.annotations.get(REVISION_ANNOTATION)
     if v is None:
         return 0
@@ -183,7 +183,7 @@ def set_new_replica_set_annotations(deployment: Deployment, new_rs: ReplicaSet, 
                                     exists: bool) -> tuple[ReplicaSet, bool]:
     """Copy the deployment's annotations to its new replica set and raise its revision.
 
-    Go: ``SetNewReplicaSetAnnotations`` — deployment_util.go#L252-L286 (returns the replica set too).
+    Go: ``SetNewReplicaSetAnnotations`` — deployment_util.go#L250-L286 (returns the replica set too).
     Note 1.6 compares revisions as *strings* (``oldRevision < newRevision``): "9" < "10" is false.
     """
     # First, copy deployment's annotations (except for apply and revision annotations)
@@ -229,12 +229,12 @@ ANNOTATIONS_TO_SKIP = {
 
 
 def skip_copy_annotation(key: str) -> bool:
-    """Go: ``skipCopyAnnotation`` — deployment_util.go#L300-L302."""
+    """Go: ``skipCopyAnnotation`` — deployment_util.go#L297-L302."""
     return ANNOTATIONS_TO_SKIP.get(key, False)
 
 
 def copy_deployment_annotations_to_replica_set(deployment: Deployment, rs: ReplicaSet) -> tuple[ReplicaSet, bool]:
-    """Go: ``copyDeploymentAnnotationsToReplicaSet`` — deployment_util.go#L307-L323 (returns the replica set too)."""
+    """Go: ``copyDeploymentAnnotationsToReplicaSet`` — deployment_util.go#L304-L323 (returns the replica set too)."""
     rs_annotations_changed = False
     annotations = dict(rs.metadata.annotations)
     for k, v in deployment.metadata.annotations.items():
@@ -247,7 +247,7 @@ def copy_deployment_annotations_to_replica_set(deployment: Deployment, rs: Repli
 
 
 def set_deployment_annotations_to(deployment: Deployment, rollback_to_rs: ReplicaSet) -> Deployment:
-    """Go: ``SetDeploymentAnnotationsTo`` — deployment_util.go#L328-L335 (returns the deployment)."""
+    """Go: ``SetDeploymentAnnotationsTo`` — deployment_util.go#L325-L335 (returns the deployment)."""
     annotations = get_skipped_annotations(deployment.metadata.annotations)
     for k, v in rollback_to_rs.metadata.annotations.items():
         if not skip_copy_annotation(k):
@@ -263,7 +263,7 @@ def get_skipped_annotations(annotations: dict[str, str]) -> dict[str, str]:
 def find_active_or_latest(new_rs: ReplicaSet | None, old_rss: list[ReplicaSet]) -> ReplicaSet | None:
     """The only active replica set, or the newest when none is active; None when several are.
 
-    Go: ``FindActiveOrLatest`` — deployment_util.go#L349-L369 (it sorts ``oldRSs`` in place, newest first).
+    Go: ``FindActiveOrLatest`` — deployment_util.go#L347-L369 (it sorts ``oldRSs`` in place, newest first).
     """
     if new_rs is None and len(old_rss) == 0:
         return None
@@ -280,7 +280,7 @@ def find_active_or_latest(new_rs: ReplicaSet | None, old_rss: list[ReplicaSet]) 
 
 
 def get_desired_replicas_annotation(rs: ReplicaSet) -> tuple[int, bool]:
-    """Go: ``GetDesiredReplicasAnnotation`` — deployment_util.go#L372-L374."""
+    """Go: ``GetDesiredReplicasAnnotation`` — deployment_util.go#L371-L374."""
     return get_int_from_annotation(rs, DESIRED_REPLICAS_ANNOTATION)
 
 
@@ -311,7 +311,7 @@ def _atoi(s: str) -> int:
 def set_replicas_annotations(rs: ReplicaSet, desired_replicas: int, max_replicas: int) -> tuple[ReplicaSet, bool]:
     """Record the deployment size and its maximum on the replica set.
 
-    Go: ``SetReplicasAnnotations`` — deployment_util.go#L394-L410 (returns the replica set too).
+    Go: ``SetReplicasAnnotations`` — deployment_util.go#L393-L410 (returns the replica set too).
     """
     updated = False
     annotations = dict(rs.metadata.annotations)
@@ -327,7 +327,7 @@ def set_replicas_annotations(rs: ReplicaSet, desired_replicas: int, max_replicas
 
 
 def max_unavailable(deployment: Deployment) -> int:
-    """Go: ``MaxUnavailable`` — deployment_util.go#L413-L420."""
+    """Go: ``MaxUnavailable`` — deployment_util.go#L412-L420."""
     if not is_rolling_update(deployment) or deployment.spec.replicas == 0:
         return 0
     # Error caught by validation
@@ -337,14 +337,14 @@ def max_unavailable(deployment: Deployment) -> int:
 
 
 def min_available(deployment: Deployment) -> int:
-    """Go: ``MinAvailable`` — deployment_util.go#L434-L439."""
+    """Go: ``MinAvailable`` — deployment_util.go#L433-L439."""
     if not is_rolling_update(deployment):
         return 0
     return deployment.spec.replicas - max_unavailable(deployment)
 
 
 def max_surge(deployment: Deployment) -> int:
-    """Go: ``MaxSurge`` — deployment_util.go#L442-L449."""
+    """Go: ``MaxSurge`` — deployment_util.go#L441-L449."""
     if not is_rolling_update(deployment):
         return 0
     # Error caught by validation
@@ -355,7 +355,7 @@ def max_surge(deployment: Deployment) -> int:
 
 def get_proportion(rs: ReplicaSet | None, d: Deployment, deployment_replicas_to_add: int,
                    deployment_replicas_added: int) -> int:
-    """This replica set's share of a resize. Go: ``GetProportion`` — deployment_util.go#L454-L472."""
+    """This replica set's share of a resize. Go: ``GetProportion`` — deployment_util.go#L451-L472."""
     if (rs is None or rs.spec.replicas == 0 or deployment_replicas_to_add == 0
             or deployment_replicas_to_add == deployment_replicas_added):
         return 0
@@ -369,7 +369,7 @@ def get_proportion(rs: ReplicaSet | None, d: Deployment, deployment_replicas_to_
 
 
 def get_replica_set_fraction(rs: ReplicaSet, d: Deployment) -> int:
-    """Go: ``getReplicaSetFraction`` — deployment_util.go#L476-L496."""
+    """Go: ``getReplicaSetFraction`` — deployment_util.go#L474-L496."""
     # If we are scaling down to zero then the fraction of this replica set is its whole size (negative)
     if d.spec.replicas == 0:
         return -rs.spec.replicas
@@ -394,7 +394,7 @@ def _round_to_int32(a: float) -> int:
 def equal_ignore_hash(template1: PodTemplateSpec, template2: PodTemplateSpec) -> bool:
     """Same template, ignoring the ``pod-template-hash`` label.
 
-    Go: ``EqualIgnoreHash`` — deployment_util.go#L763-L778
+    Go: ``EqualIgnoreHash`` — deployment_util.go#L759-L778
     """
     # First, compare template.Labels (ignoring hash)
     labels1, labels2 = template1.metadata.labels, template2.metadata.labels
@@ -413,7 +413,7 @@ def equal_ignore_hash(template1: PodTemplateSpec, template2: PodTemplateSpec) ->
 def find_new_replica_set(deployment: Deployment, rs_list: list[ReplicaSet]) -> ReplicaSet | None:
     """The oldest replica set with the deployment's template.
 
-    Go: ``FindNewReplicaSet`` — deployment_util.go#L781-L795 (sorts ``rsList`` in place).
+    Go: ``FindNewReplicaSet`` — deployment_util.go#L780-L795 (sorts ``rsList`` in place).
     """
     new_rs_template = get_new_replica_set_template(deployment)
     sort_by_less(rs_list, controller.replica_sets_by_creation_timestamp_less)
@@ -429,7 +429,7 @@ def find_old_replica_sets(deployment: Deployment, rs_list: list[ReplicaSet], pod
                           ) -> tuple[list[ReplicaSet], list[ReplicaSet]]:
     """(old replica sets with pods, all old replica sets) — found by walking the pods.
 
-    Go: ``FindOldReplicaSets`` — deployment_util.go#L799-L837. 1.6 quirk: with no pods at all,
+    Go: ``FindOldReplicaSets`` — deployment_util.go#L797-L837. 1.6 quirk: with no pods at all,
     no old replica set is returned (the loop that collects them runs once per pod).
     Differs from Go: the two maps are read back in name order (Go: random map order).
     """
@@ -453,7 +453,7 @@ def find_old_replica_sets(deployment: Deployment, rs_list: list[ReplicaSet], pod
 def wait_for_replica_set_updated(c: Any, desired_generation: int, namespace: str, name: str) -> None:
     """Poll the lister (every 1 s, at most 1 min) until the replica set's status saw the generation.
 
-    Go: ``WaitForReplicaSetUpdated`` — deployment_util.go#L840-L848
+    Go: ``WaitForReplicaSetUpdated`` — deployment_util.go#L839-L848
     """
 
     def condition() -> bool:
@@ -466,7 +466,7 @@ def wait_for_replica_set_updated(c: Any, desired_generation: int, namespace: str
 def wait_for_pods_hash_populated(c: Any, desired_generation: int, namespace: str, name: str) -> None:
     """Poll until the replica set's status counts every pod as fully labeled.
 
-    Go: ``WaitForPodsHashPopulated`` — deployment_util.go#L851-L860
+    Go: ``WaitForPodsHashPopulated`` — deployment_util.go#L850-L860
     """
 
     def condition() -> bool:
@@ -481,7 +481,7 @@ def label_pods_with_hash(pod_list: Sequence[Any], c: Any, pod_lister: Any, names
                          hash_: str) -> None:
     """Add the ``pod-template-hash`` label to every pod that lacks it.
 
-    Go: ``LabelPodsWithHash`` — deployment_util.go#L864-L884
+    Go: ``LabelPodsWithHash`` — deployment_util.go#L862-L884
     """
     from kschedlearn.apimachinery.util.errors import ErrPreconditionViolated
 
@@ -507,13 +507,13 @@ def label_pods_with_hash(pod_list: Sequence[Any], c: Any, pod_lister: Any, names
 
 
 def get_new_replica_set_template(deployment: Deployment) -> PodTemplateSpec:
-    """Go: ``GetNewReplicaSetTemplate`` — deployment_util.go#L888-L894."""
+    """Go: ``GetNewReplicaSetTemplate`` — deployment_util.go#L886-L894."""
     # newRS will have the same template as in deployment spec.
     return PodTemplateSpec(metadata=deployment.spec.template.metadata, spec=deployment.spec.template.spec)
 
 
 def set_from_replica_set_template(deployment: Deployment, template: PodTemplateSpec) -> Deployment:
-    """Go: ``SetFromReplicaSetTemplate`` — deployment_util.go#L912-L919 (returns the deployment)."""
+    """Go: ``SetFromReplicaSetTemplate`` — deployment_util.go#L911-L919 (returns the deployment)."""
     metadata = attrs.evolve(template.metadata, labels=labelsutil.clone_and_remove_label(
         template.metadata.labels, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY))
     return attrs.evolve(deployment, spec=attrs.evolve(deployment.spec, template=PodTemplateSpec(
@@ -521,34 +521,34 @@ def set_from_replica_set_template(deployment: Deployment, template: PodTemplateS
 
 
 def get_replica_count_for_replica_sets(replica_sets: Sequence[ReplicaSet | None]) -> int:
-    """Sum of ``spec.replicas``. Go: ``GetReplicaCountForReplicaSets`` — deployment_util.go#L922-L930."""
+    """Sum of ``spec.replicas``. Go: ``GetReplicaCountForReplicaSets`` — deployment_util.go#L921-L930."""
     return sum(rs.spec.replicas for rs in replica_sets if rs is not None)
 
 
 def get_actual_replica_count_for_replica_sets(replica_sets: Sequence[ReplicaSet | None]) -> int:
-    """Sum of ``status.replicas``. Go: ``GetActualReplicaCountForReplicaSets`` — deployment_util.go#L933-L941."""
+    """Sum of ``status.replicas``. Go: ``GetActualReplicaCountForReplicaSets`` — deployment_util.go#L932-L941."""
     return sum(rs.status.replicas for rs in replica_sets if rs is not None)
 
 
 def get_ready_replica_count_for_replica_sets(replica_sets: Sequence[ReplicaSet | None]) -> int:
-    """Go: ``GetReadyReplicaCountForReplicaSets`` — deployment_util.go#L944-L952."""
+    """Go: ``GetReadyReplicaCountForReplicaSets`` — deployment_util.go#L943-L952."""
     return sum(rs.status.ready_replicas for rs in replica_sets if rs is not None)
 
 
 def get_available_replica_count_for_replica_sets(replica_sets: Sequence[ReplicaSet | None]) -> int:
-    """Go: ``GetAvailableReplicaCountForReplicaSets`` — deployment_util.go#L955-L963."""
+    """Go: ``GetAvailableReplicaCountForReplicaSets`` — deployment_util.go#L954-L963."""
     return sum(rs.status.available_replicas for rs in replica_sets if rs is not None)
 
 
 def is_rolling_update(deployment: Deployment) -> bool:
-    """Go: ``IsRollingUpdate`` — deployment_util.go#L966-L968."""
+    """Go: ``IsRollingUpdate`` — deployment_util.go#L965-L968."""
     return deployment.spec.strategy.type == ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE
 
 
 def deployment_complete(deployment: Deployment, new_status: DeploymentStatus) -> bool:
     """All replicas updated, no old ones, minimum availability met, generation observed.
 
-    Go: ``DeploymentComplete`` — deployment_util.go#L972-L977
+    Go: ``DeploymentComplete`` — deployment_util.go#L970-L977
     """
     return (new_status.updated_replicas == deployment.spec.replicas
             and new_status.replicas == deployment.spec.replicas
@@ -557,7 +557,7 @@ def deployment_complete(deployment: Deployment, new_status: DeploymentStatus) ->
 
 
 def deployment_progressing(deployment: Deployment, new_status: DeploymentStatus) -> bool:
-    """Go: ``DeploymentProgressing`` — deployment_util.go#L983-L993."""
+    """Go: ``DeploymentProgressing`` — deployment_util.go#L979-L993."""
     old_status = deployment.status
     # Old replicas that need to be scaled down
     old_status_old_replicas = old_status.replicas - old_status.updated_replicas
@@ -568,13 +568,13 @@ def deployment_progressing(deployment: Deployment, new_status: DeploymentStatus)
 
 
 now_fn: Callable[[], float] = lambda: sim.now()  # noqa: E731 - Go: a package variable tests replace
-"""Go: ``nowFn`` — deployment_util.go#L996 (the virtual clock here)."""
+"""Go: ``nowFn`` — deployment_util.go#L995-L996 (the virtual clock here)."""
 
 
 def deployment_timed_out(deployment: Deployment, new_status: DeploymentStatus) -> bool:
     """No progress for ``progressDeadlineSeconds`` (or already reported as timed out).
 
-    Go: ``DeploymentTimedOut`` — deployment_util.go#L1001-L1027
+    Go: ``DeploymentTimedOut`` — deployment_util.go#L998-L1027
     """
     if deployment.spec.progress_deadline_seconds is None:
         return False
@@ -596,7 +596,7 @@ def deployment_timed_out(deployment: Deployment, new_status: DeploymentStatus) -
 def new_rs_new_replicas(deployment: Deployment, all_rss: Sequence[ReplicaSet], new_rs: ReplicaSet) -> int:
     """How many replicas the new replica set may have now (the surge limit of a rolling update).
 
-    Go: ``NewRSNewReplicas`` — deployment_util.go#L1033-L1058
+    Go: ``NewRSNewReplicas`` — deployment_util.go#L1029-L1058
     """
     if deployment.spec.strategy.type == ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE:
         # Check if we can scale up.
@@ -621,7 +621,7 @@ def new_rs_new_replicas(deployment: Deployment, all_rss: Sequence[ReplicaSet], n
 def is_saturated(deployment: Deployment, rs: ReplicaSet | None) -> bool:
     """The new replica set has (and knows it should have) all the replicas.
 
-    Go: ``IsSaturated`` — deployment_util.go#L1063-L1073
+    Go: ``IsSaturated`` — deployment_util.go#L1060-L1073
     """
     if rs is None:
         return False
@@ -636,7 +636,7 @@ def is_saturated(deployment: Deployment, rs: ReplicaSet | None) -> bool:
 def resolve_fenceposts(max_surge_: Any, max_unavailable_: Any, desired: int) -> tuple[int, int]:
     """maxSurge (rounded up) and maxUnavailable (rounded down) as numbers; both 0 → 1 unavailable.
 
-    Go: ``ResolveFenceposts`` — deployment_util.go#L1110-L1129 (raises instead of returning the error).
+    Go: ``ResolveFenceposts`` — deployment_util.go#L1101-L1129 (raises instead of returning the error).
     """
     surge = get_value_from_int_or_percent(max_surge_, desired, True)
     unavailable = get_value_from_int_or_percent(max_unavailable_, desired, False)

@@ -37,14 +37,14 @@ def get_pod_template_spec_hash_fnv(template: Any) -> int:
 
 
 UpdatePodFunc = Callable[[Any], Any]
-"""Go: ``updatePodFunc`` — pod_util.go#L55 (here it returns the changed pod)."""
+"""Go: ``updatePodFunc`` — pod_util.go#L53-L55 (here it returns the changed pod)."""
 
 
 def update_pod_with_retries(pod_client: Any, pod_lister: Any, namespace: str, name: str,
                             apply_update: UpdatePodFunc) -> Any:
     """Read the pod from the lister, apply ``apply_update``, write it; retry on conflicts.
 
-    Go: ``UpdatePodWithRetries`` — pod_util.go#L59-L89. A violated precondition (the pod already
+    Go: ``UpdatePodWithRetries`` — pod_util.go#L57-L89. A violated precondition (the pod already
     has the change) is not an error.
     """
     result: list[Any] = [None]

@@ -58,7 +58,7 @@ def get_replica_set_hash(rs: Any) -> str:
 
 
 def get_replica_set_hash_fnv(rs: Any) -> str:
-    """Go: ``GetReplicaSetHashFnv`` — replicaset_util.go#L82-L89."""
+    """Go: ``GetReplicaSetHashFnv`` — replicaset_util.go#L81-L89."""
     meta = rs.spec.template.metadata
     meta = attrs.evolve(meta, labels=labelsutil.clone_and_remove_label(meta.labels, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY))
     return sprintf("%d", get_pod_template_spec_hash_fnv(PodTemplateSpec(metadata=meta, spec=rs.spec.template.spec)))

@@ -61,7 +61,7 @@ class StringSliceValue:
 
 @attrs.define(kw_only=True, eq=False)
 class CMServer:
-    """Go: ``options.CMServer`` — options.go#L41-L46 (see the module docstring)."""
+    """Go: ``options.CMServer`` — options.go#L40-L46 (see the module docstring)."""
 
     controllers: list[str] = attrs.field(factory=lambda: ["*"])
     port: int = CONTROLLER_MANAGER_PORT
@@ -86,7 +86,7 @@ class CMServer:
 
     def add_flags(self, fs: FlagSet, all_controllers: Sequence[str] = (),
                   disabled_by_default_controllers: Sequence[str] = ()) -> None:
-        """Register the flags of the modelled fields. Go: ``(*CMServer).AddFlags`` — options.go#L116-L214."""
+        """Register the flags of the modelled fields. Go: ``(*CMServer).AddFlags`` — options.go#L115-L214."""
         fs.var(StringSliceValue(self, self.controllers), "controllers", sprintf(
             "A list of controllers to enable.  '*' enables all on-by-default controllers, 'foo' enables the controller "
             "named 'foo', '-foo' disables the controller named 'foo'.\nAll controllers: %s\nDisabled-by-default "
@@ -133,7 +133,7 @@ class CMServer:
     def validate(self, all_controllers: Sequence[str], disabled_by_default_controllers: Sequence[str]) -> None:
         """Every name in ``--controllers`` must be known (``-name`` and ``*`` too).
 
-        Go: ``(*CMServer).Validate`` — options.go#L217-L235 (raises the aggregate instead of returning it)
+        Go: ``(*CMServer).Validate`` — options.go#L216-L235 (raises the aggregate instead of returning it)
         """
         errs = []
         all_controllers_set = set(all_controllers)
@@ -150,7 +150,7 @@ class CMServer:
 
 
 def new_cm_server() -> CMServer:
-    """1.6's defaults, leader election switched on. Go: ``NewCMServer`` — options.go#L49-L113."""
+    """1.6's defaults, leader election switched on. Go: ``NewCMServer`` — options.go#L48-L113."""
     s = CMServer()
     s.leader_election.leader_elect = True
     return s

@@ -1,7 +1,7 @@
 """The event sink the controllers hand their event broadcasters.
 
 Go: staging/src/k8s.io/client-go/kubernetes/typed/core/v1/event_expansion.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/kubernetes/typed/core/v1/event_expansion.go#L149-L163
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/kubernetes/typed/core/v1/event_expansion.go#L148-L163
 
 Differs from Go: Go wraps ``v1core.New(restClient).Events("")`` and writes each event into the
 event's own namespace; here the sink holds the clientset and does the same. ``Patch`` (Go's
