@@ -80,9 +80,13 @@ def equivalence_key(pod: Any) -> str:
     return repr((m.namespace, m.labels, m.annotations, m.owner_references, pod.spec))
 
 
-def _tracing() -> bool:
+def _tracing() -> tuple[bool, bool]:
+    """(a tracer is attached, it records the per-node ``schedule.predicate_node`` events)."""
     g = current_goroutine()
-    return g is not None and g.runtime.tracer is not None
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None:
+        return False, False
+    return True, tracer.wants("schedule.predicate_node")
 
 
 def _predicate_is_local(fn: Any, pod: Any, is_metadata: bool, own_affinity: bool, no_matching_terms: bool) -> bool:
@@ -141,7 +145,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         if type(self.cached_node_info_map) is not ChangeLogMap:
             self.cached_node_info_map = ChangeLogMap(self.cached_node_info_map)
         info_map = self.cached_node_info_map
-        tracing = _tracing()
+        tracing, per_node = _tracing()
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
             # traced, the lister's own list() runs (an instrumented lister keeps its events)
@@ -152,7 +156,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             trace.step("Computing predicates")
             key = equivalence_key(pod)
             try:
-                filtered_nodes, failed_predicate_map, verdicts = self._find_nodes_that_fit(pod, key, nodes, tracing)
+                filtered_nodes, failed_predicate_map, verdicts = self._find_nodes_that_fit(pod, key, nodes, per_node)
             except _Fallback:  # (the mirror's findNodesThatFit emits its own trace points)
                 filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
                     pod, info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)

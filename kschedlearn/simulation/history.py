@@ -30,6 +30,24 @@ TEACHING_STAGES = frozenset({
 })
 GRANULARITIES = ("event", "stage", "pod")
 
+#: the stages of one pod's journey through one scheduler: what ``record="pod"`` keeps
+POD_STAGES = frozenset({
+    "workload", "inject", "scheduleOne.pop", "schedule.start", "schedule.predicates", "schedule.priorities",
+    "selectHost", "assume", "assume.skipped", "bind", "apiserver.bind", "finishBinding", "forgetPod",
+    "cache.addPod", "cache.removePod", "expirePod", "error.backoff", "error.requeue", "kubelet.start",
+    "kubelet.complete", "process.crash",
+})
+
+#: ``Simulation(record=...)``: the stages a run records (None: every event). A thinned run keeps
+#: fewer events — not the per-node verdicts (``schedule.predicate_node``), log lines or queue and
+#: watch plumbing — so that a 5,000-node replay can be traced, and snapshotted at every event it
+#: keeps; ``step("event")`` then moves over the kept events only, and the explorer says so.
+RECORD_LEVELS: dict[str, frozenset[str] | None] = {
+    "event": None,
+    "stage": TEACHING_STAGES,
+    "pod": POD_STAGES,
+}
+
 
 @attrs.frozen
 class Injection:
@@ -63,4 +81,4 @@ def replay(world: World, injections: list[Injection], target: int) -> tuple[Worl
     return world, list(pending)
 
 
-__all__ = ["TEACHING_STAGES", "GRANULARITIES", "Injection", "replay"]
+__all__ = ["TEACHING_STAGES", "GRANULARITIES", "POD_STAGES", "RECORD_LEVELS", "Injection", "replay"]

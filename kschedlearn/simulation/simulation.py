@@ -46,6 +46,9 @@ class Simulation(Questions):
     log_verbosity: int = 4
     follow: str = ""
     granularity: str = "stage"
+    #: what is recorded: "event" (everything), "stage" or "pod" (only the stages of that
+    #: granularity — a thinned history for large clusters; ``thinned`` says so)
+    record: str = "event"
     #: kschedlearn-only: False switches AssumePod off in every replica (overrides the
     #: scenario's ``assume:``; see :mod:`kschedlearn.simulation.no_assume`); None keeps it
     assume: bool | None = None
@@ -109,7 +112,7 @@ class Simulation(Questions):
             self._registry = copy_registry()
         return build_world(self.scenario, self.seed, snapshots=self.snapshots,
                            snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
-                           registry=self._registry, engine=self.engine)
+                           registry=self._registry, engine=self.engine, record=self.record)
 
     @property
     def world(self) -> World:
@@ -142,6 +145,14 @@ class Simulation(Questions):
     def time(self) -> float:
         ev = self.event
         return ev.time if ev is not None else 0.0
+
+    @property
+    def thinned(self) -> str:
+        """"" when every event is recorded; else a sentence saying which ones are not."""
+        if self.record == "event":
+            return ""
+        return (f"recorded at {self.record} granularity: per-node verdicts, log lines and queue/watch "
+                f"events are not kept, so a step by event moves over the {self.record}-level events only")
 
     @property
     def finished(self) -> bool:

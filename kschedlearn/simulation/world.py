@@ -260,6 +260,7 @@ def build_world(
     on_replica_created: Callable[[RunningScheduler], None] | None = None,
     registry: Any = None,
     engine: str = "mirrored",
+    record: str = "event",
 ) -> World:
     """Set up a fresh world for ``scenario`` (nothing has run yet).
 
@@ -267,14 +268,17 @@ def build_world(
     (default: a copy of the default registry as it is now). ``engine``: ``"mirrored"`` (the
     statement-by-statement mirror) or ``"accelerated"`` (same outcomes and trace, less work per
     pod; ``kschedlearn.accelerated``), swapped in as each replica's scheduler is created.
+    ``record``: "event" (every event), "stage" or "pod" (``history.RECORD_LEVELS``: only those
+    stages are recorded; the trace points of the others do no work).
     """
+    from kschedlearn.simulation.history import RECORD_LEVELS
     from kschedlearn.accelerated import ENGINES, accelerate_config
 
     if engine not in ENGINES:
         raise ValueError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
     rt = sim.Runtime(seed=seed)
     tracer = Tracer(capture_stacks=capture_stacks, log_verbosity=log_verbosity,
-                    snapshot_every=snapshot_every if snapshots else 0)
+                    snapshot_every=snapshot_every if snapshots else 0, keep=RECORD_LEVELS[record])
     rt.tracer = tracer
     api = APIServer(rt)
     client = new_for_server(api)

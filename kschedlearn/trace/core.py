@@ -240,6 +240,13 @@ class Tracer:
     #: what trace points keep per run (e.g. the recording twins of the predicate map), so that
     #: it goes with the tracer rather than outliving the run in a module-level cache
     memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)
+    #: the stages recorded (None: every stage); ``emit`` of any other does nothing, and trace
+    #: points that compute their data first ask :meth:`wants` (a thinned history for big clusters)
+    keep: frozenset[str] | None = None
+
+    def wants(self, stage: str) -> bool:
+        """Whether an event of ``stage`` would be recorded."""
+        return self.keep is None or stage in self.keep
 
     def record(
         self,
@@ -348,6 +355,8 @@ def emit(
     if rt is None or rt.tracer is None:
         return None
     tracer: Tracer = rt.tracer
+    if tracer.keep is not None and stage not in tracer.keep:
+        return None
     event = tracer.record(rt, g, stage, message, why, data, observed)
     if g is not None and tracer.breakpoint is not None and tracer.breakpoint(event):
         rt.pause(event)

@@ -251,7 +251,7 @@ def _traced_pod_fits_on_node(untraced: Callable[..., Any]) -> Callable[..., Any]
     def pod_fits_on_node(pod: Any, meta: Any, info: Any, predicate_funcs: dict[str, Any]) -> Any:
         g = current_goroutine()
         tracer = g.runtime.tracer if g is not None else None
-        if tracer is None:
+        if tracer is None or (tracer.keep is not None and "schedule.predicate_node" not in tracer.keep):
             return untraced(pod, meta, info, predicate_funcs)
         recorders = tracer.memo.get(("predicates", g))
         if recorders is None or recorders.source != predicate_funcs:
