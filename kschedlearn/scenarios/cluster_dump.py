@@ -186,6 +186,7 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
         follow=f"{pending[0].metadata.namespace or 'default'}/{pending[0].metadata.name}" if pending else "",
         schedulers=(SchedulerSpec("scheduler-0", ("--leader-elect=false",)),),
         objects=tuple(objects), source=source, snapshot_every=1 if len(objects) <= 300 else 50,
+        objects_checked=True,  # every item went through api_validation_error above
     )
     report = DumpReport(
         source=source, nodes=len(nodes), bound_pods=len(pods) - len(pending), pending_pods=len(pending),

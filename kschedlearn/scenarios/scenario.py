@@ -89,6 +89,9 @@ class Scenario:
     #: kschedlearn-only switch (no such option in Kubernetes): False makes every replica skip
     #: AssumePod (see :mod:`kschedlearn.simulation.no_assume`)
     assume: bool = True
+    #: the loader ran 1.6's API validation on every object (``validate.api_validation_error``):
+    #: the world then stores them without validating each a second time (a 150,000-pod dump)
+    objects_checked: bool = False
 
     def files_dir(self) -> Path:
         """Write the scenario's ``files:`` to disk; returns their directory.
@@ -213,10 +216,10 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     if scenario.duration > MAX_DURATION:
         raise ScenarioError(f"{source}: duration: {doc.get('duration')!r} seconds is more than kschedlearn "
                             f"simulates ({MAX_DURATION:g} s, one virtual day)")
-    problem = check_references(scenario, source)
+    problem = check_references(scenario, source)  # (1.6's API validation of every object first)
     if problem:
         raise ScenarioError(problem)
-    return scenario
+    return attrs.evolve(scenario, objects_checked=True)
 
 
 def _positive_int(value: Any, where: str) -> int:

@@ -282,10 +282,13 @@ def build_world(
     rt.tracer = tracer
     api = APIServer(rt)
     client = new_for_server(api)
+    # objects the loader already validated as 1.6's API server would are not validated twice
+    api.validation = not scenario.objects_checked
     for obj in scenario.objects:
         resource = RESOURCES_BY_KIND[type(obj).kind]
         ns = "" if resource in CLUSTER_SCOPED else (obj.metadata.namespace or "default")
         api.create(resource, ns, obj)
+    api.validation = True
     builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks,
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
     kubelet = start_kubelet_sim(rt, client)

@@ -15,6 +15,7 @@ from typing import Any
 
 from kschedlearn.client_go.tools.cache.delta_fifo import DeltaFIFO, Deltas
 from kschedlearn.client_go.tools.cache.fifo import FIFO
+from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import emit, observed_call, register_stage
 from kschedlearn.trace.stages import CLIENT_GO_CACHE
 
@@ -43,6 +44,15 @@ def _key_of(queue: Any, obj: Any) -> str:
         return "<no key>"
 
 
+def _recorded(stage: str) -> bool:
+    """Whether ``emit(stage)`` here would record: the queue's picture is computed only then (it
+    is as large as the queue — an informer's first list of 150,000 pods would make each pop cost
+    the whole queue)."""
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    return tracer is not None and tracer.wants(stage)
+
+
 def _data(queue: Any, name: str, op: str, args: tuple[Any, ...], result: Any) -> dict[str, Any]:
     state = queue.debug_state()
     data: dict[str, Any] = {"queue": name, "queue_keys": list(state.queue)}
@@ -67,6 +77,8 @@ def _wrap(name: str, prefix: str, op: str, original: Callable[..., Any]) -> Call
     @functools.wraps(original)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = original(self, *args, **kwargs)
+        if not _recorded(f"{prefix}.{op}"):
+            return result
         data = _data(self, name, op, args, result)
         emit(f"{prefix}.{op}", f"{name}.{op} {data.get('key', '')}".rstrip(), data=data, observed=observed)
         return result
@@ -81,6 +93,8 @@ def _wrap_pop(name: str, prefix: str, original: Callable[..., Any]) -> Callable[
     @functools.wraps(original)
     def wrapper(self: Any, process: Callable[[Any], Any]) -> Any:
         def traced_process(item: Any) -> Any:
+            if not _recorded(f"{prefix}.pop"):
+                return process(item)
             data = _data(self, name, "pop", (), item)
             emit(f"{prefix}.pop", f"{name}.pop {data.get('key', '')}".rstrip(), data=data)
             return process(item)
