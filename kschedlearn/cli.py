@@ -30,15 +30,13 @@ import json
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import attrs
-
-from kschedlearn.scenarios.scenario import (
-    MAX_DURATION, Scenario, ScenarioError, SchedulerSpec, bundled_names, load_scenario,
-)
-from kschedlearn.scenarios.validate import suggest
-from kschedlearn.trace import TraceEvent
+# Only what ``kschedlearn --help`` needs is imported here: each command imports the simulation,
+# the scenarios and the views it uses when it runs (tests/test_startup.py).
+if TYPE_CHECKING:
+    from kschedlearn.scenarios.scenario import Scenario
+    from kschedlearn.trace import TraceEvent
 
 #: simulated time 0.0 is the v1.6.1 release day (docs/contracts.md, "Times")
 EPOCH = datetime.datetime(2017, 4, 3, tzinfo=datetime.timezone.utc)
@@ -110,6 +108,8 @@ def glog_line(ev: TraceEvent) -> str:
 # -- commands --------------------------------------------------------------------------------
 
 def _load(name: str) -> Scenario:
+    from kschedlearn.scenarios.scenario import ScenarioError, load_scenario
+
     try:
         return load_scenario(name)
     except ScenarioError as err:
@@ -117,6 +117,8 @@ def _load(name: str) -> Scenario:
 
 
 def cmd_scenarios(args: argparse.Namespace, out: TextIO) -> int:
+    from kschedlearn.scenarios.scenario import bundled_names, load_scenario
+
     for name in bundled_names():
         scenario = load_scenario(name)
         out.write(f"{name}\n")
@@ -155,6 +157,7 @@ def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
                 return 0
             ev = sim.step(args.granularity)
     if args.until is not None:
+        from kschedlearn.scenarios.validate import suggest
         from kschedlearn.trace.stages import CATALOGUE
 
         seen = {e.stage for e in sim.trace} | set(CATALOGUE)
@@ -164,6 +167,7 @@ def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
+    from kschedlearn.scenarios.validate import suggest
     from kschedlearn.simulation.simulation import Simulation, SimulationError
     from kschedlearn.viz import VIEWS, RenderUnavailable
 
@@ -223,6 +227,8 @@ def _positive_duration(flag: str, text: str) -> float:
         raise UsageError(f"{flag}: {e}") from e
     if not seconds > 0:
         raise UsageError(f"{flag}: expected a duration > 0 such as 60s, got {text!r}")
+    from kschedlearn.scenarios.scenario import MAX_DURATION
+
     if flag == "--duration" and seconds > MAX_DURATION:
         raise UsageError(f"{flag}: {text!r} is more than kschedlearn simulates ({MAX_DURATION:g}s, 24h of virtual time)")
     return seconds
@@ -254,6 +260,9 @@ def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     """Run the kube-scheduler binary against a scenario's cluster, printing glog lines."""
     from kschedlearn.cmd.kube_scheduler import main_flags
     from kschedlearn.cmd.kube_scheduler.app.options import options
+    import attrs
+
+    from kschedlearn.scenarios.scenario import SchedulerSpec
     from kschedlearn.simulation.world import build_world
 
     rest = list(argv)

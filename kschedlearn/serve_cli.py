@@ -14,8 +14,6 @@ import threading
 import time
 from typing import Any, TextIO
 
-import attrs
-
 #: how often the loop advances the simulation when no request wakes it (wall seconds)
 TICK = 0.02
 
@@ -82,6 +80,8 @@ def _simulation(args: argparse.Namespace) -> Any:
     else:
         sim = Simulation(scenario=_load(args.scenario), seed=args.seed, snapshots=False)
     # a served cluster runs until stopped, not for the scenario's duration
+    import attrs
+
     sim.scenario = attrs.evolve(sim.scenario, duration=math.inf)
     return sim
 

@@ -41,9 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from kschedlearn.api.errors import ManifestError
-from kschedlearn.api.v1.yaml_load import YAMLProblem, decode_manifest, yaml_documents
-from kschedlearn.scenarios.validate import check_fault, check_references
+# the manifest decoder, YAML and the checks are imported when a scenario is parsed
+# (``from kschedlearn import Simulation`` loads this module for the Scenario type)
 
 FILES_PLACEHOLDER = "{files}"
 ACTIONS = ("create", "delete", "cordon", "uncordon", "fault", "kill")
@@ -175,6 +174,9 @@ def _read_text(path: Path) -> str:
 
 def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     """Parse scenario YAML text (the whole file is one YAML document)."""
+    from kschedlearn.api.v1.yaml_load import YAMLProblem, yaml_documents
+    from kschedlearn.scenarios.validate import check_references
+
     try:
         docs = yaml_documents(text)
     except YAMLProblem as err:
@@ -292,6 +294,9 @@ def _schedulers(value: Any, source: str) -> tuple[SchedulerSpec, ...]:
 
 
 def _manifest(value: Any, where: str) -> Any:
+    from kschedlearn.api.errors import ManifestError
+    from kschedlearn.api.v1.yaml_load import decode_manifest
+
     try:
         return decode_manifest(value)
     except ManifestError as err:
@@ -323,6 +328,8 @@ def _action(value: Any, where: str) -> Action:
         params = next(iter(arg.values())) or {}
         if not isinstance(params, dict):
             raise ScenarioError(f"{where}.fault.{next(iter(arg))}: expected a mapping of parameters")
+        from kschedlearn.scenarios.validate import check_fault
+
         problem = check_fault(next(iter(arg)), params, f"{where}.fault")
         if problem:
             raise ScenarioError(problem)

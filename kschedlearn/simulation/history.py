@@ -7,10 +7,13 @@ changes (``inject.*``, an HTTP client's writes) re-applied exactly where they we
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
-from kschedlearn.scenarios.scenario import Action
-from kschedlearn.simulation.world import World
+if TYPE_CHECKING:  # (``from kschedlearn import Simulation`` does not load the world's machinery)
+    from kschedlearn.scenarios.scenario import Action
+    from kschedlearn.simulation.world import World
 
 #: stages that ``step(granularity="stage")`` stops at
 TEACHING_STAGES = frozenset({

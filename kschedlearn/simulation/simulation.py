@@ -19,7 +19,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -32,8 +32,10 @@ from kschedlearn.simulation.checks import (
 )
 from kschedlearn.simulation.history import GRANULARITIES, TEACHING_STAGES, Injection, replay
 from kschedlearn.simulation.where import CodeLocation
-from kschedlearn.simulation.world import World, action_problem, build_world
 from kschedlearn.trace import TraceEvent
+
+if TYPE_CHECKING:  # imported when the first world is built (a light ``from kschedlearn import Simulation``)
+    from kschedlearn.simulation.world import World
 
 @attrs.define(eq=False)
 class Simulation(Questions):
@@ -110,6 +112,8 @@ class Simulation(Questions):
             from kschedlearn.scheduler.factory.plugins import copy_registry
 
             self._registry = copy_registry()
+        from kschedlearn.simulation.world import build_world
+
         return build_world(self.scenario, self.seed, snapshots=self.snapshots,
                            snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
                            registry=self._registry, engine=self.engine, record=self.record)
@@ -337,6 +341,8 @@ class Simulation(Questions):
 
         The history after the cursor is discarded (a fork) and replays repeat the action.
         """
+        from kschedlearn.simulation.world import action_problem
+
         problem = action_problem(action)  # checked before anything forks or is recorded
         if problem:
             raise SimulationError(f"apply_external: {problem}")
