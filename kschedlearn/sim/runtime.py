@@ -145,6 +145,8 @@ class Runtime:
     crashes: list[Crash] = attrs.field(factory=list, init=False)
     tracer: Any = attrs.field(default=None, init=False)  # kschedlearn.trace.Tracer, set from outside
     max_switches: int | None = None
+    #: set by :meth:`close`: every goroutine has been unwound and nothing runs any more
+    closed: bool = attrs.field(default=False, init=False)
     #: bumped whenever a goroutine starts or any goroutine's state or waiting_on changes, so the
     #: trace snapshots reuse the goroutine views they built while it stands still
     version: int = attrs.field(default=0, init=False, repr=False)
@@ -355,6 +357,8 @@ class Runtime:
         """
         if isinstance(greenlet.getcurrent(), _GoGreenlet):
             raise RuntimeError("Runtime.run() must be called from outside any goroutine")
+        if self.closed:
+            return None
         self._driver = greenlet.getcurrent()
         self._until = until
         self._stop_when = stop_when
@@ -393,6 +397,44 @@ class Runtime:
     def paused(self) -> Goroutine | None:
         """The goroutine stopped at a trace point, if any."""
         return self._paused
+
+    def close(self) -> None:
+        """Unwind every goroutine still suspended (their ``finally`` blocks run), and the hub.
+
+        kschedlearn-only. greenlet never garbage-collects a suspended greenlet, and a
+        goroutine's frames hold this runtime, so without this a finished or discarded
+        simulation (its API server, caches, trace) would stay in memory until the process
+        ends. Called from outside any goroutine of this runtime; afterwards it runs nothing.
+        """
+        if self.closed:
+            return
+        here = greenlet.getcurrent()
+        if isinstance(here, _GoGreenlet) and here.goroutine is not None and here.goroutine.runtime is self:
+            raise RuntimeError("Runtime.close() must be called from outside the runtime's goroutines")
+        self.closed = True
+        self._paused = None
+        self._ready.clear()
+        self._timers.clear()
+        for g in [*self.goroutines, *(x for p in self.processes for x in p.goroutines)]:
+            if g.alive:
+                self._kill(g)
+        while self._to_unwind:
+            g = self._to_unwind.popleft()
+            glet = g.glet
+            if glet is None or glet.dead or not glet:  # (never started: nothing to unwind)
+                continue
+            glet.parent = here  # (it returns here, not to the hub, once unwound)
+            self.current = g
+            try:
+                glet.throw(GoroutineExit)
+            except BaseException:  # noqa: BLE001 - a finally block that raised: it is gone all the same
+                pass
+            self.current = None
+        hub = self._hub
+        if hub is not None and hub and not hub.dead:
+            hub.parent = here
+            hub.throw(greenlet.GreenletExit)
+        self._hub = self._driver = None
 
     def run_fn(self, fn: Callable[..., Any], *args: Any, until: float | None = None) -> Any:
         """Run ``fn(*args)`` as a goroutine and drive the runtime until it returns.

@@ -17,6 +17,7 @@ followed pod).
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,9 +115,13 @@ class Simulation(Questions):
             self._registry = copy_registry()
         from kschedlearn.simulation.world import build_world
 
-        return build_world(self.scenario, self.seed, snapshots=self.snapshots,
-                           snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
-                           registry=self._registry, engine=self.engine, record=self.record)
+        close_abandoned()
+        world = build_world(self.scenario, self.seed, snapshots=self.snapshots,
+                            snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
+                            registry=self._registry, engine=self.engine, record=self.record)
+        # when this Simulation is gone, so is its world (see ``_abandon``)
+        weakref.finalize(self, _abandon, world.runtime)
+        return world
 
     @property
     def world(self) -> World:
@@ -326,6 +331,7 @@ class Simulation(Questions):
             return world
         target = self.cursor
         self._world = self._replay(target)
+        _abandon(world.runtime)  # the old future: nothing reads its goroutines any more
         return self._world
 
     def _replay(self, target: int) -> World:
@@ -411,6 +417,38 @@ class Simulation(Questions):
 
     def __repr__(self) -> str:
         return f"<Simulation {self.scenario.name!r} seed={self.seed} at event {self.cursor}/{len(self.trace) - 1 if self._world else '?'} t={self.time:g}s>"
+
+
+#: runtimes of discarded worlds waiting to be closed at a safe point
+_ABANDONED: list[Any] = []
+
+
+def _abandon(runtime: Any) -> None:
+    """Close a discarded world's runtime — at once from the main greenlet, else (a collection
+    that ran inside some goroutine) at the next :func:`close_abandoned`.
+
+    greenlet never frees a suspended goroutine, and its frames hold the whole world (API
+    server, caches, trace): without this every Simulation a notebook or a test suite builds,
+    and every fork, would stay in memory until the process exits.
+    """
+    import greenlet
+
+    _ABANDONED.append(runtime)
+    if greenlet.getcurrent().parent is None:
+        close_abandoned()
+
+
+def close_abandoned() -> None:
+    """Close the runtimes of worlds no Simulation uses any more (from the main greenlet only)."""
+    import greenlet
+
+    if not _ABANDONED or greenlet.getcurrent().parent is not None:
+        return
+    from kschedlearn.trace.core import forget_frames
+
+    while _ABANDONED:
+        _ABANDONED.pop().close()
+    forget_frames()
 
 
 __all__ = ["Simulation", "SimulationError", "UnknownNameError", "SimulatedProcessCrashed", "ScenarioEnded",

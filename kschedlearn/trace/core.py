@@ -137,6 +137,14 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     return stack
 
 
+def forget_frames() -> None:
+    """Drop the frame objects the stack memos hold (``Runtime.close``'s companion): a frame
+    keeps its locals, and so a discarded simulation, alive."""
+    global _last
+    _STACKS.clear()
+    _last = None
+
+
 def _extended(stack: tuple[Frame, ...], frame: Frame) -> tuple[Frame, ...]:
     """``(*stack, frame)``, the same tuple each time for the same two (Frames are made once per
     code line): equal stacks — every node's ``schedule.predicate_node`` of every pod — are one
