@@ -8,8 +8,8 @@ plugins' cleanups); it then waits for non-daemon threads as the interpreter woul
 ``atexit`` handler (logging's flush, temporary-directory pruning, kernels' and browsers'
 shutdowns, ...), flushes the standard streams and ends the process with pytest's exit status.
 
-It stands aside (an ordinary exit) when the session did not reach its end or ends in a usage
-error (printed after the cleanups), when coverage is
+It stands aside (an ordinary exit) in pytest-xdist workers, when the session did not reach its
+end or ends in a usage error (printed after the cleanups), when coverage is
 measuring (it saves its data from the interpreter's own shutdown), or when
 ``KSCHEDLEARN_TEST_NORMAL_EXIT=1`` is set.
 """
@@ -38,6 +38,8 @@ def _flush() -> None:
 def _end_process(config: pytest.Config) -> None:
     if not _SESSION or os.environ.get("KSCHEDLEARN_TEST_NORMAL_EXIT") == "1" or "coverage" in sys.modules:
         return
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: its last reports may still be on their way to the controller
     status = int(_SESSION[-1].exitstatus)
     if status == pytest.ExitCode.USAGE_ERROR:
         return  # pytest prints the usage error after this cleanup
