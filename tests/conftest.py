@@ -62,3 +62,16 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     _SESSION.append(session)  # the session reached its end (its summary is printed)
+
+
+#: markers whose tests are slow end-to-end tests by definition (pyproject's ``slow`` marker:
+#: "notebooks, browser, subprocesses, the fault campaign"): ``make test-fast`` skips them too
+SLOW_BY_NATURE = ("browser", "notebooks")
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if any(item.get_closest_marker(name) is not None for name in SLOW_BY_NATURE):
+            if item.get_closest_marker("slow") is None:
+                item.add_marker(pytest.mark.slow)
