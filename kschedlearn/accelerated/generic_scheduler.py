@@ -80,13 +80,14 @@ def equivalence_key(pod: Any) -> str:
     return repr((m.namespace, m.labels, m.annotations, m.owner_references, pod.spec))
 
 
-def _tracing() -> tuple[bool, bool]:
-    """(a tracer is attached, it records the per-node ``schedule.predicate_node`` events)."""
+def _tracing() -> tuple[bool, bool, bool]:
+    """(a tracer is attached, it records the per-node ``schedule.predicate_node`` events, it
+    records every event)."""
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
     if tracer is None:
-        return False, False
-    return True, tracer.wants("schedule.predicate_node")
+        return False, False, False
+    return True, tracer.wants("schedule.predicate_node"), tracer.keep is None
 
 
 def _predicate_is_local(fn: Any, pod: Any, is_metadata: bool, own_affinity: bool, no_matching_terms: bool) -> bool:
@@ -145,11 +146,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         if type(self.cached_node_info_map) is not ChangeLogMap:
             self.cached_node_info_map = ChangeLogMap(self.cached_node_info_map)
         info_map = self.cached_node_info_map
-        tracing, per_node = _tracing()
+        tracing, per_node, everything = _tracing()
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
-            # traced, the lister's own list() runs (an instrumented lister keeps its events)
-            nodes = node_lister.list() if tracing else self.node_list_memo.list(node_lister)
+            # traced, the lister's own list() runs (an instrumented lister keeps its events); a
+            # thinned trace keeps none of the lister's
+            nodes = node_lister.list() if everything else self.node_list_memo.list(node_lister)
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
             self.cache.update_node_name_to_info_map(info_map)

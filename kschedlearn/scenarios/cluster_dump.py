@@ -127,6 +127,54 @@ def _unknown_paths(given: Any, kept: Any, path: str, out: set[str]) -> None:
             _unknown_paths(g, k, f"{path}[]", out)
 
 
+def _decode(cls: Any, doc: dict[str, Any], where: str) -> tuple[Any, set[str]]:
+    """The object and the paths of its fields 1.6 does not know."""
+    obj = cls.from_dict(doc, path=where)
+    paths: set[str] = set()
+    _unknown_paths(doc, obj.to_dict(), "", paths)
+    return obj, paths
+
+
+def _is_spec_path(path: str) -> bool:
+    return path == "spec" or path.startswith(("spec.", "spec["))
+
+
+@attrs.define(eq=False)
+class _SharedSpecs:
+    """Pods whose ``spec`` is the same document share one decoded PodSpec.
+
+    A dump holds thousands of replicas whose specs differ at most by ``nodeName``: decoding
+    (and re-encoding, for the report) each spec again was most of a 150,000-pod load. The
+    first pod with a spec is decoded whole; a later pod with the same spec text (canonical
+    JSON) decodes only its other fields and takes the very same PodSpec value (frozen, so
+    sharing is safe; the scheduler's cache keeps fewer objects too). Decoding errors are
+    unchanged: a spec that failed never reaches the memo, and the fields around it are decoded
+    in the same order.
+    """
+
+    #: canonical JSON of a spec -> (its PodSpec, the unknown-field paths under ``spec``)
+    known: dict[str, tuple[Any, frozenset[str]]] = attrs.field(factory=dict)
+
+    def decode(self, cls: Any, doc: dict[str, Any], where: str) -> tuple[Any, set[str]]:
+        spec = doc.get("spec")
+        key = None
+        if isinstance(spec, dict):
+            try:
+                key = json.dumps(spec, sort_keys=True, separators=(",", ":"), allow_nan=False)
+            except (TypeError, ValueError):  # YAML values JSON has no form for: no sharing
+                key = None
+        hit = self.known.get(key) if key is not None else None
+        if hit is None:
+            obj, paths = _decode(cls, doc, where)
+            if key is not None:
+                self.known[key] = (obj.spec, frozenset(p for p in paths if _is_spec_path(p)))
+            return obj, paths
+        rest = {k: v for k, v in doc.items() if k != "spec"}
+        obj, paths = _decode(cls, rest, where)
+        paths.update(hit[1])
+        return attrs.evolve(obj, spec=hit[0]), paths
+
+
 def _zone_blind(nodes: list[Any]) -> list[str]:
     """Nodes with a zone only under the new label: 1.6 sees no zone on them."""
     return [n.metadata.name for n in nodes if ZONE_NEW in n.metadata.labels and ZONE_1_6 not in n.metadata.labels]
@@ -139,6 +187,7 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
     skipped: Counter[str] = Counter()
     unknown: Counter[tuple[str, str]] = Counter()
     converted: Counter[tuple[str, str]] = Counter()
+    specs = _SharedSpecs()
     for where, doc in _documents(text, source):
         if not isinstance(doc, dict):
             raise ScenarioError(f"{where}: expected a Kubernetes object (a mapping), got {type(doc).__name__}")
@@ -154,11 +203,9 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -
             converted[(f"{api_version} {kind}", to)] += 1
             doc = {**doc, "apiVersion": to}
         try:
-            obj = cls.from_dict(doc, path=where)
+            obj, paths = specs.decode(cls, doc, where) if kind == "Pod" else _decode(cls, doc, where)
         except ManifestError as err:
             raise ScenarioError(str(err)) from None
-        paths: set[str] = set()
-        _unknown_paths(doc, obj.to_dict(), "", paths)
         for p in paths:
             unknown[(kind, p)] += 1
         located.append((where, obj))
