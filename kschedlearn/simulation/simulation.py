@@ -163,6 +163,20 @@ class Simulation(Questions):
         return (f"recorded at {self.record} granularity: per-node verdicts, log lines and queue/watch "
                 f"events are not kept, so a step by event moves over the {self.record}-level events only")
 
+    def thinning_note(self) -> str:
+        """What the views at the cursor leave out ("" when nothing): a thinned history
+        (``record``), or a snapshot taken before the cursor (``snapshot_every`` > 1: the views
+        show the state at that earlier event). The explorer shows it beside the position."""
+        notes = [self.thinned] if self.thinned else []
+        if self.snapshots and self.cursor >= 0:
+            for i in range(self.cursor, -1, -1):
+                if self.trace[i].snapshot is not None:
+                    if i != self.cursor:
+                        notes.append(f"the views show the state at event {i} (a snapshot every "
+                                     f"{self.snapshot_every} events)")
+                    break
+        return "; ".join(notes)
+
     @property
     def finished(self) -> bool:
         return self.world.finished and self.cursor >= len(self.trace) - 1
