@@ -30,7 +30,7 @@ import attrs
 
 from kschedlearn.apimachinery._goint import int64
 from kschedlearn.accelerated import fastpath
-from kschedlearn.accelerated.changelog import ChangeLogMap
+from kschedlearn.accelerated.changelog import ChangeLogMap, refresh, track_cache
 from kschedlearn.accelerated.fastpath import Fallback as _Fallback
 from kschedlearn.accelerated.nodelist import NodeListMemo
 from kschedlearn.accelerated.spread import SelectorMemo, SpreadCounts, _score as spread_score, accelerated_spread_priority
@@ -80,6 +80,10 @@ def equivalence_key(pod: Any) -> str:
     return repr((m.namespace, m.labels, m.annotations, m.owner_references, pod.spec))
 
 
+#: ``cache_changes`` before the first Schedule
+_UNKNOWN: Any = object()
+
+
 def _tracing() -> tuple[bool, bool, bool]:
     """(a tracer is attached, it records the per-node ``schedule.predicate_node`` events, it
     records every event)."""
@@ -127,6 +131,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     spread_counts: SpreadCounts = attrs.field(factory=SpreadCounts)
     reduce_cache: dict[tuple[str, int], tuple[list[tuple[str, int]], list[Any]]] = attrs.field(factory=dict)
     _spread_fns: dict[int, Any] = attrs.field(factory=dict)
+    #: the node names the cache changed since the last refresh (changelog.track_cache)
+    cache_changes: Any = _UNKNOWN
 
     predicate_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
@@ -154,7 +160,9 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             nodes = node_lister.list() if everything else self.node_list_memo.list(node_lister)
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
-            self.cache.update_node_name_to_info_map(info_map)
+            if self.cache_changes is _UNKNOWN:
+                self.cache_changes = track_cache(self.cache)
+            refresh(self.cache, self.cache_changes, info_map)  # UpdateNodeNameToInfoMap
             trace.step("Computing predicates")
             key = equivalence_key(pod)
             try:
