@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from kschedlearn.apimachinery._goint import int64
-from kschedlearn.accelerated import fastpath
+from kschedlearn.accelerated import fastpath, thinned
 from kschedlearn.accelerated.changelog import ChangeLogMap, refresh, track_cache
 from kschedlearn.accelerated.fastpath import Fallback as _Fallback
 from kschedlearn.accelerated.nodelist import NodeListMemo
@@ -194,6 +194,13 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                                                         self.prioritizers, filtered_nodes, self.extenders)
             if fast is not None:
                 columns, totals, names = fast
+                if tracing and not everything and thinned.mirror_select_host(self):
+                    # a thinned trace: the best rows only, the host by the engine's selectHost
+                    rows = thinned.report(self, pod, filtered_nodes, columns, totals, names)
+                    trace.step("Selecting host")
+                    host = fastpath.select_host(self, totals, names)
+                    thinned.announce(self, pod, rows, totals, names, host)
+                    return host
                 if tracing:
                     priority_list = self._report_priorities(pod, filtered_nodes, columns, totals)
                 else:

@@ -161,7 +161,9 @@ class Simulation(Questions):
         if self.record == "event":
             return ""
         return (f"recorded at {self.record} granularity: per-node verdicts, log lines and queue/watch "
-                f"events are not kept, so a step by event moves over the {self.record}-level events only")
+                f"events are not kept, so a step by event moves over the {self.record}-level events only"
+                + ("; the accelerated engine's score tables and rankings keep the best nodes"
+                   if self.engine == "accelerated" else ""))
 
     def thinning_note(self) -> str:
         """What the views at the cursor leave out ("" when nothing): a thinned history
