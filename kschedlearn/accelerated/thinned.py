@@ -33,7 +33,13 @@ def mirror_select_host(scheduler: Any) -> bool:
 
 def best_rows(totals: list[int], names: list[str]) -> list[int]:
     """Indices of the :data:`ROWS` best nodes, best first (score, then name, descending)."""
-    return [i for _, _, i in heapq.nlargest(ROWS, zip(totals, names, range(len(names))))]
+    if len(totals) > ROWS:  # (only the nodes scoring at least the ROWS-th best score are sorted)
+        floor = heapq.nlargest(ROWS, totals)[-1]
+        rows = [i for i, total in enumerate(totals) if total >= floor]
+    else:
+        rows = list(range(len(totals)))
+    rows.sort(key=lambda i: (totals[i], names[i]), reverse=True)
+    return rows[:ROWS]
 
 
 def report(scheduler: Any, pod: Any, nodes: list[Any], columns: list[list[int]], totals: list[int],
