@@ -296,6 +296,7 @@ def build_world(
                   kubelet=kubelet, replicas={}, builder=builder)
     builder.api_objects = world.objects
     builder.api_version = lambda: api.storage.resource_version
+    builder.api_changes = lambda rv: api.storage.changes_since(rv, _SNAPSHOT_RESOURCES)
     if snapshots:
         tracer.snapshot_fn = builder
         tracer.listeners.append(builder.observe)
@@ -330,6 +331,10 @@ def build_world(
         workload = rt.new_process("workload")
         rt.go(_play_timeline, world, name="scenario timeline", process=workload)
     return world
+
+
+#: what ``World.objects`` (the snapshots' API part) shows
+_SNAPSHOT_RESOURCES = ("pods", "nodes", "events", "endpoints")
 
 
 def _attach_to_builder(world: World, replica: Replica) -> None:

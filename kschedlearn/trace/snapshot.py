@@ -304,10 +304,7 @@ def api_server_view(objects: Iterable[Any], *, max_events: int = 20,
             memo[id(obj)] = (obj, view)
             (pods if kind == "Pod" else nodes).append(view)
         elif kind == "Event":
-            ref = obj.involved_object
-            involved = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
-            events.append(EventView(involved, obj.reason, obj.message, obj.type, obj.count or 1,
-                                    obj.last_timestamp or obj.first_timestamp))
+            events.append(event_view(obj))
         elif kind == "Endpoints" and leader is None:
             leader = _leader_record(obj)
     events.sort(key=lambda e: (e.time if e.time is not None else float("-inf")))
@@ -317,6 +314,14 @@ def api_server_view(objects: Iterable[Any], *, max_events: int = 20,
         events=tuple(events[-max_events:]) if max_events else (),
         leader_record=leader,
     )
+
+
+def event_view(obj: Any) -> EventView:
+    """The view of one stored Event."""
+    ref = obj.involved_object
+    involved = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
+    return EventView(involved, obj.reason, obj.message, obj.type, obj.count or 1,
+                     obj.last_timestamp or obj.first_timestamp)
 
 
 def _pod_view(obj: Any) -> PodView:
@@ -347,6 +352,10 @@ class SnapshotBuilder:
     backoff: Any = None
     api_objects: Callable[[], Iterable[Any]] | None = None
     api_version: Callable[[], Any] | None = None
+    #: optional: the API writes made since a revision, as ``(resource, entry)`` pairs oldest
+    #: first (``Storage.changes_since``), None when they are no longer known; with it the API
+    #: part is updated from the writes instead of rebuilt from every object (trace/api_view.py)
+    api_changes: Callable[[Any], Iterable[tuple[str, Any]] | None] | None = None
     leader_candidates: tuple[str, ...] = ()
     capture_stacks: bool = True
     _stages: list[str] = attrs.field(factory=list, init=False)
@@ -354,6 +363,7 @@ class SnapshotBuilder:
     _last_stage: str = attrs.field(default="", init=False)
     _holders: Mapping[int, PodHolderView] = attrs.field(factory=dict, init=False)
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
+    _api_index: Any = attrs.field(default=None, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
     _holders_memo: tuple[Any, ...] | None = attrs.field(default=None, init=False, repr=False)
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
@@ -450,7 +460,22 @@ class SnapshotBuilder:
             return None
         version = self.api_version() if self.api_version is not None else None  # reuse while unchanged
         build = lambda: api_server_view(self.api_objects(), memo=self._api_memo)  # noqa: E731
+        if version is not None and self.api_changes is not None:
+            build = lambda: self._indexed_api_view(version)  # noqa: E731
         return build() if version is None else self._reuse["api"].get(version, build)
+
+    def _indexed_api_view(self, version: Any) -> ApiServerView:
+        from kschedlearn.trace.api_view import ApiIndex
+
+        index = self._api_index
+        if index is None:
+            index = self._api_index = ApiIndex()
+        changes = self.api_changes(index.version) if index.ready else None  # type: ignore[misc]
+        if changes is None:
+            index.reset(self.api_objects(), version)  # type: ignore[misc]
+        else:
+            index.apply(changes, version)
+        return index.view()
 
     def _goroutines(self) -> tuple[GoroutineView, ...] | None:
         """The goroutines alive now (finished ones are not shown); rebuilt when one changed."""
