@@ -133,6 +133,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     _spread_fns: dict[int, Any] = attrs.field(factory=dict)
     #: the node names the cache changed since the last refresh (changelog.track_cache)
     cache_changes: Any = _UNKNOWN
+    #: node-name lists a thinned trace's events reuse (thinned.py)
+    thin_memo: thinned.Memo = attrs.field(factory=thinned.Memo)
 
     predicate_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
@@ -171,7 +173,11 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                 filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
                     pod, info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
             else:
-                if tracing:  # the mirror's trace points of findNodesThatFit, in its order
+                if tracing and not everything and not per_node:  # a thinned trace: no per-node events
+                    thinned.emit_start(self.thin_memo, pod, nodes)
+                    if filtered_nodes:
+                        thinned.emit_predicates(self.thin_memo, pod, filtered_nodes, failed_predicate_map)
+                elif tracing:  # the mirror's trace points of findNodesThatFit, in its order
                     traced.emit_schedule_start(pod, nodes)
                     for node_name, fits, node_verdicts in verdicts:
                         traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _IN_FIND_NODES_THAT_FIT)

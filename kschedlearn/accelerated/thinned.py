@@ -11,8 +11,10 @@ without building the sorted list of every node.
 
 from __future__ import annotations
 
-import heapq
+from operator import is_
 from typing import Any
+
+import attrs
 
 from kschedlearn.scheduler.core import generic_scheduler as mirror
 from kschedlearn.scheduler.core import instrument as traced
@@ -33,13 +35,48 @@ def mirror_select_host(scheduler: Any) -> bool:
 
 def best_rows(totals: list[int], names: list[str]) -> list[int]:
     """Indices of the :data:`ROWS` best nodes, best first (score, then name, descending)."""
-    if len(totals) > ROWS:  # (only the nodes scoring at least the ROWS-th best score are sorted)
-        floor = heapq.nlargest(ROWS, totals)[-1]
-        rows = [i for i, total in enumerate(totals) if total >= floor]
-    else:
-        rows = list(range(len(totals)))
-    rows.sort(key=lambda i: (totals[i], names[i]), reverse=True)
-    return rows[:ROWS]
+    rows: list[int] = []
+    for score in sorted(set(totals), reverse=True):  # a few distinct scores, often one
+        tied = [i for i, total in enumerate(totals) if total == score]
+        tied.sort(key=names.__getitem__, reverse=True)
+        rows.extend(tied[:ROWS - len(rows)])
+        if len(rows) >= ROWS:
+            break
+    return rows
+
+
+@attrs.define(eq=False)
+class NodeNames:
+    """The name list of the last node list seen: the same list object while the nodes are the
+    very same objects in the same order (an event's data is read, never edited)."""
+
+    nodes: list[Any] = attrs.field(factory=list)
+    names: list[str] = attrs.field(factory=list)
+
+    def of(self, nodes: list[Any]) -> list[str]:
+        if len(nodes) != len(self.nodes) or not all(map(is_, nodes, self.nodes)):
+            self.nodes, self.names = list(nodes), [n.metadata.name for n in nodes]
+        return self.names
+
+
+@attrs.define(eq=False)
+class Memo:
+    """What a thinned trace's events reuse from one pod to the next."""
+
+    start: NodeNames = attrs.field(factory=NodeNames)
+    filtered: NodeNames = attrs.field(factory=NodeNames)
+
+
+def emit_start(memo: Memo, pod: Any, nodes: list[Any]) -> None:
+    """``schedule.start`` (``traced.emit_schedule_start``'s event, its node list reused)."""
+    emit("schedule.start", "Computing predicates", data={"pod": traced.pod_key(pod), "nodes": memo.start.of(nodes)})
+
+
+def emit_predicates(memo: Memo, pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]]) -> None:
+    """``schedule.predicates`` (``traced.emit_predicates_done``'s event, its node list reused)."""
+    failed = {name: [r.get_reason() for r in reasons] for name, reasons in failed_predicate_map.items()}
+    emit("schedule.predicates", "Prioritizing",
+         data={"pod": traced.pod_key(pod), "filtered": memo.filtered.of(filtered), "failed": failed})
 
 
 def report(scheduler: Any, pod: Any, nodes: list[Any], columns: list[list[int]], totals: list[int],

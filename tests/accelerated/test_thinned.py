@@ -55,6 +55,8 @@ def test_thinned_trace_keeps_the_best_rows_of_the_full_one(dump: Path) -> None:
         assert got["last_node_index"] == want["last_node_index"]
         assert got["ranked"] == [tuple(r) for r in want["ranked"][:ROWS]]
         assert got["thinned"] == {"rows": ROWS, "of": len(want["ranked"])}
+    for stage in ("schedule.start", "schedule.predicates"):
+        assert _by_pod(thin, stage) == _by_pod(full, stage)
     full_pri, thin_pri = _by_pod(full, "schedule.priorities"), _by_pod(thin, "schedule.priorities")
     for pod, got in thin_pri.items():
         want = full_pri[pod]
@@ -71,3 +73,17 @@ def test_thinned_and_full_and_mirrored_runs_place_alike(dump: Path) -> None:
     thin = _run(dump, "pod")
     assert placements(thin) == placements(_run(dump, "event")) == placements(_run(dump, "pod", "mirrored"))
     assert "best nodes" in thin.thinning_note()
+
+
+def test_best_rows_rank_as_select_host_does() -> None:
+    import random
+
+    from kschedlearn.accelerated.thinned import best_rows
+
+    rnd = random.Random(7)
+    for _ in range(300):
+        n = rnd.randint(1, 60)
+        totals = [rnd.choice([0, 1, 3, 8, 10]) for _ in range(n)]
+        names = [f"node-{rnd.randint(0, 99):02d}-{i}" for i in range(n)]
+        want = sorted(range(n), key=lambda i: (totals[i], names[i]), reverse=True)[:ROWS]
+        assert best_rows(totals, names) == want
