@@ -403,8 +403,7 @@ class Runtime:
 
         kschedlearn-only. greenlet never garbage-collects a suspended greenlet, and a
         goroutine's frames hold this runtime, so without this a finished or discarded
-        simulation (its API server, caches, trace) would stay in memory until the process
-        ends. Called from outside any goroutine of this runtime; afterwards it runs nothing.
+        simulation would stay in memory until the process ends. Afterwards it runs nothing.
         """
         if self.closed:
             return

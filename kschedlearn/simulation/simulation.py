@@ -17,7 +17,6 @@ followed pod).
 from __future__ import annotations
 
 import warnings
-import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from kschedlearn.scenarios.scenario import Action, Scenario, load_scenario
-from kschedlearn.simulation import arguments as args
+from kschedlearn.simulation import arguments as args, lifetime
 from kschedlearn.simulation.asking import Questions
 from kschedlearn.simulation.checks import (
     Breakpoint, ProcessCrash, ScenarioEnded, SimulatedProcessCrashed, SimulationError, UnknownNameError,
@@ -35,7 +34,7 @@ from kschedlearn.simulation.history import GRANULARITIES, TEACHING_STAGES, Injec
 from kschedlearn.simulation.where import CodeLocation
 from kschedlearn.trace import TraceEvent
 
-if TYPE_CHECKING:  # imported when the first world is built (a light ``from kschedlearn import Simulation``)
+if TYPE_CHECKING:  # (``from kschedlearn import Simulation`` stays light: see lifetime.new_world)
     from kschedlearn.simulation.world import World
 
 @attrs.define(eq=False)
@@ -49,9 +48,7 @@ class Simulation(Questions):
     log_verbosity: int = 4
     follow: str = ""
     granularity: str = "stage"
-    #: what is recorded: "event" (everything), "stage" or "pod" (only the stages of that
-    #: granularity — a thinned history for large clusters; ``thinned`` says so)
-    record: str = "event"
+    record: str = "event"  # what is recorded: "event" (all), "stage" or "pod" (lifetime.thinned)
     #: kschedlearn-only: False switches AssumePod off in every replica (overrides the
     #: scenario's ``assume:``; see :mod:`kschedlearn.simulation.no_assume`); None keeps it
     assume: bool | None = None
@@ -107,21 +104,7 @@ class Simulation(Questions):
         return cls(scenario=scenario, seed=seed, import_report=report, **kwargs)
 
     def _new_world(self) -> World:
-        # The plugin registry is copied once, when the first world is built: replays (forks)
-        # then schedule with exactly the same predicates and priorities as the original run.
-        if self._registry is None:
-            from kschedlearn.scheduler.factory.plugins import copy_registry
-
-            self._registry = copy_registry()
-        from kschedlearn.simulation.world import build_world
-
-        close_abandoned()
-        world = build_world(self.scenario, self.seed, snapshots=self.snapshots,
-                            snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
-                            registry=self._registry, engine=self.engine, record=self.record)
-        # when this Simulation is gone, so is its world (see ``_abandon``)
-        weakref.finalize(self, _abandon, world.runtime)
-        return world
+        return lifetime.new_world(self)
 
     @property
     def world(self) -> World:
@@ -155,29 +138,9 @@ class Simulation(Questions):
         ev = self.event
         return ev.time if ev is not None else 0.0
 
-    @property
-    def thinned(self) -> str:
-        """"" when every event is recorded; else a sentence saying which ones are not."""
-        if self.record == "event":
-            return ""
-        return (f"recorded at {self.record} granularity: per-node verdicts, log lines and queue/watch "
-                f"events are not kept, so a step by event moves over the {self.record}-level events only"
-                + ("; the accelerated engine's score tables and rankings keep the best nodes"
-                   if self.engine == "accelerated" else ""))
-
     def thinning_note(self) -> str:
-        """What the views at the cursor leave out ("" when nothing): a thinned history
-        (``record``), or a snapshot taken before the cursor (``snapshot_every`` > 1: the views
-        show the state at that earlier event). The explorer shows it beside the position."""
-        notes = [self.thinned] if self.thinned else []
-        if self.snapshots and self.cursor >= 0:
-            for i in range(self.cursor, -1, -1):
-                if self.trace[i].snapshot is not None:
-                    if i != self.cursor:
-                        notes.append(f"the views show the state at event {i} (a snapshot every "
-                                     f"{self.snapshot_every} events)")
-                    break
-        return "; ".join(notes)
+        """What the views at the cursor leave out ("" when nothing); the explorer shows it."""
+        return lifetime.thinning_note(self)
 
     @property
     def finished(self) -> bool:
@@ -347,7 +310,7 @@ class Simulation(Questions):
             return world
         target = self.cursor
         self._world = self._replay(target)
-        _abandon(world.runtime)  # the old future: nothing reads its goroutines any more
+        lifetime.abandon(world.runtime)  # the old future: nothing reads its goroutines any more
         return self._world
 
     def _replay(self, target: int) -> World:
@@ -363,9 +326,7 @@ class Simulation(Questions):
 
         The history after the cursor is discarded (a fork) and replays repeat the action.
         """
-        from kschedlearn.simulation.world import action_problem
-
-        problem = action_problem(action)  # checked before anything forks or is recorded
+        problem = lifetime.action_problem(action)  # checked before anything forks or is recorded
         if problem:
             raise SimulationError(f"apply_external: {problem}")
         world = self._fork_here()
@@ -433,38 +394,6 @@ class Simulation(Questions):
 
     def __repr__(self) -> str:
         return f"<Simulation {self.scenario.name!r} seed={self.seed} at event {self.cursor}/{len(self.trace) - 1 if self._world else '?'} t={self.time:g}s>"
-
-
-#: runtimes of discarded worlds waiting to be closed at a safe point
-_ABANDONED: list[Any] = []
-
-
-def _abandon(runtime: Any) -> None:
-    """Close a discarded world's runtime — at once from the main greenlet, else (a collection
-    that ran inside some goroutine) at the next :func:`close_abandoned`.
-
-    greenlet never frees a suspended goroutine, and its frames hold the whole world (API
-    server, caches, trace): without this every Simulation a notebook or a test suite builds,
-    and every fork, would stay in memory until the process exits.
-    """
-    import greenlet
-
-    _ABANDONED.append(runtime)
-    if greenlet.getcurrent().parent is None:
-        close_abandoned()
-
-
-def close_abandoned() -> None:
-    """Close the runtimes of worlds no Simulation uses any more (from the main greenlet only)."""
-    import greenlet
-
-    if not _ABANDONED or greenlet.getcurrent().parent is not None:
-        return
-    from kschedlearn.trace.core import forget_frames
-
-    while _ABANDONED:
-        _ABANDONED.pop().close()
-    forget_frames()
 
 
 __all__ = ["Simulation", "SimulationError", "UnknownNameError", "SimulatedProcessCrashed", "ScenarioEnded",

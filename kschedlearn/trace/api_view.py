@@ -1,4 +1,4 @@
-"""The snapshots' API-server part, kept up to date from the storage's change log.
+"""The snapshots' API-server part: built from the objects, or kept up to date from the storage's change log.
 
 Go: none — kschedlearn-only (DESIGN §6). :func:`~kschedlearn.trace.snapshot.api_server_view`
 walks every stored pod, node, event and Endpoints object; a snapshot at every event of a
@@ -12,14 +12,108 @@ rebuilds it from the objects.
 from __future__ import annotations
 
 import bisect
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
 
 from kschedlearn.trace.snapshot import (
-    ApiServerView, EventView, NodeView, PodView, _conditions, _leader_record, _meta_key, _pod_view, event_view,
+    LEADER_ANNOTATION, ApiServerView, EventView, LeaderRecordView, NodeView, PodView,
 )
+
+
+def _meta_key(obj: Any) -> str:
+    meta = obj.metadata
+    return f"{meta.namespace}/{meta.name}" if meta.namespace else meta.name
+
+
+def _conditions(status: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((c.type, c.status) for c in getattr(status, "conditions", ()))
+
+
+def _leader_record(endpoints: Any) -> LeaderRecordView | None:
+    raw = endpoints.metadata.annotations.get(LEADER_ANNOTATION)
+    if not raw:
+        return None
+    try:
+        rec = json.loads(raw)
+    except ValueError as err:
+        raise ValueError(f"Endpoints {_meta_key(endpoints)}: annotation {LEADER_ANNOTATION}: {err}") from err
+    return LeaderRecordView(
+        endpoints=_meta_key(endpoints),
+        holder_identity=str(rec.get("holderIdentity", "")),
+        lease_duration_seconds=int(rec.get("leaseDurationSeconds", 0)),
+        acquire_time=_time(rec.get("acquireTime")),
+        renew_time=_time(rec.get("renewTime")),
+        leader_transitions=int(rec.get("leaderTransitions", 0)),
+    )
+
+
+def _time(value: Any) -> float | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    from kschedlearn.api.v1.times import parse_time
+
+    return parse_time(value)
+
+
+def api_server_view(objects: Iterable[Any], *, max_events: int = 20,
+                    memo: dict[int, tuple[Any, Any]] | None = None) -> ApiServerView:
+    """Reduce API objects (any order) to an :class:`ApiServerView`; keeps the newest events.
+
+    ``memo`` (id of an object -> (object, its view)) shares structure between snapshots: an API
+    object is immutable and replaced on every change, so the same object gives the same view
+    object. It is refilled with the current objects only (nothing dead is kept alive).
+    """
+    pods: list[PodView] = []
+    nodes: list[NodeView] = []
+    events: list[EventView] = []
+    leader: LeaderRecordView | None = None
+    memo = {} if memo is None else memo
+    previous = dict(memo)
+    memo.clear()
+    for obj in objects:
+        kind = getattr(obj, "kind", "")
+        if kind in ("Pod", "Node"):
+            known = previous.get(id(obj))
+            view = known[1] if known is not None and known[0] is obj else None
+            if view is None:
+                view = _pod_view(obj) if kind == "Pod" else NodeView(
+                    obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status))
+            memo[id(obj)] = (obj, view)
+            (pods if kind == "Pod" else nodes).append(view)
+        elif kind == "Event":
+            events.append(event_view(obj))
+        elif kind == "Endpoints" and leader is None:
+            leader = _leader_record(obj)
+    events.sort(key=lambda e: (e.time if e.time is not None else float("-inf")))
+    return ApiServerView(
+        pods=tuple(sorted(pods, key=lambda p: p.key)),
+        nodes=tuple(sorted(nodes, key=lambda n: n.name)),
+        events=tuple(events[-max_events:]) if max_events else (),
+        leader_record=leader,
+    )
+
+
+def event_view(obj: Any) -> EventView:
+    """The view of one stored Event."""
+    ref = obj.involved_object
+    involved = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
+    return EventView(involved, obj.reason, obj.message, obj.type, obj.count or 1,
+                     obj.last_timestamp or obj.first_timestamp)
+
+
+def _pod_view(obj: Any) -> PodView:
+    return PodView(
+        key=_meta_key(obj), node_name=obj.spec.node_name, phase=obj.status.phase,
+        conditions=_conditions(obj.status),
+        deletion_timestamp=obj.metadata.deletion_timestamp,
+        scheduler_name=obj.spec.scheduler_name,
+    )
+
 
 #: the resources the API part shows (``World.objects``)
 RESOURCES = ("pods", "nodes", "events", "endpoints")
@@ -122,3 +216,17 @@ class ApiIndex:
 
 
 _KIND_OF_OBJ = {kind: resource for resource, kind in _KIND_OF.items()}
+
+
+def indexed_view(builder: Any, version: Any) -> ApiServerView:
+    """``builder``'s API part from its :class:`ApiIndex`: the writes since the last picture
+    applied, or a rebuild from every object when they are no longer known."""
+    index = builder._api_index
+    if index is None:
+        index = builder._api_index = ApiIndex()
+    changes = builder.api_changes(index.version) if index.ready else None
+    if changes is None:
+        index.reset(builder.api_objects(), version)
+    else:
+        index.apply(changes, version)
+    return index.view()
