@@ -36,7 +36,8 @@ def new_world(sim: Simulation) -> World:
     world = build_world(sim.scenario, sim.seed, snapshots=sim.snapshots, snapshot_every=sim.snapshot_every,
                         log_verbosity=sim.log_verbosity, registry=sim._registry, engine=sim.engine,
                         record=sim.record)
-    weakref.finalize(sim, abandon, world.runtime)
+    closing = weakref.finalize(sim, abandon, world.runtime)
+    closing.atexit = False  # (at exit the process's memory goes anyway: no unwinding then)
     return world
 
 
