@@ -145,24 +145,21 @@ class _SharedSpecs:
 
     A dump holds thousands of replicas whose specs differ at most by ``nodeName``: decoding
     (and re-encoding, for the report) each spec again was most of a 150,000-pod load. The
-    first pod with a spec is decoded whole; a later pod with the same spec text (canonical
-    JSON) decodes only its other fields and takes the very same PodSpec value (frozen, so
+    first pod with a spec is decoded whole; a later pod with the same spec text (its ``repr``)
+    decodes only its other fields and takes the very same PodSpec value (frozen, so
     sharing is safe; the scheduler's cache keeps fewer objects too). Decoding errors are
     unchanged: a spec that failed never reaches the memo, and the fields around it are decoded
     in the same order.
     """
 
-    #: canonical JSON of a spec -> (its PodSpec, the unknown-field paths under ``spec``)
+    #: repr of a spec -> (its PodSpec, the unknown-field paths under ``spec``)
     known: dict[str, tuple[Any, frozenset[str]]] = attrs.field(factory=dict)
 
     def decode(self, cls: Any, doc: dict[str, Any], where: str) -> tuple[Any, set[str]]:
         spec = doc.get("spec")
-        key = None
-        if isinstance(spec, dict):
-            try:
-                key = json.dumps(spec, sort_keys=True, separators=(",", ":"), allow_nan=False)
-            except (TypeError, ValueError):  # YAML values JSON has no form for: no sharing
-                key = None
+        # repr is exact for the values JSON and YAML decode to (str, int, float, bool, None,
+        # lists, dicts, dates): equal text, equal spec (keys in another order merely miss)
+        key = repr(spec) if isinstance(spec, dict) else None
         hit = self.known.get(key) if key is not None else None
         if hit is None:
             obj, paths = _decode(cls, doc, where)
