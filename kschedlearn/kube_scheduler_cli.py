@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
 
-from kschedlearn.cli import CLIError, UsageError, _load, glog_line
+from kschedlearn.cli import CLIError, UsageError, _load
+from kschedlearn.cli_output import glog_line
 
 if TYPE_CHECKING:
     from kschedlearn.trace import TraceEvent

@@ -16,6 +16,14 @@ from typing import Any, TextIO
 
 #: how often the loop advances the simulation when no request wakes it (wall seconds)
 TICK = 0.02
+#: ``--speed`` bounds: from a thousandth of the wall clock to a virtual day in under 90 s. Faster,
+#: a step of the loop (every 20 ms) asks the simulation for more virtual time than it can run in
+#: that time, so the served cluster stops answering kubectl between steps (1e308 used to reach
+#: ``run_for``'s own limit, Go's longest time.Duration, and end in a traceback).
+MIN_SPEED, MAX_SPEED = 1e-3, 1e3
+#: the longest wall-clock gap one step of the loop catches up (a suspended laptop, a debugger):
+#: after a longer one the virtual clock lags behind instead of running minutes at once
+MAX_CATCH_UP = 1.0
 
 
 def _positive_speed(text: str) -> float:
@@ -25,6 +33,10 @@ def _positive_speed(text: str) -> float:
         raise argparse.ArgumentTypeError(f"invalid speed {text!r}: not a number") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"invalid speed {text!r}: must be a finite number > 0")
+    if not MIN_SPEED <= value <= MAX_SPEED:
+        raise argparse.ArgumentTypeError(
+            f"invalid speed {text!r}: must be between {MIN_SPEED:g} and {MAX_SPEED:,.0f} virtual seconds per "
+            "wall second")
     return value
 
 
@@ -59,9 +71,12 @@ def add_serve_parser(sub: Any) -> None:
     p.add_argument("--port", type=_port, default=0, help="the port on 127.0.0.1 (default: any free port)")
     p.add_argument("--kubeconfig", default="kschedlearn.kubeconfig", help="where to write the kubeconfig")
     p.add_argument("--speed", type=_positive_speed, default=1.0,
-                   help="virtual seconds per wall second (default 1)")
+                   help=f"virtual seconds per wall second, {MIN_SPEED:g} to {MAX_SPEED:,.0f} (default 1)")
     p.add_argument("--serve-for", type=float, default=None, metavar="SECONDS",
                    help="stop after this many wall seconds (default: until Ctrl-C)")
+    p.add_argument("--without-scheduler", action="store_true",
+                   help="run the cluster without the scenario's simulated kube-scheduler replicas, "
+                        "for a scheduler outside (e.g. the real 1.6 kube-scheduler) to do the scheduling")
 
 
 def _simulation(args: argparse.Namespace) -> Any:
@@ -83,16 +98,23 @@ def _simulation(args: argparse.Namespace) -> Any:
     import attrs
 
     sim.scenario = attrs.evolve(sim.scenario, duration=math.inf)
+    if getattr(args, "without_scheduler", False):
+        if any(a.kind == "kill" for a in sim.scenario.timeline):
+            raise CLIError("serve --without-scheduler: the scenario's timeline kills a scheduler replica")
+        sim.scenario = attrs.evolve(sim.scenario, schedulers=())
     return sim
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the loop: answer requests, advance virtual time by ``speed`` × elapsed wall time."""
     from kschedlearn.cli import CLIError
+    from kschedlearn.simulation.checks import SimulationError
 
     if args.serve_for is not None and not (math.isfinite(args.serve_for) and args.serve_for > 0):
         raise CLIError(f"--serve-for: must be a finite number of seconds > 0, got {args.serve_for!r}")
     sim = _simulation(args)
+    if sim.import_report is not None:  # a replayed dump: what was changed, skipped and not modelled, once
+        out.write(sim.import_report.summary() + "\n")
     try:
         serving = sim.serve(port=args.port, kubeconfig=args.kubeconfig)
     except (OSError, ValueError) as err:
@@ -103,19 +125,34 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
               f"  {serving.kubectl} get pods -o wide\n")
     out.flush()
     start = last = time.monotonic()
+    seen = len(sim.trace)
     try:
         while args.serve_for is None or time.monotonic() - start < args.serve_for:
             wake.wait(TICK)
             wake.clear()
             now = time.monotonic()
-            sim.run_for((now - last) * args.speed)
+            sim.run_for(min(now - last, MAX_CATCH_UP) * args.speed)
             last = now
+            seen = report_crashes(sim, min(seen, len(sim.trace)), out)
     except KeyboardInterrupt:
         pass
+    except SimulationError as err:  # e.g. the virtual clock reached the end of what it can count
+        raise CLIError(f"serve: the simulation stopped at t={sim.time:.3f}s: {err}") from None
     finally:
         serving.stop()
     out.write(f"stopped at t={sim.time:.3f}s after {len(sim.trace)} events\n")
     return 0
 
 
-__all__ = ["add_serve_parser", "cmd_serve"]
+def report_crashes(sim: Any, start: int, out: TextIO) -> int:
+    """Print every simulated process that crashed at events ``start`` .. the last (a client's write
+    can kill the scheduler, e.g. 1.6's "Schedulercache is corrupted"); returns the next start."""
+    from kschedlearn.simulation.checks import crashes_in
+
+    for crash in crashes_in(sim.trace, start, len(sim.trace) - 1):
+        out.write(f"crash: {crash.describe()}\n")
+        out.flush()
+    return len(sim.trace)
+
+
+__all__ = ["add_serve_parser", "cmd_serve", "report_crashes"]

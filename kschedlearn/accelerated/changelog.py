@@ -123,7 +123,6 @@ _MIRROR_METHODS = ("update_node_name_to_info_map", "assume_pod", "finish_binding
                    "remove_pod", "add_node", "update_node", "remove_node", "_cleanup_expired_assumed_pods",
                    "_cleanup_assumed_pods", "_expire_pod")
 _CACHE_MODULE = "kschedlearn.scheduler.schedulercache.cache"
-TRACK_TAG = "accelerated-changes"
 
 
 class CacheChanges:
@@ -132,45 +131,48 @@ class CacheChanges:
     def __init__(self) -> None:
         self.names: set[str] | None = None  # None until the first full refresh
 
-    def wrapper(self, name: str) -> Any:
+    def around(self, name: str) -> Any:
         touched = _TOUCHES[name]
-        names_of = self
 
-        def make(original: Any) -> Any:
-            def tracked(cache: Any, *args: Any) -> Any:
-                try:
-                    return original(cache, *args)
-                finally:
-                    if names_of.names is not None:
-                        names_of.names.update(touched(*args))
+        def note(proceed: Any, call: Any) -> Any:
+            try:
+                return proceed(*call.args, **call.kwargs)
+            finally:
+                if self.names is not None:
+                    self.names.update(touched(*call.args, **call.kwargs))
 
-            tracked.__wrapped__ = original  # type: ignore[attr-defined]
-            return tracked
-
-        return make
+        return note
 
 
 def track_cache(cache: Any) -> CacheChanges | None:
     """Follow ``cache``'s NodeInfo changes (this instance only); None for another kind of cache."""
+    from kschedlearn.observe.wrap import on_method
     from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
-    from kschedlearn.trace.instrument import untraced_class, wrap_instance
 
-    if not isinstance(cache, SchedulerCache) or not issubclass(untraced_class(cache), SchedulerCache):
+    if type(cache) is not SchedulerCache:
         return None
     changes = CacheChanges()
-    wrap_instance(cache, {name: changes.wrapper(name) for name in _TOUCHES}, tag=TRACK_TAG)
+    for name in _TOUCHES:
+        on_method(cache, name, around=changes.around(name))
     return changes
 
 
-def _mirror_methods(cache: Any) -> bool:
-    from kschedlearn.trace.instrument import untraced_class
+def mirror_function(cls: type, name: str, module: str, qualname: str) -> bool:
+    """Whether ``cls.name`` is the mirror's own function (behind a process-wide probe or not),
+    not one an exercise swapped in."""
+    import inspect
 
-    cls = untraced_class(cache)
-    for name in _MIRROR_METHODS:
-        fn = getattr(cls, name, None)
-        if getattr(fn, "__module__", None) != _CACHE_MODULE or getattr(fn, "__qualname__", "") != f"SchedulerCache.{name}":
-            return False
-    return True
+    from kschedlearn.observe.wrap import is_probe
+
+    fn = inspect.getattr_static(cls, name, None)
+    if is_probe(fn):
+        fn = fn.original
+    return getattr(fn, "__module__", None) == module and getattr(fn, "__qualname__", "") == qualname
+
+
+def _mirror_methods(cache: Any) -> bool:
+    cls = type(cache)
+    return all(mirror_function(cls, name, _CACHE_MODULE, f"SchedulerCache.{name}") for name in _MIRROR_METHODS)
 
 
 def refresh(cache: Any, changes: CacheChanges | None, info_map: dict[str, Any]) -> None:

@@ -47,10 +47,10 @@ from kschedlearn.scheduler.algorithm.priorities import (
     taint_toleration,
 )
 from kschedlearn.scheduler.core import generic_scheduler as mirror
-from kschedlearn.scheduler.core import instrument as traced
+from kschedlearn.observe import generic_scheduler as traced
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.sim.runtime import current_goroutine
-from kschedlearn.trace import emit, glog, observed_call
+from kschedlearn.trace import ObservedCall, emit, glog
 from kschedlearn.trace.util_trace import new_trace
 
 #: Predicates whose verdict depends only on the pod and the node's NodeInfo.
@@ -80,8 +80,7 @@ def equivalence_key(pod: Any) -> str:
     return repr((m.namespace, m.labels, m.annotations, m.owner_references, pod.spec))
 
 
-#: ``cache_changes`` before the first Schedule
-_UNKNOWN: Any = object()
+_UNKNOWN: Any = object()  # ``cache_changes`` before the first Schedule
 
 
 def _tracing() -> tuple[bool, bool, bool]:
@@ -174,15 +173,15 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     pod, info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
             else:
                 if tracing and not everything and not per_node:  # a thinned trace: no per-node events
-                    thinned.emit_start(self.thin_memo, pod, nodes)
+                    thinned.emit_start(self.thin_memo, pod, nodes, _ENGINE)
                     if filtered_nodes:
-                        thinned.emit_predicates(self.thin_memo, pod, filtered_nodes, failed_predicate_map)
+                        thinned.emit_predicates(self.thin_memo, pod, filtered_nodes, failed_predicate_map, _ENGINE)
                 elif tracing:  # the mirror's trace points of findNodesThatFit, in its order
-                    traced.emit_schedule_start(pod, nodes)
+                    traced.emit_schedule_start(pod, nodes, _ENGINE)
                     for node_name, fits, node_verdicts in verdicts:
-                        traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _IN_FIND_NODES_THAT_FIT)
+                        traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _ENGINE)
                     if filtered_nodes:
-                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map)
+                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map, _ENGINE)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
@@ -202,10 +201,10 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                 columns, totals, names = fast
                 if tracing and not everything and thinned.mirror_select_host(self):
                     # a thinned trace: the best rows only, the host by the engine's selectHost
-                    rows = thinned.report(self, pod, filtered_nodes, columns, totals, names)
+                    rows = thinned.report(self, pod, filtered_nodes, columns, totals, names, _ENGINE)
                     trace.step("Selecting host")
                     host = fastpath.select_host(self, totals, names)
-                    thinned.announce(self, pod, rows, totals, names, host)
+                    thinned.announce(self, pod, rows, totals, names, host, _ENGINE)
                     return host
                 if tracing:
                     priority_list = self._report_priorities(pod, filtered_nodes, columns, totals)
@@ -376,12 +375,16 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             "names": [getattr(c, "name", "") for c in configs],
             "extenders": {},
             "totals": {hp.host: hp.score for hp in result},
-        })
+        }, observed=_ENGINE)
         return result
 
 
-#: the predicate_node events stand in _find_nodes_that_fit's frame, where the verdicts were made
-_IN_FIND_NODES_THAT_FIT = observed_call(AcceleratedScheduler._find_nodes_that_fit, "returned", in_frame=True)
+#: what the source pane says of the events the engine emits in the mirror's place (their stack
+#: ends at scheduleOne's call of Schedule: the engine's own frames are not mirrored code)
+_ENGINE = ObservedCall(
+    "AcceleratedScheduler.schedule", __name__, 0, "running",
+    fast_paths=("the accelerated engine (kschedlearn/accelerated: the mirror's outcomes from cached verdicts "
+                "and scores) ran in place of genericScheduler.Schedule",))
 
 
 def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:

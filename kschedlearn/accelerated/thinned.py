@@ -17,20 +17,17 @@ from typing import Any
 import attrs
 
 from kschedlearn.scheduler.core import generic_scheduler as mirror
-from kschedlearn.scheduler.core import instrument as traced
-from kschedlearn.trace import emit, observed_call
-from kschedlearn.trace.instrument import untraced_class
+from kschedlearn.observe import generic_scheduler as traced
+from kschedlearn.trace import emit
 
 #: how many of the best nodes a thinned event keeps
 ROWS = 20
 
-#: the selectHost event stands in the mirror's ``selectHost`` frame, as the traced mirror's does
-_IN_SELECT_HOST = observed_call(mirror.GenericScheduler._select_host, "returned", in_frame=True)
-
-
 def mirror_select_host(scheduler: Any) -> bool:
     """Whether ``scheduler``'s selectHost is the mirror's (not an exercise's plug-in)."""
-    return getattr(untraced_class(scheduler), "_select_host", None) is mirror.GenericScheduler._select_host
+    from kschedlearn.accelerated.changelog import mirror_function
+
+    return mirror_function(type(scheduler), "_select_host", mirror.__name__, "GenericScheduler._select_host")
 
 
 def best_rows(totals: list[int], names: list[str]) -> list[int]:
@@ -67,20 +64,23 @@ class Memo:
     filtered: NodeNames = attrs.field(factory=NodeNames)
 
 
-def emit_start(memo: Memo, pod: Any, nodes: list[Any]) -> None:
+def emit_start(memo: Memo, pod: Any, nodes: list[Any], observed: Any) -> None:
     """``schedule.start`` (``traced.emit_schedule_start``'s event, its node list reused)."""
-    emit("schedule.start", "Computing predicates", data={"pod": traced.pod_key(pod), "nodes": memo.start.of(nodes)})
+    emit("schedule.start", "Computing predicates", data={"pod": traced.pod_key(pod), "nodes": memo.start.of(nodes)},
+         observed=observed)
 
 
-def emit_predicates(memo: Memo, pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]]) -> None:
+def emit_predicates(memo: Memo, pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
+                    observed: Any) -> None:
     """``schedule.predicates`` (``traced.emit_predicates_done``'s event, its node list reused)."""
     failed = {name: [r.get_reason() for r in reasons] for name, reasons in failed_predicate_map.items()}
     emit("schedule.predicates", "Prioritizing",
-         data={"pod": traced.pod_key(pod), "filtered": memo.filtered.of(filtered), "failed": failed})
+         data={"pod": traced.pod_key(pod), "filtered": memo.filtered.of(filtered), "failed": failed},
+         observed=observed)
 
 
 def report(scheduler: Any, pod: Any, nodes: list[Any], columns: list[list[int]], totals: list[int],
-           names: list[str]) -> list[int]:
+           names: list[str], observed: Any) -> list[int]:
     """The thinned ``schedule.priorities`` event; returns the rows it kept."""
     rows = best_rows(totals, names)
     configs = scheduler.prioritizers
@@ -93,11 +93,12 @@ def report(scheduler: Any, pod: Any, nodes: list[Any], columns: list[list[int]],
         "extenders": {},
         "totals": {names[i]: totals[i] for i in rows},
         "thinned": {"rows": len(rows), "of": len(nodes)},
-    })
+    }, observed=observed)
     return rows
 
 
-def announce(scheduler: Any, pod: Any, rows: list[int], totals: list[int], names: list[str], host: str) -> None:
+def announce(scheduler: Any, pod: Any, rows: list[int], totals: list[int], names: list[str], host: str,
+             observed: Any) -> None:
     """The thinned ``selectHost`` event (after the choice, as the traced mirror's)."""
     best = totals[rows[0]]
     ties = totals.count(best)
@@ -108,4 +109,4 @@ def announce(scheduler: Any, pod: Any, rows: list[int], totals: list[int], names
         "last_node_index": scheduler.last_node_index - 1,
         "host": host,
         "thinned": {"rows": len(rows), "of": len(names)},
-    }, observed=_IN_SELECT_HOST)
+    }, observed=observed)

@@ -144,6 +144,8 @@ class Runtime:
     goroutines: list[Goroutine] = attrs.field(factory=list, init=False, repr=False)
     crashes: list[Crash] = attrs.field(factory=list, init=False)
     tracer: Any = attrs.field(default=None, init=False)  # kschedlearn.trace.Tracer, set from outside
+    #: the simulation's trace points (a kschedlearn.observe.Observation), set from outside
+    observation: Any = attrs.field(default=None, init=False)
     max_switches: int | None = None
     #: set by :meth:`close`: every goroutine has been unwound and nothing runs any more
     closed: bool = attrs.field(default=False, init=False)
@@ -399,41 +401,11 @@ class Runtime:
         return self._paused
 
     def close(self) -> None:
-        """Unwind every goroutine still suspended (their ``finally`` blocks run), and the hub.
+        """Unwind every goroutine still suspended and the hub; afterwards nothing runs
+        (kschedlearn-only: ``sim/closing.py`` says why)."""
+        from kschedlearn.sim.closing import close_runtime
 
-        kschedlearn-only. greenlet never garbage-collects a suspended greenlet, and a
-        goroutine's frames hold this runtime, so without this a finished or discarded
-        simulation would stay in memory until the process ends. Afterwards it runs nothing.
-        """
-        if self.closed:
-            return
-        here = greenlet.getcurrent()
-        if isinstance(here, _GoGreenlet) and here.goroutine is not None and here.goroutine.runtime is self:
-            raise RuntimeError("Runtime.close() must be called from outside the runtime's goroutines")
-        self.closed = True
-        self._paused = None
-        self._ready.clear()
-        self._timers.clear()
-        for g in [*self.goroutines, *(x for p in self.processes for x in p.goroutines)]:
-            if g.alive:
-                self._kill(g)
-        while self._to_unwind:
-            g = self._to_unwind.popleft()
-            glet = g.glet
-            if glet is None or glet.dead or not glet:  # (never started: nothing to unwind)
-                continue
-            glet.parent = here  # (it returns here, not to the hub, once unwound)
-            self.current = g
-            try:
-                glet.throw(GoroutineExit)
-            except BaseException:  # noqa: BLE001 - a finally block that raised: it is gone all the same
-                pass
-            self.current = None
-        hub = self._hub
-        if hub is not None and hub and not hub.dead:
-            hub.parent = here
-            hub.throw(greenlet.GreenletExit)
-        self._hub = self._driver = None
+        close_runtime(self)
 
     def run_fn(self, fn: Callable[..., Any], *args: Any, until: float | None = None) -> Any:
         """Run ``fn(*args)`` as a goroutine and drive the runtime until it returns.
@@ -472,6 +444,19 @@ class Runtime:
             if not t.cancelled and (t.owner is None or t.owner.alive)
         ]
         return min(live) if live else None
+
+
+def exit_process(code: int, stdout: str = "") -> None:
+    """Go's ``fmt.Print`` of ``stdout`` then ``os.Exit(code)``, for the calling goroutine's
+    process: the tracer (if any) records it, then every goroutine of the process ends — the
+    calling one at once (``os.Exit`` never returns)."""
+    g = current_goroutine()
+    assert g is not None, "exit_process is called from a goroutine"
+    rt = g.runtime
+    if rt.tracer is not None:
+        rt.tracer.on_exit(rt, g, code, stdout)
+    rt.kill_process(g.process, f"exit status {code}")
+    raise GoroutineExit()
 
 
 def current_goroutine() -> Goroutine | None:

@@ -81,7 +81,7 @@ sim.show("pipeline")
 # The **pipeline** view is the seed article's multi-queue picture. Top left the API server; the
 # *unassigned-pods* reflector (a watch with field selector
 # `spec.nodeName==,status.phase!=Succeeded,status.phase!=Failed`,
-# [factory.go#L499-L512](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L499-L512))
+# [factory.go createUnassignedNonTerminatedPodLW](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L499-L504))
 # has just put `default/web-1` into **podQueue**, a plain client-go `FIFO`
 # ([fifo.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358)).
 # What changed since the previous snapshot is highlighted.
@@ -90,7 +90,7 @@ sim.show("pipeline")
 #
 # `Scheduler.Run` started `wait.Until(scheduleOne, 0, stop)`: a goroutine that loops forever.
 # Each round calls `NextPod()` = `getNextPod`, which blocks in `podQueue.Pop` until a pod is there
-# ([factory.go#L458-L466](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L458-L466)).
+# ([factory.go getNextPod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L457-L465)).
 
 # %%
 ev = sim.step()
@@ -104,7 +104,7 @@ sim.show("pipeline")
 #
 # ## Predicates, priorities, selectHost
 #
-# `Schedule` ([generic_scheduler.go#L89-L131](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/generic_scheduler.go#L89-L131))
+# `Schedule` ([generic_scheduler.go#L86-L131](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/generic_scheduler.go#L86-L131))
 # first filters the nodes with every **predicate** of the DefaultProvider (all of them run for
 # every node), then scores the survivors with every **priority** (each 0–10, times its weight),
 # and `selectHost` takes the highest total (ties broken round-robin).
@@ -141,7 +141,7 @@ sim.show("decision")
 # Before talking to the API server, `scheduleOne` **assumes** the pod: it sets
 # `spec.nodeName` on a copy and adds it to the scheduler cache
 # ([scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225),
-# [cache.go#L99-L121](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L99-L121)).
+# [cache.go AssumePod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L109-L128)).
 # The next pod already sees `node-3`'s resources as used, without waiting for the slow round
 # trip. Then a separate goroutine POSTs the Binding.
 
@@ -164,7 +164,7 @@ log(e for e in sim.trace[assumed_at:ev.seq + 1] if e.stage in ("bind", "apiserve
 print(ev.why)
 
 # %% [markdown]
-# `FinishBinding` ([cache.go#L123-L141](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L123-L141))
+# `FinishBinding` ([cache.go FinishBinding and finishBinding](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L130-L152))
 # starts the assumed pod's **30 s** time-to-live: if nothing confirms the pod by t = 32 s,
 # `cleanupAssumedPods` will drop it from the cache.
 #
@@ -192,7 +192,7 @@ sim.show("pod_states")
 
 # %% [markdown]
 # The pod-state machine (Initial → Assumed → Added) of
-# [interface.go#L24-L96](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/interface.go#L24-L96)
+# [interface.go Cache](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/interface.go#L24-L96)
 # shows `web-1` in **Added**: the scheduler's cache now agrees with the API server.
 #
 # ## The whole journey on one screen

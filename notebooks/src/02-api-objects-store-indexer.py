@@ -138,7 +138,7 @@ for p in indexer.list():
 # **Field selectors** ([fields/selector.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/fields/selector.go))
 # match a flat map of field values, with `=`/`==` and `!=` only. The scheduler's two pod
 # list-watches differ only in the first term
-# ([factory.go#L499-L512](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L499-L512)):
+# ([factory.go createUnassignedNonTerminatedPodLW and createAssignedNonTerminatedPodLW](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L499-L512)):
 
 # %%
 unassigned = fields.parse_selector("spec.nodeName==,status.phase!=Succeeded,status.phase!=Failed")
@@ -183,8 +183,10 @@ w_unassigned = pods.watch(field_selector=unassigned, resource_version=rv)
 w_assigned = pods.watch(field_selector=assigned, resource_version=rv)
 
 # %% [markdown]
-# Now bind the pod, as the scheduler's binder does (a POST of a `Binding` to the pod's
-# `binding` subresource; the server sets `spec.nodeName`):
+# Now bind the pod with a POST of a `Binding` (the server sets `spec.nodeName`). This client call
+# uses the pod's `binding` subresource (client-go's `Pods(ns).Bind`); 1.6's own binder POSTs the
+# same Binding to the older `namespaces/{ns}/bindings` resource (notebook 08) — the API server
+# serves both alike:
 
 # %%
 from kschedlearn.api.v1 import Binding, ObjectMeta, ObjectReference

@@ -20,6 +20,7 @@ import graphviz
 from kschedlearn.api.v1 import Pod
 from kschedlearn.client_go.tools.cache import (DeletedFinalStateUnknown, ErrRequeue, meta_namespace_key_func,
                                                new_delta_fifo, new_fifo, new_store, pop)
+from kschedlearn.observe.views import queue_state
 from kschedlearn.sim import Runtime
 from kschedlearn.viz import View
 
@@ -32,7 +33,7 @@ def mk(name, rv="1"):
 
 def draw(q, title):
     """The queue's keys in order; a dashed box is a key left behind by a delete (a ghost)."""
-    st = q.debug_state()
+    st = queue_state(q)
     g = graphviz.Digraph(title, graph_attr={"rankdir": "LR", "label": title, "labelloc": "t"},
                          node_attr={"shape": "box", "fontsize": "10", "fontname": "Helvetica"})
     g.node("head", "Pop ▶", shape="plaintext")
@@ -71,7 +72,7 @@ draw(fifo, "add a, b, c; update a")
 
 # %%
 fifo.delete(mk("b"))
-print(fifo.debug_state().queue, "items:", list(fifo.debug_state().items))
+print(queue_state(fifo).queue, "items:", list(queue_state(fifo).items))
 draw(fifo, "delete b: a ghost key stays")
 
 # %% [markdown]
@@ -115,7 +116,7 @@ print(rt.run_fn(consumer))
 # unassigned-pod reflector therefore reshuffles podQueue. In which order? Go builds a map of
 # the listed items and appends its keys while iterating it, and Go's map iteration order is
 # unspecified (deliberately randomised), so the new order is arbitrary
-# ([fifo.go#L299-L326](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L299-L326)).
+# ([fifo.go Replace](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L295-L326)).
 # kschedlearn keeps the list's order instead — a documented deviation, so that a run stays
 # deterministic.
 
@@ -132,7 +133,7 @@ draw(fifo, "replace([z, y]): x is gone, order reset")
 
 # %%
 fifo.add_if_not_present(mk("z", rv="99"))        # z is queued: ignored
-print("z rv:", fifo.debug_state().items["default/z"].metadata.resource_version)
+print("z rv:", queue_state(fifo).items["default/z"].metadata.resource_version)
 
 def not_now(obj):
     raise ErrRequeue(RuntimeError(f"{obj.metadata.name}: try again later"))
@@ -187,11 +188,17 @@ for _ in range(2):
 # %% [markdown]
 # ## podQueue in a real run
 #
-# In the `unschedulable-then-fits` scenario, a 6-CPU pod fits on no node. Each failed attempt
-# sets the pod's `PodScheduled=False` condition — an update the unassigned-pod watch delivers
-# straight back into podQueue — and after a backoff the error handler re-adds it with
-# `AddIfNotPresent` (1 s, 2 s, 4 s, 8 s: the backoff doubles). A big node joins at t = 12 s;
-# the attempt after the next backoff binds the pod. Every podQueue operation:
+# In the `unschedulable-then-fits` scenario, a 6-CPU pod fits on no node. The **first** failed
+# attempt sets the pod's `PodScheduled=False` condition — an update the unassigned-pod watch
+# delivers straight back into podQueue, so a second attempt follows at once. Later failures do
+# not write the condition again: the scheduler's condition updater PUTs the status only when
+# `UpdatePodCondition` reports a change
+# ([resource_helpers.go UpdatePodCondition](https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/resource_helpers.go#L143-L171),
+# [factory.go podConditionUpdater.Update](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L595-L602)),
+# and the status, reason and message are the same each time (notebook 08). After a backoff the
+# error handler re-adds the pod with `AddIfNotPresent` (1 s, 2 s, 4 s, 8 s: the backoff
+# doubles). A big node joins at t = 12 s; the attempt after the next backoff binds the pod.
+# Every podQueue operation (the `apiserver.update` of the pod's status appears once):
 
 # %%
 from kschedlearn import Simulation
@@ -199,7 +206,8 @@ from kschedlearn import Simulation
 sim = Simulation.from_scenario("unschedulable-then-fits", seed=1)
 sim.run_until("assume")
 for e in sim.trace:
-    if e.stage.startswith("fifo.") or e.stage in ("error.requeue", "selectHost", "assume"):
+    if e.stage.startswith("fifo.") or e.stage in ("error.requeue", "selectHost", "assume") \
+            or (e.stage == "apiserver.update" and e.message.startswith("update_status pods")):
         print(f"t={e.time:5.2f}s  {e.stage:14s} {e.message}")
 
 # %% [markdown]

@@ -6,9 +6,9 @@
 #
 # | layer | what it does | Go |
 # |---|---|---|
-# | **Reflector** | *list* everything once, then *watch* for changes; write both into a store (a FIFO, a DeltaFIFO) | [reflector.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L239-L398) |
-# | **Controller** | runs a reflector into a DeltaFIFO, and a `processLoop` that pops the DeltaFIFO and calls a process function | [controller.go#L143-L160](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L143-L160) |
-# | **Informer** | a controller whose process function updates an indexer and calls handlers `OnAdd` / `OnUpdate` / `OnDelete` | [controller.go#L282-L349](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L282-L349) |
+# | **Reflector** | *list* everything once, then *watch* for changes; write both into a store (a FIFO, a DeltaFIFO) | [reflector.go ListAndWatch](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L232-L328) |
+# | **Controller** | runs a reflector into a DeltaFIFO, and a `processLoop` that pops the DeltaFIFO and calls a process function | [controller.go processLoop](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L136-L158) |
+# | **Informer** | a controller whose process function updates an indexer and calls handlers `OnAdd` / `OnUpdate` / `OnDelete` | [controller.go NewIndexerInformer](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L285-L349) |
 # | **Shared informer** | one informer per resource type, shared by several handlers; built by a factory | [shared_informer.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L32-L581) |
 #
 # The 1.6 scheduler uses all of them: a **bare reflector** feeds podQueue (unassigned pods); an
@@ -107,7 +107,8 @@ log(sim.trace[mark:])
 # resourceVersion that has fallen out of the window, the watch fails with **410 Gone — too old
 # resource version**. There is no special case for it in 1.6: the watch just ends with an error,
 # `ListAndWatch` returns, and `RunUntil` calls it again **one second later** — a full relist
-# ([reflector.go#L300-L325](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L300-L325)).
+# (lines 321-326 of [reflector.go ListAndWatch](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L232-L328), and
+# [RunUntil](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L195-L204)).
 
 # %%
 sim = Simulation.from_scenario("three-nodes", seed=1)
@@ -133,7 +134,7 @@ log(sim.trace[mark:])
 # from the list and queues a `Deleted` delta carrying a `DeletedFinalStateUnknown` **tombstone**
 # (notebook 03); the informer calls `OnDelete(tombstone)`. Here on the node informer — the
 # scheduler's `deleteNodeFromCache` accepts tombstones
-# ([factory.go#L192-L291](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L192-L291)):
+# ([factory.go deleteNodeFromCache](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L272-L291)):
 
 # %%
 sim = Simulation.from_scenario("three-nodes", seed=1)

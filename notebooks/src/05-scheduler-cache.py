@@ -7,8 +7,8 @@
 # **confirms** the pod (`AddPod`). If no confirmation ever comes, the assumption **expires**;
 # if the binding fails, the scheduler **forgets** it.
 #
-# Sources: [schedulercache/interface.go#L24-L96](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/interface.go#L24-L96)
-# (the state machine), [cache.go#L30-L386](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L386)
+# Sources: [schedulercache/interface.go Cache](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/interface.go#L24-L96)
+# (the state machine), [cache.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L386)
 # (the operations), [node_info.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392)
 # (per-node accounting).
 #
@@ -45,7 +45,7 @@ sim.show("cache")
 # %% [markdown]
 # `node-3` already counts `web-1`'s 500m CPU, and the pod is marked *assumed*. It has **no
 # deadline yet**: the TTL only starts when the binding call returns, in `FinishBinding`
-# ([cache.go#L123-L141](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L123-L141)).
+# ([cache.go FinishBinding and finishBinding](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L130-L152)).
 # Until then `cleanupAssumedPods` skips the pod ("binding is still in progress").
 
 # %%
@@ -66,7 +66,7 @@ sim.show("pod_states")
 # ## Expire: the confirmation comes too late (`assume-expiry`)
 #
 # `cleanupAssumedPods` runs every second
-# ([cache.go#L340-L372](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L340-L372)).
+# ([cache.go cleanupAssumedPods](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L354-L377)).
 # For each assumed pod whose binding has finished and whose deadline has passed, it
 # **expires** the pod: removes it from its NodeInfo, as if it had never been scheduled.
 #
@@ -132,8 +132,8 @@ sim.show("pod_states")
 #
 # If the Binding POST fails, the bind goroutine calls `FinishBinding` (Go does that after every
 # attempt), then **`ForgetPod`**: the assumed pod leaves the NodeInfo again, and the error
-# handler takes over ([scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225),
-# [cache.go#L143-L167](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L143-L167)).
+# handler takes over ([scheduler.go scheduleOne](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225),
+# [cache.go ForgetPod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L154-L181)).
 
 # %%
 sim = Simulation.from_scenario("bind-failure", seed=1)

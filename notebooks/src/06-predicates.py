@@ -180,7 +180,7 @@ sim.show("decision")
 #
 # No node fits, so `Schedule` returns a `FitError`. Its text is a **histogram** of the reasons
 # over all nodes, sorted as strings — with 1.6's odd `::`
-# ([generic_scheduler.go#L38-L84](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/generic_scheduler.go#L38-L84)).
+# ([generic_scheduler.go NoNodeAvailableMsg and FitError.Error](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/generic_scheduler.go#L47-L68)).
 # The scheduler logs it, writes it into a `FailedScheduling` event and into the pod's
 # `PodScheduled=False` condition:
 

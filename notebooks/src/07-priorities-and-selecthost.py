@@ -5,7 +5,7 @@
 # **priorities** give each of them a score from 0 to 10. Every priority has a weight; a node's
 # total is Σ score × weight, and `selectHost` picks the highest total.
 #
-# Source: [PrioritizeNodes, generic_scheduler.go#L239-L385](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/generic_scheduler.go#L239-L385),
+# Source: [PrioritizeNodes, generic_scheduler.go#L239-L373](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/generic_scheduler.go#L239-L373),
 # [selectHost, #L133-L150](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/generic_scheduler.go#L133-L150),
 # the priorities in [algorithm/priorities/](https://github.com/kubernetes/kubernetes/tree/v1.6.1/plugin/pkg/scheduler/algorithm/priorities).
 # Python: `kschedlearn/scheduler/algorithm/priorities/*.py`, `kschedlearn/scheduler/core/generic_scheduler.py`.

@@ -113,7 +113,7 @@ print([(ev.type, ev.reason, ev.message) for ev in un.world.api.storage.items("ev
 #
 # `bind-failure`: the API server refuses the first binding call — 1.6's binder POSTs the
 # `Binding` to `namespaces/{ns}/bindings`
-# ([factory.go#L583-L589](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L583-L589)) — with a 500. The binding
+# ([factory.go binder.Bind](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L582-L589)) — with a 500. The binding
 # goroutine calls `FinishBinding` anyway, then `ForgetPod` (the cache drops the assumed pod and
 # gives its resources back), then the error function, a **Normal** (sic) `FailedScheduling`
 # event `Binding rejected: …` and the condition reason `BindingRejected`.
@@ -227,7 +227,8 @@ t2.run()
 # - scheduleOne: pop → `Schedule` (predicates, priorities, selectHost) → assume → bind in a
 #   separate goroutine, so the next pod is scheduled while the binding is in flight.
 # - The binder POSTs a `Binding` to `namespaces/{ns}/bindings`; a failure forgets the assumed pod.
-# - On any error the error function records `FailedScheduling`, sets the `PodScheduled` condition
-#   and requeues the pod after a **backoff** (1 s doubling to 60 s) with `AddIfNotPresent`.
+# - On a scheduling or binding error scheduleOne calls the error function — which requeues the pod
+#   after a **backoff** (1 s doubling to 60 s) with `AddIfNotPresent` — records `FailedScheduling`
+#   and asks for `PodScheduled=False` (written only when the condition changed).
 # - A pod with a `deletionTimestamp` is skipped.
 # - Every request shares the client's token bucket (QPS 50, burst 100): bindings *and* events.

@@ -7,7 +7,7 @@
 # `--leader-elect=true`, `--leader-elect-lease-duration=15s`, `--leader-elect-renew-deadline=10s`,
 # `--leader-elect-retry-period=2s`.
 #
-# Source: [leaderelection.go#L74-L288](https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L74-L288),
+# Source: [leaderelection.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L74-L288),
 # [endpointslock.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/resourcelock/endpointslock.go#L29-L103).
 # Python: `kschedlearn/client/leaderelection/`.
 #
@@ -57,7 +57,7 @@ sim.show("leader_election")
 # by 2 s plus a random jitter: `wait.JitterUntil` with `JitterFactor = 1.2` waits
 # `RetryPeriod + rand·1.2·RetryPeriod`, i.e. **up to +120 %** — 2 to 4.4 s
 # ([leaderelection.go#L68](https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L68),
-# [wait.go#L121-L127](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L121-L127)):
+# [wait.go JitterUntil](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L65-L114), [Jitter](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go#L116-L127)):
 
 # %%
 sim.run_until(lambda e: e.time >= 19.5)

@@ -8,8 +8,8 @@
 # instead of `CreateFromProvider`.
 #
 # Source: [api/v1/types.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/v1/types.go#L27-L173),
-# [validation.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/validation/validation.go#L28-L43),
-# [CreateFromConfig, factory.go#L293-L388](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L293-L388),
+# [validation.go ValidatePolicy](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/api/validation/validation.go#L26-L43),
+# [CreateFromConfig, factory.go#L309-L342](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L309-L342),
 # [plugins.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/plugins.go#L35-L430).
 # Python: `kschedlearn/scheduler/api/v1/types.py` (`load_policy`), `kschedlearn/scheduler/factory/plugins.py`.
 

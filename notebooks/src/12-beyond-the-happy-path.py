@@ -108,7 +108,7 @@ print([e.message for e in sim.world.api.storage.items("events") if e.involved_ob
 #
 # `scheduleOne` does not wait for the binding: it *assumes* the pod into the scheduler cache
 # (the cache counts its resources on the chosen node at once) and binds in a goroutine
-# ([scheduler.go#L177-L188](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L177-L188)).
+# (lines 177-190 of [scheduler.go scheduleOne](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225)).
 # What if it did not assume? Kubernetes has no switch for that; kschedlearn has one for this
 # experiment only — `Simulation.from_scenario(..., assume=False)` (or `assume: false` in a
 # scenario file). It is bolted on from outside (`kschedlearn/simulation/no_assume.py` replaces
@@ -152,7 +152,7 @@ off.show("cache")
 # The binding goroutine POSTs the Binding; meanwhile someone deletes the pod. A pod without a
 # node is deleted immediately (no grace period), so when the API server serves the binding the
 # pod is gone. The goroutine takes its failure path
-# ([scheduler.go#L190-L224](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L190-L224)):
+# (lines 190-224 of [scheduler.go scheduleOne](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225)):
 # `ForgetPod`, the error function, a FailedScheduling event — and the error function's
 # re-read of the pod decides what happens next
 # ([factory.go MakeDefaultErrorFunc](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L514-L558)).
@@ -263,7 +263,7 @@ PredictCell(topics.leaders_at_question, seed=2)
 # Both replicas now pop every new pod, schedule it, and POST a Binding. What keeps a pod from
 # being bound twice is not the lock but the API server: the binding registry refuses to bind a
 # pod that already has a node — **409 Conflict**, "pod … is already assigned to node"
-# ([storage.go#L128-L188](https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L128-L188)).
+# ([storage.go BindingREST.setPodHostAndAnnotations and assignPod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/pod/storage/storage.go#L142-L188)).
 # The loser forgets its assumed pod, and its error function finds the pod bound and drops it.
 
 # %% tags=["predict"]

@@ -184,7 +184,7 @@ print("\n".join(rows) if rows else "(benchmarks/README.md has no figures table i
 # Two replicas of one controller ask for the same things, so every node-local predicate gives
 # them the same verdict on a node that did not change. 1.6 has a file for exactly that,
 # `core/equivalence_cache.go`
-# ([equivalence_cache.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/equivalence_cache.go#L17-L134)):
+# ([equivalence_cache.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/core/equivalence_cache.go#L31-L134)):
 # verdicts kept per node in a small LRU (4,096 entries), keyed by a hash of the pod's
 # *equivalence pod* (for the defaults, its controller owner reference), thrown away per node by
 # `SendInvalidAlgorithmCacheReq`. But nothing creates one: `Schedule` has only a TODO to call

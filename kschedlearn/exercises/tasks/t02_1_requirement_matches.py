@@ -15,7 +15,7 @@ from typing import Any
 from kschedlearn.apimachinery.labels.selector import Requirement, new_requirement, parse
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 
 TASK_ID = "2.1"
 NAME = "requirement_matches"
@@ -124,8 +124,6 @@ def _experiment(match: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "label selectors", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "label selectors", fn, _real, _experiment, bool, NAME,
                    note="Four pods: web-1 {app=web,tier=frontend}, web-2 {app=web,canary=}, db-0 {app=db,replicas=3}, "
                         "batch-9 {} - a service, an RS or an affinity term would select these.")
@@ -134,7 +132,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario or "spread-and-affinity",), seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario or "spread-and-affinity",), seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -147,13 +145,13 @@ TASK = Task(
            "Write `requirement_matches(key, operator, values, labels)` for one requirement. "
            "`plug_in_scenario(\"2.1\", requirement_matches)` runs spread-and-affinity, where selectors decide "
            "spreading and affinity, with your function in every selector."),
-    go_links=(("selector.go Requirement.Matches", GO + _SELECTOR_GO + "#L183-L220"),
+    go_links=(("selector.go Requirement.Matches", GO + _SELECTOR_GO + "#L161-L216"),
               ("selector_test.go TestSelectorMatches", GO + "staging/src/k8s.io/apimachinery/pkg/labels/selector_test.go#L106-L135"),
               ("selector_test.go TestRequirementSelectorMatching",
                GO + "staging/src/k8s.io/apimachinery/pkg/labels/selector_test.go#L379-L424")),
     hints=("Positive requirements (in, =, ==, exists, gt, lt) need the key; negative ones (notin, !=, !) are "
            "satisfied when it is missing.",
-           "Go's Requirement.Matches (selector.go ~L183): `case selection.In, selection.Equals, selection.DoubleEquals: "
+           "Go's Requirement.Matches (selector.go L161-L216): `case selection.In, selection.Equals, selection.DoubleEquals: "
            "if !ls.Has(r.key) { return false }; return r.hasValue(ls.Get(r.key))`; `case selection.NotIn, "
            "selection.NotEquals: if !ls.Has(r.key) { return true }; return !r.hasValue(...)`; Exists / DoesNotExist: "
            "`ls.Has(r.key)`; GreaterThan / LessThan: `strconv.ParseInt` both sides, false on error.",

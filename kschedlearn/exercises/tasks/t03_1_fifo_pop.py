@@ -17,8 +17,10 @@ from kschedlearn import sim
 from kschedlearn.client_go.tools.cache import fifo as fifo_module
 from kschedlearn.client_go.tools.cache.fifo import FIFO, ErrRequeue, FIFOClosedError, new_fifo
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
+from kschedlearn.observe.views import queue_state
 
 TASK_ID = "3.1"
 _REAL_POP = FIFO.pop  # captured before any patch
@@ -59,7 +61,7 @@ def _pop_all(ops: tuple[tuple[str, str, Any], ...], times: int) -> Callable[[Cal
     def run(pop: Callable[..., Any]) -> Any:
         f = _fifo(*ops)
         popped = [repr(pop(f, _noop)) for _ in range(times)]
-        return popped, list(f.debug_state().queue)
+        return popped, list(queue_state(f).queue)
     return run
 
 
@@ -70,7 +72,7 @@ def _requeue(pop: Callable[..., Any]) -> Any:
         raise ErrRequeue()
 
     got = pop(f, process)
-    return repr(got), list(f.debug_state().queue), sorted(map(repr, f.list()))
+    return repr(got), list(queue_state(f).queue), sorted(map(repr, f.list()))
 
 
 def _synced(pop: Callable[..., Any]) -> Any:
@@ -142,6 +144,20 @@ def _patch(fn: Callable[..., Any]) -> Iterator[None]:
         yield
 
 
+def _queue(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    f = args[0] if args else kwargs["f"]
+    return "queue [" + ", ".join(f._queue) + "]"
+
+
+def _left(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    f = args[0] if args else kwargs["f"]
+    return f"left {_queue(args, kwargs)}, items [{', '.join(sorted(f._items))}]"
+
+
+#: a pop is judged by what it returned and by the queue and items it left
+CALL_VIEW = CallView(subject=_queue, state=_left)
+
+
 def _experiment(pop: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
     """The podQueue of one scheduling burst: adds, an update, a delete and a re-add."""
     f = new_fifo(_key)
@@ -149,17 +165,15 @@ def _experiment(pop: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
                           ("add", "default/db-1", "v1"), ("update", "default/web-1", "v2"),
                           ("delete", "default/web-2", "v1"), ("add", "default/web-2", "v2")):
         getattr(f, op)(Obj(name, val))
-    rows.append(("podQueue after the informer's events", " ".join(f.debug_state().queue)))
+    rows.append(("podQueue after the informer's events", " ".join(queue_state(f).queue)))
     for i in range(3):
         with _patch(pop):
             item = fifo_module.pop(f)  # the real Pop(queue) helper, calling queue.pop
         rows.append((f"scheduleOne #{i + 1} pops", repr(item)))
-        rows.append((f"podQueue after pop #{i + 1}", " ".join(f.debug_state().queue) or "(empty)"))
+        rows.append((f"podQueue after pop #{i + 1}", " ".join(queue_state(f).queue) or "(empty)"))
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the podQueue FIFO", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the podQueue FIFO", fn, _REAL_POP, _experiment, None, NAME,
                    note="The scheduler's podQueue after add, update, delete and re-add events, "
                         "then three pops by scheduleOne through cache.Pop(queue).")
@@ -178,14 +192,14 @@ TASK = Task(
         "Write `fifo_pop(f, process)`: the body of `FIFO.Pop` for a FIFO `f` whose key line is "
         "`f._queue` and whose items are `f._items`."
     ),
-    go_links=(("fifo.go Pop", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L149-L180"),
-              ("fifo.go Add", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L123-L135"),
+    go_links=(("fifo.go Pop", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L255-L293"),
+              ("fifo.go Add", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L137-L153"),
               ("fifo_test.go", GO + "staging/src/k8s.io/client-go/tools/cache/fifo_test.go")),
     hints=(
         "A FIFO is two structures: the line of keys (`f._queue`, a list) and the newest object per "
         "key (`f._items`, a dict). Pop takes keys off the front of the line until one still has an "
         "item; that item leaves the dict too.",
-        "Go's `(*FIFO).Pop` in fifo.go lines 149-180: an outer `for`, an inner `for len(f.queue) == 0` "
+        "Go's `(*FIFO).Pop` in fifo.go L255-L293: an outer `for`, an inner `for len(f.queue) == 0` "
         "that returns `FIFOClosedError` when closed or calls `f.cond.Wait()`, then `id := f.queue[0]; "
         "f.queue = f.queue[1:]`, the `initialPopulationCount` countdown, the ghost `continue`, "
         "`delete(f.items, id)`, `process(item)` and the `ErrRequeue` branch.",
@@ -197,6 +211,7 @@ TASK = Task(
     returns=None,
     cases=_cases,
     patch=_patch,
+    call_view=CALL_VIEW,
     plug_in=_plug_in,
     solution="nb03:fifo_pop",
     quiz="fifo",

@@ -12,9 +12,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, describe_cache, node, pod, requests, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
+from kschedlearn.observe.views import cache_state
 
 TASK_ID = "5.2"
 NAME = "cleanup_assumed_pods"
@@ -23,7 +25,7 @@ TTL = 10.0
 
 
 def _state(cache: SchedulerCache) -> tuple[Any, ...]:
-    st = cache.debug_state()
+    st = cache_state(cache)
     assumed = sorted(p.key for p in st.assumed_pods)
     used = {n.name: (n.requested.milli_cpu, n.requested.memory) for n in st.nodes if n.pods}
     return assumed, used
@@ -71,6 +73,14 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+def _cache(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    return describe_cache(args[0] if args else kwargs["cache"])
+
+
+#: a sweep is judged by the cache it leaves
+CALL_VIEW = CallView(state=_cache, returns=False)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def cleanup(self: SchedulerCache, now: float) -> None:
@@ -97,8 +107,6 @@ def _experiment(cleanup: Callable[..., Any], rows: list[tuple[str, str]]) -> Non
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the scheduler cache", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the scheduler cache", fn, _REAL, _experiment, type(None), NAME,
                    note="TTL 30 s. web-1 is bound at t=0 and never confirmed (its watch event is "
                         "lost); web-2's bind is still in flight until its binding finishes at t=20.")
@@ -112,17 +120,17 @@ TASK = Task(
            "default); if the informer does not confirm the pod (`AddPod`) before the deadline, the "
            "1-second sweep `cleanupAssumedPods` expires it and frees its resources.\n\n"
            "Write `cleanup_assumed_pods(cache, now)`."),
-    go_links=(("cache.go cleanupAssumedPods", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L331-L357"),
-              ("cache.go finishBinding", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L121-L136"),
-              ("cache_test.go TestExpirePod", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go")),
+    go_links=(("cache.go cleanupAssumedPods", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L354-L377"),
+              ("cache.go finishBinding", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L134-L152"),
+              ("cache_test.go TestExpirePod", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L134-L188")),
     hints=("Only pods that are still assumed can expire, and only once their binding finished: that "
            "is when the deadline was set.",
-           "Go's `cleanupAssumedPods` (cache.go ~L331): `for key := range cache.assumedPods`, look up "
+           "Go's `cleanupAssumedPods` (cache.go L354-L377): `for key := range cache.assumedPods`, look up "
            "`cache.podStates[key]`, `if !ps.bindingFinished { continue }`, `if now.After(*ps.deadline)` "
            "then `cache.expirePod(key, ps)`.",
            "`for key in list(cache._assumed_pods): ps = cache._pod_states[key]`; `if not "
            "ps.binding_finished: continue`; `if now > ps.deadline: cache._expire_pod(key, ps)` - "
            "iterate over a copy because expiring deletes from the dict."),
-    returns=type(None), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb05:cleanup_assumed_pods",
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb05:cleanup_assumed_pods",
     quiz="cache",
 )

@@ -13,10 +13,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, pod, requests, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, describe_cache, pod, requests, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
+from kschedlearn.observe.views import cache_state
 
 TASK_ID = "5.3"
 NAME = "add_pod"
@@ -26,7 +28,7 @@ TTL = 10.0
 
 def _state(cache: SchedulerCache) -> tuple[Any, ...]:
     """(assumed keys, {node: (milli cpu, memory, [pods])}, {pod: stored node})."""
-    st = cache.debug_state()
+    st = cache_state(cache)
     assumed = sorted(p.key for p in st.assumed_pods)
     used = {n.name: (n.requested.milli_cpu, n.requested.memory, sorted(n.pods)) for n in st.nodes if n.pods}
     stored = {k: s.pod.spec.node_name for k, s in sorted(cache._pod_states.items())}
@@ -93,6 +95,14 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+def _cache(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    return describe_cache(args[0] if args else kwargs["cache"])
+
+
+#: an AddPod is judged by the cache it leaves (confirmed, re-added, counted once)
+CALL_VIEW = CallView(state=_cache, returns=False)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def add_pod(self: SchedulerCache, p: Any) -> None:
@@ -120,8 +130,6 @@ def _experiment(add: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the scheduler cache", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the scheduler cache", fn, _REAL, _experiment, type(None), NAME,
                    note="TTL 30 s. web-1 is confirmed at once; web-2's watch event is late, so it expires and is added back.")
 
@@ -130,7 +138,7 @@ def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int,
     from kschedlearn.exercises.capstone import run_capstone
 
     names = (scenario,) if scenario else ("three-nodes", "assume-expiry")
-    return run_capstone(TASK_ID, lambda: _patch(fn), names, seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, names, seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -145,11 +153,11 @@ TASK = Task(
            "Write `add_pod(cache, pod)`. `plug_in_scenario(\"5.3\", add_pod)` runs three-nodes (a confirm) and "
            "assume-expiry (a re-add after expiry) with your function and compares every trace stage."),
     go_links=(("cache.go AddPod", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L214-L246"),
-              ("cache_test.go TestAddPodWillConfirm", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L192-L240"),
-              ("cache_test.go TestAddPodAfterExpiration", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L243-L287")),
+              ("cache_test.go TestAddPodWillConfirm", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L190-L240"),
+              ("cache_test.go TestAddPodAfterExpiration", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L242-L286")),
     hints=("Look the pod up in podStates and assumedPods: assumed → confirm (and fix the node if it moved); "
            "unknown → add; already added → error.",
-           "Go's AddPod (cache.go ~L169): `currState, ok := cache.podStates[key]; switch { case ok && "
+           "Go's AddPod (cache.go L214-L246): `currState, ok := cache.podStates[key]; switch { case ok && "
            "cache.assumedPods[key]: if currState.pod.Spec.NodeName != pod.Spec.NodeName { cache.removePod(currState.pod); "
            "cache.addPod(pod) }; delete(cache.assumedPods, key); cache.podStates[key].deadline = nil; case !ok: "
            "cache.addPod(pod); cache.podStates[key] = &podState{pod: pod}; default: return fmt.Errorf(\"pod was "
@@ -157,6 +165,6 @@ TASK = Task(
            "`key = get_pod_key(pod)`; `with cache._mu: curr = cache._pod_states.get(key)`; `if curr is not None and "
            "cache._assumed_pods.get(key, False): ...; del cache._assumed_pods[key]; cache._pod_states[key].deadline = None`; "
            "`elif curr is None: cache._add_pod(pod); cache._pod_states[key] = _PodState(pod=pod)`; `else: raise CacheError(...)`."),
-    returns=type(None), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb05:add_pod",
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb05:add_pod",
     scenario_plugin=_scenario_plugin,
 )

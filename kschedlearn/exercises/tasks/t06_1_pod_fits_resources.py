@@ -18,7 +18,7 @@ from kschedlearn.api.v1.node import Node, NodeStatus
 from kschedlearn.api.v1.pod import Container, Pod, PodSpec, ResourceRequirements
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, schedule_pods
+from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, schedule_pods
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.predicates.metadata import predicate_metadata
 from kschedlearn.scheduler.factory import plugins
@@ -140,8 +140,6 @@ def _equal() -> list[Any]:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "PodFitsResources", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the generic scheduler's predicates", fn, _REAL, _experiment, tuple, NAME,
                    note="Eight 900m pods onto nodes of 1, 2 and 4 cpus (the small one allows 2 pods), "
                         "with your function as the only predicate and equal priorities.")
@@ -158,11 +156,11 @@ TASK = Task(
     intro=("A *predicate* filters nodes: `(pod, meta, node_info) -> (fits, reasons)`. `PodFitsResources` "
            "checks the pod count and the free cpu, memory, GPUs and opaque integer resources of the node, "
            "collecting one `InsufficientResourceError` per shortage.\n\nWrite `pod_fits_resources`."),
-    go_links=(("predicates.go PodFitsResources", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L490-L540"),
-              ("predicates.go GetResourceRequest", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L446-L488")),
+    go_links=(("predicates.go PodFitsResources", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L546-L592"),
+              ("predicates.go GetResourceRequest", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L471-L540")),
     hints=("Fits means: for every resource, already requested on the node + requested by the pod <= "
            "allocatable. The pod count is a resource too, checked first.",
-           "Go's `PodFitsResources` (predicates.go ~L490): `allowedPodNumber`, then `podRequest` from the "
+           "Go's `PodFitsResources` (predicates.go L546-L592): `allowedPodNumber`, then `podRequest` from the "
            "metadata (or `GetResourceRequest`), an early return when it is all zero, then four `if "
            "allocatable.X < podRequest.X+nodeInfo.RequestedResource().X` checks and the opaque loop.",
            "Use `node_info.allowed_pod_number()`, `node_info.pods()`, `node_info.allocatable_resource()`, "

@@ -13,7 +13,7 @@ from typing import Any
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, run_simulation, schedule_pods
+from kschedlearn.exercises.tasks._common import GO, compare, node, pod, schedule_pods
 from kschedlearn.exercises.tasks.t06_1_pod_fits_resources import _equal
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.predicates.metadata import predicate_metadata
@@ -76,8 +76,6 @@ def _experiment(pred: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "PodFitsHostPorts", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the generic scheduler's predicates", fn, _REAL, _experiment, tuple, NAME,
                    note="Four ingress pods wanting host ports 80 and 443 onto three nodes: the "
                         "fourth has nowhere to go.")
@@ -92,11 +90,11 @@ TASK = Task(
                   "from kschedlearn.scheduler.schedulercache.node_info import NodeInfo"),
     intro=("Two pods cannot bind the same host port on one node. In v1.6.1 `PodFitsHostPorts` compares "
            "port numbers only (protocol and host IP are ignored).\n\nWrite `pod_fits_host_ports`."),
-    go_links=(("predicates.go PodFitsHostPorts", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L791-L812"),
-              ("predicates.go GetUsedPorts", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L814-L830")),
+    go_links=(("predicates.go PodFitsHostPorts", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L827-L847"),
+              ("predicates.go GetUsedPorts", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L849-L865")),
     hints=("Collect the host ports the pod wants and the ones the node's pods already use; any overlap "
            "(other than 0) means the pod does not fit.",
-           "Go's `PodFitsHostPorts` (predicates.go ~L791): `wantPorts` from the metadata or "
+           "Go's `PodFitsHostPorts` (predicates.go L827-L847): `wantPorts` from the metadata or "
            "`GetUsedPorts(pod)`, `existingPorts := GetUsedPorts(nodeInfo.Pods()...)`, then a loop "
            "`if wport != 0 && existingPorts[wport]` returning `ErrPodNotFitsHostPorts`.",
            "`want = meta.pod_ports if isinstance(meta, PredicateMetadata) else get_used_ports(pod)`; "

@@ -20,8 +20,9 @@ from typing import Any
 from kschedlearn import sim
 from kschedlearn.api.v1 import Binding, EventSource, ObjectMeta, Pod, PodCondition, PodSpec
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, describe_cache, swap_attr
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
 from kschedlearn.scheduler.scheduler import Config, Scheduler
 from kschedlearn.scheduler.testing import FakeNodeLister
@@ -185,6 +186,17 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+def _after(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    from kschedlearn import sim  # noqa: PLC0415
+
+    sched = args[0] if args else kwargs["sched"]
+    return f"returned at t={sim.now():g}s; cache: {describe_cache(sched.config.scheduler_cache)}"
+
+
+#: a scheduleOne is judged by when it returned (a bind made in line returns later) and the cache
+CALL_VIEW = CallView(subject=lambda args, kwargs: "", state=_after, returns=False)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def schedule_one(self: Scheduler) -> None:
@@ -204,8 +216,6 @@ def _experiment(one: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "scheduleOne", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "scheduleOne", fn, _REAL, _experiment, type(None), NAME,
                    note="Go's TestScheduler fakes: the algorithm always picks machine1; the binder fails on request.")
 
@@ -214,7 +224,7 @@ def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int,
     from kschedlearn.exercises.capstone import run_capstone
 
     names = (scenario,) if scenario else SCENARIOS
-    return run_capstone(TASK_ID, lambda: _patch(fn), names, seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, names, seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -227,20 +237,22 @@ TASK = Task(
                   "from kschedlearn.scheduler.schedulercache.node_info import CacheError\n"
                   "from kschedlearn.scheduler.scheduler import Scheduler\n"
                   "from kschedlearn.trace import glog"),
-    intro=("The capstone. `scheduleOne` is the whole seed article in 40 lines: take the next pod from "
+    intro=("The capstone. `scheduleOne` is the whole seed article in one Go function of some 60 lines: take the next pod from "
            "`podQueue`, run the algorithm, *assume* a copy of the pod on the chosen node in the cache, and "
            "start a goroutine that POSTs the Binding - so the loop can take the next pod while the API "
-           "call is in flight. Two error paths: a failed `Schedule` (a FitError) records an event, sets the "
-           "PodScheduled condition and hands the pod to the error func (backoff, requeue); a failed bind "
+           "call is in flight. Two error paths: a failed `Schedule` (a FitError, or no nodes at all) records an event, asks for the "
+           "PodScheduled=False condition and hands the pod to the error func (backoff, requeue); a failed bind "
            "additionally *forgets* the assumed pod.\n\nWrite `schedule_one(sched)`. "
            "`plug_in_scenario(\"8.2\", schedule_one)` then runs the guided tour (three-nodes), bind-failure "
            "and assume-expiry with your scheduleOne and compares every trace stage with the real run."),
     go_links=(("scheduler.go scheduleOne", GO + "plugin/pkg/scheduler/scheduler.go#L148-L225"),
-              ("scheduler_test.go TestScheduler", GO + "plugin/pkg/scheduler/scheduler_test.go#L95-L185"),
-              ("schedulercache/interface.go (Assume/Finish/Forget)", GO + "plugin/pkg/scheduler/schedulercache/interface.go")),
+              ("scheduler_test.go TestScheduler", GO + "plugin/pkg/scheduler/scheduler_test.go#L100-L198"),
+              ("schedulercache/interface.go Cache (AssumePod, FinishBinding, ForgetPod)",
+               GO + "plugin/pkg/scheduler/schedulercache/interface.go#L24-L96")),
     hints=("Three phases: get a pod and a host (or fail); assume optimistically; bind in the background. "
-           "Every error path ends in the error func plus an event plus a PodScheduled=False condition.",
-           "Go's scheduleOne (scheduler.go ~L148): `pod := s.config.NextPod()`, deletion check, "
+           "Both failure paths - the algorithm's and the binding's - end in the error func plus an event plus a "
+           "PodScheduled=False condition; a pod being deleted gets only an event, an AssumePod error only a log line.",
+           "Go's scheduleOne (scheduler.go L148-L225): `pod := s.config.NextPod()`, deletion check, "
            "`dest, err := s.config.Algorithm.Schedule(pod, s.config.NodeLister)`, on error `s.config.Error(pod, err)`, "
            "`Recorder.Eventf(pod, v1.EventTypeWarning, \"FailedScheduling\", \"%v\", err)`, condition update; "
            "then `assumed := *pod; assumed.Spec.NodeName = dest; SchedulerCache.AssumePod(&assumed)`, "
@@ -251,6 +263,6 @@ TASK = Task(
            "`cfg.scheduler_cache.assume_pod(assumed)`; define `def bind(): ...` inside schedule_one (it sees "
            "pod, assumed, dest) and end with `sim.go(bind, name=f\"bind {pod.metadata.namespace}/{pod.metadata.name}\")` "
            "- not `bind()`."),
-    returns=type(None), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb08:schedule_one",
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb08:schedule_one",
     scenario_plugin=_scenario_plugin,
 )
