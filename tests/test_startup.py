@@ -35,23 +35,8 @@ def _heavy(modules: list[str]) -> list[str]:
                                       for h in HEAVY)]
 
 
-def _fast_paths_still_installed_at_import() -> bool:
-    # Issue 21 moves the two fast-path installs out of ``kschedlearn/__init__.py`` (into the
-    # simulation that wants them); until then they import the scheduler package.
-    text = (ROOT / "kschedlearn" / "__init__.py").read_text(encoding="utf-8")
-    return "_fast_spread.install()" in text or "_fast_selector.install()" in text
-
-
 def _check(modules: list[str]) -> None:
-    heavy = _heavy(modules)
-    if _fast_paths_still_installed_at_import():
-        others = [m for m in heavy if not m.startswith("kschedlearn.scheduler") and m != "yaml" and not m.startswith("yaml.")]
-        assert others == []
-        if heavy:
-            pytest.xfail("kschedlearn/__init__.py still installs the fast paths (issue 21 moves them): "
-                         + ", ".join(sorted({m.split(".")[0] if m.startswith("yaml") else "kschedlearn.scheduler"
-                                             for m in heavy})))
-    assert heavy == []
+    assert _heavy(modules) == []
 
 
 def test_import_kschedlearn_loads_nothing_heavy() -> None:
