@@ -38,7 +38,10 @@ def close_runtime(rt: Runtime) -> None:
         glet = g.glet
         if glet is None or glet.dead or not glet:  # (never started: nothing to unwind)
             continue
-        glet.parent = here  # (it returns here, not to the hub, once unwound)
+        try:
+            glet.parent = here  # (it returns here, not to the hub, once unwound)
+        except ValueError:  # its greenlets live in another thread: only that thread can unwind them
+            return
         rt.current = g
         try:
             glet.throw(GoroutineExit)
@@ -47,6 +50,9 @@ def close_runtime(rt: Runtime) -> None:
         rt.current = None
     hub = rt._hub
     if hub is not None and hub and not hub.dead:
-        hub.parent = here
+        try:
+            hub.parent = here
+        except ValueError:  # (another thread's, as above)
+            return
         hub.throw(greenlet.GreenletExit)
     rt._hub = rt._driver = None
