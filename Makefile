@@ -23,12 +23,17 @@ $(LAB_OVERRIDES): tools/lab/overrides.json $(STAMP)
 
 setup: $(STAMP) $(LAB_OVERRIDES)
 
+# Two workers (pytest-xdist; the CI machine has 2 cores), each test file on one worker so that a
+# file's module-scoped worlds are built once; PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= 2
+XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
+
 test: $(STAMP) $(LAB_OVERRIDES)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 
 # The inner loop: everything except the few slow end-to-end tests (marked `slow`).
 test-fast: $(STAMP) $(LAB_OVERRIDES)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" $(XDIST)
 
 # Local only (127.0.0.1) and behind a fresh random token; opens notebook 00. It serves the
 # learner's workspace lab/ (untracked): copies of notebooks/ and exercises/ made and kept up to

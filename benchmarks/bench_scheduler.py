@@ -279,6 +279,16 @@ def run_workload(path: str, engine: str = "mirrored", traced: bool = False) -> d
     """Schedule every new pod of the workload file; the figures the shared README defines."""
     with open(path) as f:
         workload = json.load(f)
+    return {"workload": os.path.basename(path), **run_workload_dict(workload, engine, traced)}
+
+
+def run_workload_dict(workload: dict, engine: str = "mirrored", traced: bool = False) -> dict:
+    """:func:`run_workload` on a workload already read (``bench_replay.py`` builds one from a dump).
+
+    A pod that fits nowhere (``FitError``) gets the host "" and is not assumed, as Go's loop
+    does on a failed Schedule."""
+    from kschedlearn.scheduler.core.generic_scheduler import FitError
+
     rt, cfg, pods = build_workload_scheduler(workload, engine, traced)
     import attrs
     n_nodes, n_bound = len(workload["nodes"]), len(workload["boundPods"])
@@ -294,7 +304,12 @@ def run_workload(path: str, engine: str = "mirrored", traced: bool = False) -> d
         start, cpu_start = time.perf_counter(), time.process_time()
         for pod in pods:
             t = time.perf_counter()
-            host = algo.schedule(pod, nodes)
+            try:
+                host = algo.schedule(pod, nodes)
+            except FitError:
+                lat.append(time.perf_counter() - t)
+                hosts.append("")
+                continue
             assumed = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=host))
             cache.assume_pod(assumed)
             cache.finish_binding(assumed)
@@ -305,7 +320,7 @@ def run_workload(path: str, engine: str = "mirrored", traced: bool = False) -> d
 
     hosts, lat, wall, cpu = rt.run_fn(loop)
     lat.sort()
-    return {"workload": os.path.basename(path), "engine": engine, "traced": traced,
+    return {"engine": engine, "traced": traced,
             "nodes": n_nodes, "bound": n_bound, "pods": len(pods),
             "wallS": round(wall, 4), "podsPerS": round(len(pods) / wall, 2),
             "cpuS": round(cpu, 4), "podsPerCpuS": round(len(pods) / cpu, 2) if cpu else None,

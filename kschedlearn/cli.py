@@ -29,16 +29,14 @@ import sys
 import textwrap
 import warnings
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import attrs
+# Only what ``kschedlearn --help`` needs is imported here: each command imports the simulation,
+# the scenarios and the views it uses when it runs (tests/test_startup.py).
+if TYPE_CHECKING:
+    from kschedlearn.scenarios.scenario import Scenario
+    from kschedlearn.trace import TraceEvent
 
-from kschedlearn.scenarios.scenario import (
-    MAX_DURATION, Scenario, ScenarioError, SchedulerSpec, bundled_names, load_scenario,
-)
-from kschedlearn.cli_output import glog_line, json_line, narrate
-from kschedlearn.scenarios.validate import suggest
-from kschedlearn.trace import TraceEvent
 
 class CLIError(Exception):
     """A user error the command reports in one line (exit status 1)."""
@@ -51,6 +49,8 @@ class UsageError(CLIError):
 # -- commands --------------------------------------------------------------------------------
 
 def _load(name: str) -> Scenario:
+    from kschedlearn.scenarios.scenario import ScenarioError, load_scenario
+
     try:
         return load_scenario(name)
     except ScenarioError as err:
@@ -58,6 +58,8 @@ def _load(name: str) -> Scenario:
 
 
 def cmd_scenarios(args: argparse.Namespace, out: TextIO) -> int:
+    from kschedlearn.scenarios.scenario import bundled_names, load_scenario
+
     for name in bundled_names():
         scenario = load_scenario(name)
         out.write(f"{name}\n")
@@ -67,6 +69,7 @@ def cmd_scenarios(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
+    from kschedlearn.cli_output import json_line, narrate
     from kschedlearn.simulation.simulation import GRANULARITIES, Simulation, SimulatedProcessCrashed, UnknownNameError
 
     scenario = _load(args.scenario)
@@ -90,6 +93,7 @@ def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
                 return 0
             ev = sim.step(args.granularity)
     if args.until is not None:
+        from kschedlearn.scenarios.validate import suggest
         from kschedlearn.trace.stages import CATALOGUE
 
         seen = {e.stage for e in sim.trace} | set(CATALOGUE)
@@ -99,6 +103,7 @@ def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
+    from kschedlearn.scenarios.validate import suggest
     from kschedlearn.simulation.simulation import Simulation, SimulationError
     from kschedlearn.viz import VIEWS, RenderUnavailable
 
@@ -148,131 +153,11 @@ def _check_output(path: str) -> None:
 
 # -- kube-scheduler ------------------------------------------------------------------------
 
-def _positive_duration(flag: str, text: str) -> float:
-    """A Go duration flag that must be > 0 (``60s``, ``1m30s``); UsageError otherwise."""
-    from kschedlearn.apis.componentconfig.duration import DurationError, parse_duration
-
-    try:
-        seconds = parse_duration(text)
-    except (DurationError, ValueError, OverflowError) as e:
-        raise UsageError(f"{flag}: {e}") from e
-    if not seconds > 0:
-        raise UsageError(f"{flag}: expected a duration > 0 such as 60s, got {text!r}")
-    if flag == "--duration" and seconds > MAX_DURATION:
-        raise UsageError(f"{flag}: {text!r} is more than kschedlearn simulates ({MAX_DURATION:g}s, 24h of virtual time)")
-    return seconds
-
-
-def _take_option(argv: list[str], names: tuple[str, ...]) -> str | None:
-    """Remove ``--name VALUE`` / ``--name=VALUE`` (last one wins) from ``argv``; returns VALUE."""
-    value = None
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        for name in names:
-            if arg == name:
-                if i + 1 >= len(argv):
-                    raise UsageError(f"{name}: needs a value")
-                value = argv[i + 1]
-                del argv[i:i + 2]
-                break
-            if arg.startswith(name + "="):
-                value = arg[len(name) + 1:]
-                del argv[i]
-                break
-        else:
-            i += 1
-    return value
-
-
 def cmd_kube_scheduler(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
-    """Run the kube-scheduler binary against a scenario's cluster, printing glog lines."""
-    from kschedlearn.cmd.kube_scheduler import main_flags
-    from kschedlearn.cmd.kube_scheduler.app.options import options
-    from kschedlearn.simulation.world import build_world
+    """Run the kube-scheduler binary against a scenario's cluster (``kube_scheduler_cli.py``)."""
+    from kschedlearn.kube_scheduler_cli import cmd_kube_scheduler as run
 
-    rest = list(argv)
-    if any(a in ("-h", "--help") for a in rest):
-        out.write(main_flags.usage() + "\n")
-        return 0
-    name = _take_option(rest, ("--scenario",))
-    duration_text = _take_option(rest, ("--duration",)) or "60s"
-    verbosity_text = _take_option(rest, ("--v", "-v")) or "0"
-    seed_text = _take_option(rest, ("--seed",)) or "0"
-    serve_for_text = _take_option(rest, ("--serve-for",))
-    engine = _take_option(rest, ("--engine",)) or "mirrored"
-    if engine not in ("mirrored", "accelerated"):
-        raise CLIError(f"--engine: expected mirrored or accelerated, got {engine!r}")
-    try:  # the binary's own check of its flags, before anything runs
-        parsed, extra = main_flags.parse_command_line(list(rest))
-    except options.FlagError as e:
-        err.write(f"{e.message}\n{e.usage or main_flags.usage()}\n")
-        return 2
-    printed = extra.version_requested()
-    if printed is not None:  # Go: verflag.PrintAndExitIfRequested
-        out.write(printed + "\n")
-        return 0
-    if name is None:
-        raise UsageError("kube-scheduler: --scenario NAME is required (see `kschedlearn scenarios`)")
-    duration = _positive_duration("--duration", duration_text)
-    if serve_for_text is not None:
-        _positive_duration("--serve-for", serve_for_text)
-    if not verbosity_text.isdigit() or len(verbosity_text) > 3:
-        raise UsageError(f"--v: expected a log level (0, 1, 2, ...), got {verbosity_text!r}")
-    if not seed_text.lstrip("-").isdigit() or len(seed_text) > 20:
-        raise UsageError(f"--seed: expected a whole number, got {seed_text!r}")
-    if not 0 <= parsed.port <= 65535:
-        raise UsageError(f"--port: expected a TCP port 0..65535, got {parsed.port}")
-    scenario = _load(name)
-    replica = scenario.schedulers[0].name if scenario.schedulers else "scheduler-0"
-    scenario = attrs.evolve(scenario, duration=duration, schedulers=(SchedulerSpec(replica, tuple(rest)),))
-    world = build_world(scenario, int(seed_text), snapshots=False, log_verbosity=int(verbosity_text), engine=engine)
-
-    def printer(ev: TraceEvent) -> None:
-        if ev.stage == "log" and ev.process == replica:
-            err.write(glog_line(ev) + "\n")
-
-    world.tracer.listeners.append(printer)
-    world.run(None)
-    process = world.replicas[replica].process
-    if not process.alive:
-        err.write(f"kube-scheduler exited: {process.exit_reason}\n")
-        return 255  # glog.Fatalf's exit status
-    if any(a == "--port" or a.startswith("--port=") for a in rest):
-        return _serve_http(world.replicas[replica].handles.http, parsed.port, serve_for_text, err)
-    return 0
-
-
-def _serve_http(endpoints: Any, port: int, serve_for_text: str | None, err: TextIO) -> int:
-    """With an explicit ``--port``: serve /healthz, /metrics and /configz of the finished run on
-    a real HTTP server bound to 127.0.0.1 (never 0.0.0.0), until Ctrl-C or ``--serve-for``."""
-    import time
-
-    from kschedlearn.apis.componentconfig.duration import DurationError, parse_duration
-    from kschedlearn.cmd.kube_scheduler.app.server import serve_real_http
-
-    try:
-        limit = parse_duration(serve_for_text) if serve_for_text is not None else None
-    except (DurationError, ValueError) as e:
-        raise CLIError(f"--serve-for: {e}") from e
-    try:
-        httpd = serve_real_http(endpoints, port)
-    except OSError as e:
-        raise CLIError(f"--port={port}: cannot listen on 127.0.0.1:{port}: {e}") from e
-    host, bound = httpd.server_address[:2]
-    err.write(f"serving http://{host}:{bound}/healthz, /metrics, /configz (Ctrl-C to stop)\n")
-    err.flush()
-    try:
-        if limit is None:
-            while True:
-                time.sleep(3600)
-        else:
-            time.sleep(limit)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        httpd.shutdown()
-    return 0
+    return run(argv, out, err)
 
 
 # -- entry point ---------------------------------------------------------------------------

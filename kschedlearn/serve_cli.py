@@ -14,8 +14,6 @@ import threading
 import time
 from typing import Any, TextIO
 
-import attrs
-
 #: how often the loop advances the simulation when no request wakes it (wall seconds)
 TICK = 0.02
 #: ``--speed`` bounds: from a thousandth of the wall clock to a virtual day in under 90 s. Faster,
@@ -101,6 +99,8 @@ def _simulation(args: argparse.Namespace) -> Any:
     else:
         sim = Simulation(scenario=_load(args.scenario), seed=args.seed, snapshots=False)
     # a served cluster runs until stopped, not for the scenario's duration
+    import attrs
+
     sim.scenario = attrs.evolve(sim.scenario, duration=math.inf)
     # kubectl's create deployment / scale / rollout need the controllers: on unless told otherwise
     if sim.scenario.controller_manager is None and getattr(args, "controller_manager", True):

@@ -37,7 +37,7 @@ def _events(out: str) -> list[str]:
 def test_trace_narrates_until_a_stage(capsys):
     assert main(["trace", "three-nodes", "--seed", "1", "--until", "assume"]) == 0
     lines = _events(capsys.readouterr().out)
-    assert lines[-1].startswith("#98    t=   2.000s  assume  assumed default/web-1 on node-3 — ")
+    assert lines[-1].startswith("#121   t=   2.000s  assume  assumed default/web-1 on node-3 — ")
     assert lines[0].startswith("#5     t=   0.000s  main  kube-scheduler --leader-elect=false")
 
 

@@ -29,8 +29,8 @@ from typing import Any
 import attrs
 
 from kschedlearn.apimachinery._goint import int64
-from kschedlearn.accelerated import fastpath
-from kschedlearn.accelerated.changelog import ChangeLogMap
+from kschedlearn.accelerated import fastpath, thinned
+from kschedlearn.accelerated.changelog import ChangeLogMap, refresh, track_cache
 from kschedlearn.accelerated.fastpath import Fallback as _Fallback
 from kschedlearn.accelerated.nodelist import NodeListMemo
 from kschedlearn.accelerated.spread import SelectorMemo, SpreadCounts, _score as spread_score, accelerated_spread_priority
@@ -80,9 +80,17 @@ def equivalence_key(pod: Any) -> str:
     return repr((m.namespace, m.labels, m.annotations, m.owner_references, pod.spec))
 
 
-def _tracing() -> bool:
+_UNKNOWN: Any = object()  # ``cache_changes`` before the first Schedule
+
+
+def _tracing() -> tuple[bool, bool, bool]:
+    """(a tracer is attached, it records the per-node ``schedule.predicate_node`` events, it
+    records every event)."""
     g = current_goroutine()
-    return g is not None and g.runtime.tracer is not None
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None:
+        return False, False, False
+    return True, tracer.wants("schedule.predicate_node"), tracer.keep is None
 
 
 def _predicate_is_local(fn: Any, pod: Any, is_metadata: bool, own_affinity: bool, no_matching_terms: bool) -> bool:
@@ -122,6 +130,10 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     spread_counts: SpreadCounts = attrs.field(factory=SpreadCounts)
     reduce_cache: dict[tuple[str, int], tuple[list[tuple[str, int]], list[Any]]] = attrs.field(factory=dict)
     _spread_fns: dict[int, Any] = attrs.field(factory=dict)
+    #: the node names the cache changed since the last refresh (changelog.track_cache)
+    cache_changes: Any = _UNKNOWN
+    #: node-name lists a thinned trace's events reuse (thinned.py)
+    thin_memo: thinned.Memo = attrs.field(factory=thinned.Memo)
 
     predicate_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
@@ -141,23 +153,30 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         if type(self.cached_node_info_map) is not ChangeLogMap:
             self.cached_node_info_map = ChangeLogMap(self.cached_node_info_map)
         info_map = self.cached_node_info_map
-        tracing = _tracing()
+        tracing, per_node, everything = _tracing()
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
-            # traced, the lister's own list() runs (an instrumented lister keeps its events)
-            nodes = node_lister.list() if tracing else self.node_list_memo.list(node_lister)
+            # traced, the lister's own list() runs (an instrumented lister keeps its events); a
+            # thinned trace keeps none of the lister's
+            nodes = node_lister.list() if everything else self.node_list_memo.list(node_lister)
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
-            self.cache.update_node_name_to_info_map(info_map)
+            if self.cache_changes is _UNKNOWN:
+                self.cache_changes = track_cache(self.cache)
+            refresh(self.cache, self.cache_changes, info_map)  # UpdateNodeNameToInfoMap
             trace.step("Computing predicates")
             key = equivalence_key(pod)
             try:
-                filtered_nodes, failed_predicate_map, verdicts = self._find_nodes_that_fit(pod, key, nodes, tracing)
+                filtered_nodes, failed_predicate_map, verdicts = self._find_nodes_that_fit(pod, key, nodes, per_node)
             except _Fallback:  # (the mirror's findNodesThatFit emits its own trace points)
                 filtered_nodes, failed_predicate_map = mirror.find_nodes_that_fit(
                     pod, info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
             else:
-                if tracing:  # the mirror's trace points of findNodesThatFit, in its order
+                if tracing and not everything and not per_node:  # a thinned trace: no per-node events
+                    thinned.emit_start(self.thin_memo, pod, nodes, _ENGINE)
+                    if filtered_nodes:
+                        thinned.emit_predicates(self.thin_memo, pod, filtered_nodes, failed_predicate_map, _ENGINE)
+                elif tracing:  # the mirror's trace points of findNodesThatFit, in its order
                     traced.emit_schedule_start(pod, nodes, _ENGINE)
                     for node_name, fits, node_verdicts in verdicts:
                         traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _ENGINE)
@@ -180,6 +199,13 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                                                         self.prioritizers, filtered_nodes, self.extenders)
             if fast is not None:
                 columns, totals, names = fast
+                if tracing and not everything and thinned.mirror_select_host(self):
+                    # a thinned trace: the best rows only, the host by the engine's selectHost
+                    rows = thinned.report(self, pod, filtered_nodes, columns, totals, names, _ENGINE)
+                    trace.step("Selecting host")
+                    host = fastpath.select_host(self, totals, names)
+                    thinned.announce(self, pod, rows, totals, names, host, _ENGINE)
+                    return host
                 if tracing:
                     priority_list = self._report_priorities(pod, filtered_nodes, columns, totals)
                 else:

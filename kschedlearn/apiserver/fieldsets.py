@@ -89,8 +89,23 @@ FIELD_SETS: dict[str, Callable[[Any], FieldSet]] = {
 
 
 def selectable_fields(resource: str, obj: Any) -> FieldSet:
-    """The field map a field selector is matched against for ``obj`` of ``resource``."""
-    return FIELD_SETS[resource](obj)
+    """The field map a field selector is matched against for ``obj`` of ``resource``.
+
+    Stored objects are replaced, never changed, so the map of one object is built once while
+    it is recent: a write is matched against every watch of its resource, old and new state.
+    """
+    known = _RECENT.get(id(obj))
+    if known is not None and known[0] is obj and known[1] == resource:
+        return known[2]
+    fields = FIELD_SETS[resource](obj)
+    if len(_RECENT) >= 256:
+        _RECENT.clear()
+    _RECENT[id(obj)] = (obj, resource, fields)
+    return fields
+
+
+#: id(object) -> (the object, its resource, its field map), for the most recent objects
+_RECENT: dict[int, tuple[Any, str, FieldSet]] = {}
 
 
 _META_NAMESPACED = ("metadata.name", "metadata.namespace")

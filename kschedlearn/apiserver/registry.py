@@ -112,8 +112,22 @@ def default_pod(pod: Any) -> Any:
     schedulerName default-scheduler), SetDefaults_ContainerPort (protocol TCP), and
     podStrategy.PrepareForCreate (phase Pending).
     """
-    spec = pod.spec
-    spec = attrs.evolve(
+    spec = _defaulted_spec(pod.spec)
+    status = pod.status if pod.status.phase else attrs.evolve(pod.status, phase="Pending")
+    return attrs.evolve(pod, spec=spec, status=status)
+
+
+#: id(spec) -> (spec, its defaulted form): replicas share one PodSpec value (the dump loader
+#: decodes each distinct spec once), and each is defaulted once; bounded, it keeps what it holds
+_DEFAULTED: dict[int, tuple[Any, Any]] = {}
+
+
+def _defaulted_spec(spec: Any) -> Any:
+    """``spec`` with the pod defaults set; the very same object when it already has them."""
+    known = _DEFAULTED.get(id(spec))
+    if known is not None and known[0] is spec:
+        return known[1]
+    out = attrs.evolve(
         spec,
         restart_policy=spec.restart_policy or "Always",
         dns_policy=spec.dns_policy or "ClusterFirst",
@@ -126,8 +140,12 @@ def default_pod(pod: Any) -> Any:
         containers=_default_ports(spec.containers),
         init_containers=_default_ports(spec.init_containers),
     )
-    status = pod.status if pod.status.phase else attrs.evolve(pod.status, phase="Pending")
-    return attrs.evolve(pod, spec=spec, status=status)
+    if out == spec:
+        out = spec
+    if len(_DEFAULTED) > 4096:
+        _DEFAULTED.clear()
+    _DEFAULTED[id(spec)] = (spec, out)
+    return out
 
 
 def prepare_for_create(info: ResourceInfo, obj: Any) -> Any:

@@ -135,6 +135,26 @@ class Storage:
         prev = self._bucket(resource).pop(key)
         return self._record(resource, DELETED, prev, prev)
 
+    def changes_since(self, rv: int, resources: tuple[str, ...]) -> list[tuple[str, HistoryEntry]] | None:
+        """The writes to ``resources`` after revision ``rv``, oldest first, as (resource, entry);
+        None when some have already left a window (kschedlearn-only: the snapshots' API part,
+        ``trace/api_view.py``)."""
+        out: list[tuple[str, HistoryEntry]] = []
+        for resource in resources:
+            h = self.histories.get(resource)
+            if h is None:
+                continue
+            if h.too_old_message(rv) is not None:
+                return None
+            newer = []
+            for entry in reversed(h.entries):
+                if entry.rv <= rv:
+                    break
+                newer.append((resource, entry))
+            out.extend(reversed(newer))
+        out.sort(key=lambda pair: pair[1].rv)
+        return out
+
     def set_watch_window(self, n: int, resource: str | None = None) -> None:
         """Shrink (or grow) the event window; dropped events make old RVs "too old"."""
         targets = [resource] if resource is not None else list(self.histories)

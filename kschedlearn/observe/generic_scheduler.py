@@ -244,8 +244,8 @@ def _around_pod_fits_on_node(proceed: Callable[..., Any], call: Call) -> Any:
     pod, meta, info, predicate_funcs = call.args
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
-    if tracer is None:
-        return proceed(pod, meta, info, predicate_funcs)
+    if tracer is None or (tracer.keep is not None and "schedule.predicate_node" not in tracer.keep):
+        return proceed(pod, meta, info, predicate_funcs)  # (a thinned trace keeps no per-node event)
     recorders = tracer.memo.get(("predicates", g))
     if recorders is None or recorders.source != predicate_funcs:
         recorders = cached("predicates", g, predicate_funcs, dict, _recording_predicates)

@@ -18,6 +18,7 @@ from kschedlearn.client_go.tools.cache.fifo import FIFO
 from kschedlearn.observe.points import point
 from kschedlearn.observe.views import queue_state
 from kschedlearn.observe.wrap import Call, on_method
+from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import register_stage
 from kschedlearn.trace.stages import CLIENT_GO_CACHE
 
@@ -49,6 +50,15 @@ def _key_of(queue: Any, obj: Any) -> str:
         return "<no key>"
 
 
+def _recorded(stage: str) -> bool:
+    """Whether an event of ``stage`` would be recorded here: the queue's picture is built only
+    then (it is as long as the queue — an informer's first list of 150,000 pods made each pop
+    cost the whole queue, even untraced)."""
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    return tracer is not None and tracer.wants(stage)
+
+
 def _data(queue: Any, name: str, op: str, args: tuple[Any, ...], result: Any) -> dict[str, Any]:
     state = queue_state(queue)
     data: dict[str, Any] = {"queue": name, "queue_keys": list(state.queue)}
@@ -67,6 +77,8 @@ def _data(queue: Any, name: str, op: str, args: tuple[Any, ...], result: Any) ->
 
 def _after(name: str, prefix: str, op: str, method: Callable[..., Any]) -> Callable[[Call], None]:
     def announce(call: Call) -> None:
+        if not _recorded(f"{prefix}.{op}"):
+            return
         data = _data(call.receiver, name, op, call.args, call.result)
         point(f"{prefix}.{op}", f"{name}.{op} {data.get('key', '')}".rstrip(), data, method)
 
@@ -81,6 +93,8 @@ def _popping(name: str, prefix: str) -> Callable[[Callable[..., Any], Call], Any
         process = call.args[0]
 
         def announced_process(item: Any) -> Any:
+            if not _recorded(f"{prefix}.pop"):
+                return process(item)
             data = _data(queue, name, "pop", (), item)
             point(f"{prefix}.pop", f"{name}.pop {data.get('key', '')}".rstrip(), data, None)
             return process(item)

@@ -46,9 +46,8 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from kschedlearn.api.errors import ManifestError
-from kschedlearn.api.v1.yaml_load import YAMLProblem, decode_manifest, yaml_documents
-from kschedlearn.scenarios.validate import check_fault, check_references
+# the manifest decoder, YAML and the checks are imported when a scenario is parsed
+# (``from kschedlearn import Simulation`` loads this module for the Scenario type)
 
 FILES_PLACEHOLDER = "{files}"
 ACTIONS = ("create", "apply", "scale", "delete", "cordon", "uncordon", "fault", "kill")
@@ -108,6 +107,9 @@ class Scenario:
     assume: bool = True
     #: None: the scenario does not say (off, but ``serve`` turns it on); else its spec
     controller_manager: ControllerManagerSpec | None = None
+    #: the loader ran 1.6's API validation on every object (``validate.api_validation_error``):
+    #: the world then stores them without validating each a second time (a 150,000-pod dump)
+    objects_checked: bool = False
 
     def files_dir(self) -> Path:
         """Write the scenario's ``files:`` to disk; returns their directory.
@@ -191,6 +193,9 @@ def _read_text(path: Path) -> str:
 
 def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     """Parse scenario YAML text (the whole file is one YAML document)."""
+    from kschedlearn.api.v1.yaml_load import YAMLProblem, yaml_documents
+    from kschedlearn.scenarios.validate import check_references
+
     try:
         docs = yaml_documents(text)
     except YAMLProblem as err:
@@ -233,10 +238,10 @@ def parse_scenario(text: str, *, source: str = "<scenario>") -> Scenario:
     if scenario.duration > MAX_DURATION:
         raise ScenarioError(f"{source}: duration: {doc.get('duration')!r} seconds is more than kschedlearn "
                             f"simulates ({MAX_DURATION:g} s, one virtual day)")
-    problem = check_references(scenario, source)
+    problem = check_references(scenario, source)  # (1.6's API validation of every object first)
     if problem:
         raise ScenarioError(problem)
-    return scenario
+    return attrs.evolve(scenario, objects_checked=True)
 
 
 def _positive_int(value: Any, where: str) -> int:
@@ -326,6 +331,8 @@ def _controller_manager(value: Any, source: str) -> ControllerManagerSpec | None
 
 
 def _manifest(value: Any, where: str) -> Any:
+    from kschedlearn.api.errors import ManifestError
+    from kschedlearn.api.v1.yaml_load import decode_manifest
     from kschedlearn.scenarios.strict import unknown_field
 
     problem = unknown_field(value, where)  # a scenario file is strict at every depth
@@ -367,6 +374,8 @@ def _action(value: Any, where: str) -> Action:
         params = next(iter(arg.values())) or {}
         if not isinstance(params, dict):
             raise ScenarioError(f"{where}.fault.{next(iter(arg))}: expected a mapping of parameters")
+        from kschedlearn.scenarios.validate import check_fault
+
         problem = check_fault(next(iter(arg)), params, f"{where}.fault")
         if problem:
             raise ScenarioError(problem)

@@ -17,8 +17,6 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.apiserver.faults import ANY, VERBS
-from kschedlearn.apiserver.registry import RESOURCES
 
 MAX_SECONDS = (2**63 - 1) // 10**9  # Go's time.Duration is int64 nanoseconds (~292 years)
 
@@ -72,6 +70,8 @@ def check_fault(name: str, params: dict[str, Any], where: str) -> str | None:
 
 
 def _check_value(kind: str, value: Any) -> None:
+    from kschedlearn.apiserver.faults import ANY, VERBS  # (imported when a fault is checked)
+    from kschedlearn.apiserver.registry import RESOURCES
     if kind == "verb":
         if value not in VERBS and value != ANY:
             raise _Problem(f"unknown verb {value!r} (one of {', '.join(VERBS)} or '*')" + suggest(str(value), VERBS))

@@ -147,6 +147,8 @@ class Runtime:
     #: the simulation's trace points (a kschedlearn.observe.Observation), set from outside
     observation: Any = attrs.field(default=None, init=False)
     max_switches: int | None = None
+    #: set by :meth:`close`: every goroutine has been unwound and nothing runs any more
+    closed: bool = attrs.field(default=False, init=False)
     #: bumped whenever a goroutine starts or any goroutine's state or waiting_on changes, so the
     #: trace snapshots reuse the goroutine views they built while it stands still
     version: int = attrs.field(default=0, init=False, repr=False)
@@ -357,6 +359,8 @@ class Runtime:
         """
         if isinstance(greenlet.getcurrent(), _GoGreenlet):
             raise RuntimeError("Runtime.run() must be called from outside any goroutine")
+        if self.closed:
+            return None
         self._driver = greenlet.getcurrent()
         self._until = until
         self._stop_when = stop_when
@@ -395,6 +399,13 @@ class Runtime:
     def paused(self) -> Goroutine | None:
         """The goroutine stopped at a trace point, if any."""
         return self._paused
+
+    def close(self) -> None:
+        """Unwind every goroutine still suspended and the hub; afterwards nothing runs
+        (kschedlearn-only: ``sim/closing.py`` says why)."""
+        from kschedlearn.sim.closing import close_runtime
+
+        close_runtime(self)
 
     def run_fn(self, fn: Callable[..., Any], *args: Any, until: float | None = None) -> Any:
         """Run ``fn(*args)`` as a goroutine and drive the runtime until it returns.

@@ -127,7 +127,7 @@ def check_keywords(sim: Simulation) -> None:
     """Every keyword of ``Simulation(...)`` checked before a world is built: a bad one is an error
     naming it, not a session that fails (or silently misbehaves: ``snapshot_every=0``,
     ``assume="no"``) later. The engine is checked by ``build_world``."""
-    from kschedlearn.simulation.history import GRANULARITIES
+    from kschedlearn.simulation.history import GRANULARITIES, RECORD_LEVELS
 
     call = "Simulation"
     # numpy-style integers become plain ints (random.Random refuses them)
@@ -137,6 +137,7 @@ def check_keywords(sim: Simulation) -> None:
     sim.log_verbosity = whole_number(call, "log_verbosity", sim.log_verbosity, high=999)  # as the CLI's --v
     text(call, "follow", sim.follow)
     one_of(call, "granularity", sim.granularity, GRANULARITIES)
+    one_of(call, "record", sim.record, tuple(RECORD_LEVELS))
     if sim.assume is not None:
         flag(call, "assume", sim.assume)
     text(call, "feature_gates", sim.feature_gates)

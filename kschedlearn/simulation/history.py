@@ -7,10 +7,13 @@ changes (``inject.*``, an HTTP client's writes) re-applied exactly where they we
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
-from kschedlearn.scenarios.scenario import Action
-from kschedlearn.simulation.world import World
+if TYPE_CHECKING:  # (``from kschedlearn import Simulation`` does not load the world's machinery)
+    from kschedlearn.scenarios.scenario import Action
+    from kschedlearn.simulation.world import World
 
 #: stages that ``step(granularity="stage")`` stops at
 TEACHING_STAGES = frozenset({
@@ -29,6 +32,24 @@ TEACHING_STAGES = frozenset({
     "kubelet.start", "kubelet.complete", "reflector.relist", "process.crash",
 })
 GRANULARITIES = ("event", "stage", "pod")
+
+#: the stages of one pod's journey through one scheduler: what ``record="pod"`` keeps
+POD_STAGES = frozenset({
+    "workload", "inject", "scheduleOne.pop", "schedule.start", "schedule.predicates", "schedule.priorities",
+    "selectHost", "assume", "assume.skipped", "bind", "apiserver.bind", "finishBinding", "forgetPod",
+    "cache.addPod", "cache.removePod", "expirePod", "error.backoff", "error.requeue", "kubelet.start",
+    "kubelet.complete", "process.crash",
+})
+
+#: ``Simulation(record=...)``: the stages a run records (None: every event). A thinned run keeps
+#: fewer events — not the per-node verdicts (``schedule.predicate_node``), log lines or queue and
+#: watch plumbing — so that a 5,000-node replay can be traced, and snapshotted at every event it
+#: keeps; ``step("event")`` then moves over the kept events only, and the explorer says so.
+RECORD_LEVELS: dict[str, frozenset[str] | None] = {
+    "event": None,
+    "stage": TEACHING_STAGES,
+    "pod": POD_STAGES,
+}
 
 
 @attrs.frozen
@@ -63,4 +84,4 @@ def replay(world: World, injections: list[Injection], target: int) -> tuple[Worl
     return world, list(pending)
 
 
-__all__ = ["TEACHING_STAGES", "GRANULARITIES", "Injection", "replay"]
+__all__ = ["TEACHING_STAGES", "GRANULARITIES", "POD_STAGES", "RECORD_LEVELS", "Injection", "replay"]

@@ -20,12 +20,12 @@ import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from kschedlearn.scenarios.scenario import Action, Scenario, load_scenario
-from kschedlearn.simulation import arguments as args
+from kschedlearn.simulation import arguments as args, lifetime
 from kschedlearn.simulation.asking import Questions
 from kschedlearn.simulation.checks import (
     Breakpoint, ProcessCrash, ScenarioEnded, SimulatedProcessCrashed, SimulationError, UnknownNameError,
@@ -33,8 +33,10 @@ from kschedlearn.simulation.checks import (
 )
 from kschedlearn.simulation.history import GRANULARITIES, TEACHING_STAGES, Injection, replay
 from kschedlearn.simulation.where import CodeLocation
-from kschedlearn.simulation.world import World, action_problem, build_world
 from kschedlearn.trace import TraceEvent
+
+if TYPE_CHECKING:  # (``from kschedlearn import Simulation`` stays light: see lifetime.new_world)
+    from kschedlearn.simulation.world import World
 
 @attrs.define(eq=False)
 class Simulation(Questions):
@@ -47,6 +49,7 @@ class Simulation(Questions):
     log_verbosity: int = 4
     follow: str = ""
     granularity: str = "stage"
+    record: str = "event"  # what is recorded: "event" (all), "stage" or "pod" (lifetime.thinned)
     #: kschedlearn-only: False switches AssumePod off in every replica (overrides the
     #: scenario's ``assume:``; see :mod:`kschedlearn.simulation.no_assume`); None keeps it
     assume: bool | None = None
@@ -106,15 +109,7 @@ class Simulation(Questions):
         return cls(scenario=scenario, seed=seed, import_report=report, **kw)
 
     def _new_world(self) -> World:
-        # The plugin registry is copied once, when the first world is built: replays (forks)
-        # then schedule with exactly the same predicates and priorities as the original run.
-        if self._registry is None:
-            from kschedlearn.scheduler.factory.plugins import copy_registry
-
-            self._registry = copy_registry()
-        return build_world(self.scenario, self.seed, snapshots=self.snapshots,
-                           snapshot_every=self.snapshot_every, log_verbosity=self.log_verbosity,
-                           registry=self._registry, engine=self.engine)
+        return lifetime.new_world(self)
 
     @property
     def world(self) -> World:
@@ -156,6 +151,10 @@ class Simulation(Questions):
     def time(self) -> float:
         ev = self.event
         return ev.time if ev is not None else 0.0
+
+    def thinning_note(self) -> str:
+        """What the views at the cursor leave out ("" when nothing); the explorer shows it."""
+        return lifetime.thinning_note(self)
 
     @property
     def finished(self) -> bool:
@@ -333,6 +332,7 @@ class Simulation(Questions):
             return world
         world.close()
         self._world = self._replay(self.cursor)
+        lifetime.abandon(world.runtime)  # the old future: nothing reads its goroutines any more
         return self._world
 
     def _replay(self, target: int) -> World:
@@ -349,7 +349,7 @@ class Simulation(Questions):
 
         The history after the cursor is discarded (a fork) and replays repeat the action.
         """
-        problem = action_problem(action)  # checked before anything forks or is recorded
+        problem = lifetime.action_problem(action)  # checked before anything forks or is recorded
         if problem:
             raise SimulationError(f"apply_external: {problem}")
         world = self._fork_here()

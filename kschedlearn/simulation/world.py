@@ -281,6 +281,7 @@ def build_world(
     capture_stacks: bool = True,
     registry: Any = None,
     engine: str = "mirrored",
+    record: str = "event",
 ) -> World:
     """Set up a fresh world for ``scenario`` (nothing has run yet).
 
@@ -288,22 +289,28 @@ def build_world(
     (default: a copy of the default registry as it is now). ``engine``: ``"mirrored"`` (the
     statement-by-statement mirror) or ``"accelerated"`` (same outcomes and trace, less work per
     pod; ``kschedlearn.accelerated``), swapped in as each replica's scheduler is created.
+    ``record``: "event" (every event), "stage" or "pod" (``history.RECORD_LEVELS``: only those
+    stages are recorded; the trace points of the others do no work).
     """
     from kschedlearn.accelerated import ENGINES, fast_paths
+    from kschedlearn.simulation.history import RECORD_LEVELS
 
     if engine not in ENGINES:
         raise ValueError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
     rt = sim.Runtime(seed=seed)
     tracer = Tracer(capture_stacks=capture_stacks, log_verbosity=log_verbosity,
-                    snapshot_every=snapshot_every if snapshots else 0)
+                    snapshot_every=snapshot_every if snapshots else 0, keep=RECORD_LEVELS[record])
     rt.tracer = tracer
     observation = attach(rt)
     api = APIServer(rt)
     client = new_for_server(api)
+    # objects the loader already validated as 1.6's API server would are not validated twice
+    api.validation = not scenario.objects_checked
     for obj in scenario.objects:
         resource = RESOURCES_BY_KIND[type(obj).kind]
         ns = "" if resource in CLUSTER_SCOPED else (obj.metadata.namespace or "default")
         api.create(resource, ns, obj)
+    api.validation = True
     builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks,
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
     kubelet = start_kubelet_sim(rt, client)
@@ -312,6 +319,7 @@ def build_world(
                   fast_paths=fast_paths.acquire())
     builder.api_objects = world.objects
     builder.api_version = lambda: api.storage.resource_version
+    builder.api_changes = lambda rv: api.storage.changes_since(rv, _SNAPSHOT_RESOURCES)
     if snapshots:
         tracer.snapshot_fn = builder
         tracer.listeners.append(builder.observe)
@@ -342,6 +350,10 @@ def build_world(
         workload = rt.new_process("workload")
         rt.go(_play_timeline, world, name="scenario timeline", process=workload)
     return world
+
+
+#: what ``World.objects`` (the snapshots' API part) shows
+_SNAPSHOT_RESOURCES = ("pods", "nodes", "events", "endpoints")
 
 
 def _attach_to_builder(world: World, replica: Replica) -> None:

@@ -132,6 +132,14 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     return stack
 
 
+def forget_frames() -> None:
+    """Drop the frame objects the stack memos hold (``Runtime.close``'s companion): a frame
+    keeps its locals, and so a discarded simulation, alive."""
+    global _last
+    _STACKS.clear()
+    _last = None
+
+
 def _extended(stack: tuple[Frame, ...], frame: Frame) -> tuple[Frame, ...]:
     """``(*stack, frame)``, the same tuple each time for the same two (Frames are made once per
     code line): equal stacks — every node's ``schedule.predicate_node`` of every pod — are one
@@ -235,6 +243,13 @@ class Tracer:
     #: what trace points keep per run (e.g. the recording twins of the predicate map), so that
     #: it goes with the tracer rather than outliving the run in a module-level cache
     memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)
+    #: the stages recorded (None: every stage); ``emit`` of any other does nothing, and trace
+    #: points that compute their data first ask :meth:`wants` (a thinned history for big clusters)
+    keep: frozenset[str] | None = None
+
+    def wants(self, stage: str) -> bool:
+        """Whether an event of ``stage`` would be recorded."""
+        return self.keep is None or stage in self.keep
 
     def record(
         self,
@@ -347,6 +362,8 @@ def emit(
     if rt is None or rt.tracer is None:
         return None
     tracer: Tracer = rt.tracer
+    if tracer.keep is not None and stage not in tracer.keep:
+        return None
     event = tracer.record(rt, g, stage, message, why, data, observed)
     if g is not None and tracer.breakpoint is not None and tracer.breakpoint(event):
         rt.pause(event)

@@ -51,7 +51,7 @@ def _log(level: str, verbosity: int, fmt: str, args: tuple[Any, ...]) -> None:
     runtime = g.runtime if g is not None else None
     tracer = runtime.tracer if runtime is not None else None
     if tracer is not None:
-        if _enabled(g, tracer, verbosity, 3):
+        if tracer.wants("log") and _enabled(g, tracer, verbosity, 3):
             emit("log", sprintf(fmt, *args), data={"level": level, "v": verbosity})
     else:
         py_level = _PY_LEVEL[level]
@@ -83,7 +83,8 @@ class Verbose:
     def __bool__(self) -> bool:
         g = current_goroutine()
         tracer = g.runtime.tracer if g is not None else None
-        return tracer is not None and _enabled(g, tracer, self.level, 2)
+        # (a tracer that does not record log lines — ``Simulation(record="pod")`` — runs as V off)
+        return tracer is not None and tracer.wants("log") and _enabled(g, tracer, self.level, 2)
 
     def infof(self, fmt: str, *args: Any) -> None:
         _log("INFO", self.level, fmt, args)

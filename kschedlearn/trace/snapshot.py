@@ -241,91 +241,12 @@ def _node_name(obj: Any) -> str:
     return str(getattr(spec, "node_name", "") or "")
 
 
-def _meta_key(obj: Any) -> str:
-    meta = obj.metadata
-    return f"{meta.namespace}/{meta.name}" if meta.namespace else meta.name
-
-
-def _conditions(status: Any) -> tuple[tuple[str, str], ...]:
-    return tuple((c.type, c.status) for c in getattr(status, "conditions", ()))
-
-
-def _leader_record(endpoints: Any) -> LeaderRecordView | None:
-    raw = endpoints.metadata.annotations.get(LEADER_ANNOTATION)
-    if not raw:
-        return None
-    try:
-        rec = json.loads(raw)
-    except ValueError as err:
-        raise ValueError(f"Endpoints {_meta_key(endpoints)}: annotation {LEADER_ANNOTATION}: {err}") from err
-    return LeaderRecordView(
-        endpoints=_meta_key(endpoints),
-        holder_identity=str(rec.get("holderIdentity", "")),
-        lease_duration_seconds=int(rec.get("leaseDurationSeconds", 0)),
-        acquire_time=_time(rec.get("acquireTime")),
-        renew_time=_time(rec.get("renewTime")),
-        leader_transitions=int(rec.get("leaderTransitions", 0)),
-    )
-
-
-def _time(value: Any) -> float | None:
-    if value in (None, ""):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    from kschedlearn.api.v1.times import parse_time
-
-    return parse_time(value)
-
-
 def api_server_view(objects: Iterable[Any], *, max_events: int = 20,
                     memo: dict[int, tuple[Any, Any]] | None = None) -> ApiServerView:
-    """Reduce API objects (any order) to an :class:`ApiServerView`; keeps the newest events.
+    """:func:`kschedlearn.trace.api_view.api_server_view` (the API part's builders live there)."""
+    from kschedlearn.trace.api_view import api_server_view as build
 
-    ``memo`` (id of an object -> (object, its view)) shares structure between snapshots: an API
-    object is immutable and replaced on every change, so the same object gives the same view
-    object. It is refilled with the current objects only (nothing dead is kept alive).
-    """
-    pods: list[PodView] = []
-    nodes: list[NodeView] = []
-    events: list[EventView] = []
-    leader: LeaderRecordView | None = None
-    memo = {} if memo is None else memo
-    previous = dict(memo)
-    memo.clear()
-    for obj in objects:
-        kind = getattr(obj, "kind", "")
-        if kind in ("Pod", "Node"):
-            known = previous.get(id(obj))
-            view = known[1] if known is not None and known[0] is obj else None
-            if view is None:
-                view = _pod_view(obj) if kind == "Pod" else NodeView(
-                    obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status))
-            memo[id(obj)] = (obj, view)
-            (pods if kind == "Pod" else nodes).append(view)
-        elif kind == "Event":
-            ref = obj.involved_object
-            involved = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
-            events.append(EventView(involved, obj.reason, obj.message, obj.type, obj.count or 1,
-                                    obj.last_timestamp or obj.first_timestamp))
-        elif kind == "Endpoints" and leader is None:
-            leader = _leader_record(obj)
-    events.sort(key=lambda e: (e.time if e.time is not None else float("-inf")))
-    return ApiServerView(
-        pods=tuple(sorted(pods, key=lambda p: p.key)),
-        nodes=tuple(sorted(nodes, key=lambda n: n.name)),
-        events=tuple(events[-max_events:]) if max_events else (),
-        leader_record=leader,
-    )
-
-
-def _pod_view(obj: Any) -> PodView:
-    return PodView(
-        key=_meta_key(obj), node_name=obj.spec.node_name, phase=obj.status.phase,
-        conditions=_conditions(obj.status),
-        deletion_timestamp=obj.metadata.deletion_timestamp,
-        scheduler_name=obj.spec.scheduler_name,
-    )
+    return build(objects, max_events=max_events, memo=memo)
 
 
 @attrs.define(eq=False)
@@ -349,6 +270,8 @@ class SnapshotBuilder:
     backoff: Any = None
     api_objects: Callable[[], Iterable[Any]] | None = None
     api_version: Callable[[], Any] | None = None
+    #: optional: the API writes since a revision, oldest first, None if unknown (api_view.py)
+    api_changes: Callable[[Any], Iterable[tuple[str, Any]] | None] | None = None
     leader_candidates: tuple[str, ...] = ()
     capture_stacks: bool = True
     _stages: list[str] = attrs.field(factory=list, init=False)
@@ -356,6 +279,7 @@ class SnapshotBuilder:
     _last_stage: str = attrs.field(default="", init=False)
     _holders: Mapping[int, PodHolderView] = attrs.field(factory=dict, init=False)
     _api_memo: dict[int, tuple[Any, Any]] = attrs.field(factory=dict, init=False, repr=False)
+    _api_index: Any = attrs.field(default=None, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
     _holders_memo: tuple[Any, ...] | None = attrs.field(default=None, init=False, repr=False)
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
@@ -450,6 +374,10 @@ class SnapshotBuilder:
             return None
         version = self.api_version() if self.api_version is not None else None  # reuse while unchanged
         build = lambda: api_server_view(self.api_objects(), memo=self._api_memo)  # noqa: E731
+        if version is not None and self.api_changes is not None:
+            from kschedlearn.trace.api_view import indexed_view
+
+            build = lambda: indexed_view(self, version)  # noqa: E731
         return build() if version is None else self._reuse["api"].get(version, build)
 
     def _goroutines(self) -> tuple[GoroutineView, ...] | None:

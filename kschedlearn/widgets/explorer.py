@@ -337,7 +337,10 @@ class Explorer:
         w["position"].value = (f"<span class='kschedlearn-position'>event {sim.cursor} of {top}"
                                f" · t={sim.time:g}s · {html.escape(ev.stage if ev else '-')}"
                                + (f" · <b>serving on 127.0.0.1:{serving.port}</b> ({html.escape(serving.kubectl)})"
-                                  if serving is not None else "") + "</span>")
+                                  if serving is not None else "")
+                               + (f" · <span class='kschedlearn-thinned' title='a thinned view'>thinned: "
+                                  f"{html.escape(note)}</span>" if (note := sim.thinning_note()) else "")
+                               + "</span>")
         w["narration"].value = narration(ev, finished=sim.finished)
         w["banner"].value = banner(sim.crashes, sim.cursor, sim.end_message())
         w["source"].value = source_pane(sim.where())

@@ -165,3 +165,33 @@ def test_what_the_report_says_of_a_pod_on_a_missing_node_is_what_1_6_does(anti_a
         # ghost's NodeInfo has no node, so the metadata is nil and the slow path's GetNodeInfo fails
         assert attempt.host == "" and [v.node for v in attempt.verdicts] == ["n1"]
         assert dict(attempt.verdicts[0].predicates)["MatchInterPodAffinity"] == ("MatchInterPodAffinity",)
+def test_pods_with_the_same_spec_share_one_decoded_spec_and_load_as_before(monkeypatch, tmp_path):
+    """The loader's spec sharing changes nothing a reader sees: the same objects (equal), the
+    same report; replicas with the same spec hold the very same PodSpec value."""
+    import json as _json
+
+    from kschedlearn.scenarios import cluster_dump
+
+    sample = Path(cluster_dump.__file__).parent / "data" / "dumps" / "sample-cluster.yaml"
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "r-0", "namespace": "default",
+                                                          "managedFields": [{"manager": "kubectl"}]},
+           "spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "100m"}}}],
+                    "topologySpreadConstraints": [{"maxSkew": 1}]},
+           "status": {"phase": "Pending", "containerStatuses": [{"name": "c"}]}}
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+    replicas = [_json.loads(_json.dumps(pod).replace("r-0", f"r-{i}")) for i in range(5)]
+    replicas[3]["spec"]["nodeName"] = "n1"
+    dump = tmp_path / "replicas.json"
+    dump.write_text(_json.dumps({"apiVersion": "v1", "kind": "List", "items": [node, *replicas]}), encoding="utf-8")
+    for path in (sample, dump):
+        shared_scenario, shared_report = cluster_dump.load_cluster_dump(path)
+        with monkeypatch.context() as m:
+            m.setattr(cluster_dump._SharedSpecs, "decode", lambda self, cls, doc, where: cls.from_dict(doc, path=where))
+            plain_scenario, plain_report = cluster_dump.load_cluster_dump(path)
+        assert shared_scenario == plain_scenario
+        assert shared_report == plain_report
+    pods = [o for o in shared_scenario.objects if type(o).kind == "Pod"]
+    pending = [p for p in pods if not p.spec.node_name]
+    assert len(pending) == 4 and all(p.spec is pending[0].spec for p in pending)
+    assert any("topologySpreadConstraints" in str(f) for f in shared_report.changes_scheduling + shared_report.not_in_1_6)

@@ -224,3 +224,22 @@ def test_saved_output_converts_to_html_with_the_diagram(sim: Simulation, ex: Exp
               for m in re.findall(r' src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', body)]
     assert sim.show("pipeline").svg() in images
     assert any("pipeline — t=" in svg for svg in images)  # the drawing's caption
+
+
+def test_a_thinned_history_is_said_so() -> None:
+    from kschedlearn.widgets.explorer import Explorer
+
+    thin = Simulation.from_scenario("three-nodes", seed=1, record="stage", snapshot_every=3)
+    view = Explorer(thin)
+    thin.start()
+    thin.step("stage")
+    view.refresh()
+    assert "thinned: recorded at stage granularity" in view.w["position"].value
+    assert all(e.stage != "schedule.predicate_node" and e.stage != "log" for e in thin.trace)
+    full = Simulation.from_scenario("three-nodes", seed=1)
+    full.start()
+    assert full.thinning_note() == ""
+    # snapshots every 3 events: a cursor between two of them says which state the views show
+    at = next(i for i, e in enumerate(thin.trace) if e.snapshot is None)
+    thin.goto(at)
+    assert f"the views show the state at event {at - at % 3}" in thin.thinning_note()

@@ -165,9 +165,21 @@ def _describe(value: Any) -> str:
 
 
 def _key_path(path: str, key: str) -> str:
+    known = _KEY_PATHS.get((path, key))
+    if known is not None:
+        return known
     if _PLAIN_KEY.fullmatch(key):
-        return f"{path}.{key}" if path else key
-    return f"{path}[{_quote(key)}]"
+        out = f"{path}.{key}" if path else key
+    else:
+        out = f"{path}[{_quote(key)}]"
+    if len(_KEY_PATHS) > 65536:
+        _KEY_PATHS.clear()
+    _KEY_PATHS[(path, key)] = out
+    return out
+
+
+#: (path, key) -> the field path: the same few thousand paths recur in every object of a dump
+_KEY_PATHS: dict[tuple[str, str], str] = {}
 
 
 def describe_object(kind: str, metadata: Any) -> str:
@@ -274,7 +286,7 @@ def _map_codec(value_type: Any) -> tuple[Decoder, Encoder]:
     val_dec, val_enc = _codec_for(value_type)
 
     def decode(value: Any, path: str) -> dict[str, Any]:
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):
             raise _DecodeError(path, f"expected a map, got {_describe(value)}")
         out: dict[str, Any] = {}
         for key, item in value.items():
@@ -395,7 +407,7 @@ def manifest_fields(cls: type) -> dict[str, Any]:
 
 
 def _decode_struct(cls: type, value: Any, path: str) -> Any:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise _DecodeError(path, f"expected a map, got {_describe(value)}")
     kwargs = {}
     plan = _plan(cls)

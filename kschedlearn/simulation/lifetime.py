@@ -1,0 +1,98 @@
+"""A Simulation's worlds: built with the recording it asked for, closed when no longer used,
+and what a thinned recording leaves out of its views.
+
+Go: none — kschedlearn-only (DESIGN §7).
+
+greenlet never frees a suspended greenlet, and a goroutine's frames hold its whole world (API
+server, caches, trace): without closing, every Simulation a notebook or a test suite builds,
+and every fork, would stay in memory until the process exits. A world is closed
+(``Runtime.close``: its goroutines unwound) when its Simulation forks away from it or is freed.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kschedlearn.simulation.simulation import Simulation
+    from kschedlearn.simulation.world import World
+
+#: runtimes of discarded worlds waiting to be closed at a safe point
+_ABANDONED: list[Any] = []
+
+
+def new_world(sim: Simulation) -> World:
+    """A fresh world for ``sim`` (closed when ``sim`` is freed)."""
+    # The plugin registry is copied once, when the first world is built: replays (forks)
+    # then schedule with exactly the same predicates and priorities as the original run.
+    if sim._registry is None:
+        from kschedlearn.scheduler.factory.plugins import copy_registry
+
+        sim._registry = copy_registry()
+    from kschedlearn.simulation.world import build_world
+
+    close_abandoned()
+    world = build_world(sim.scenario, sim.seed, snapshots=sim.snapshots, snapshot_every=sim.snapshot_every,
+                        log_verbosity=sim.log_verbosity, registry=sim._registry, engine=sim.engine,
+                        record=sim.record)
+    closing = weakref.finalize(sim, abandon, world.runtime)
+    closing.atexit = False  # (at exit the process's memory goes anyway: no unwinding then)
+    return world
+
+
+def abandon(runtime: Any) -> None:
+    """Close a discarded world's runtime — at once from the main greenlet, else (a collection
+    that ran inside some goroutine) at the next :func:`close_abandoned`."""
+    import greenlet
+
+    _ABANDONED.append(runtime)
+    if greenlet.getcurrent().parent is None:
+        close_abandoned()
+
+
+def close_abandoned() -> None:
+    """Close the runtimes of worlds no Simulation uses any more (from the main greenlet only)."""
+    import greenlet
+
+    if not _ABANDONED or greenlet.getcurrent().parent is not None:
+        return
+    from kschedlearn.trace.core import forget_frames
+
+    while _ABANDONED:
+        _ABANDONED.pop().close()
+    forget_frames()
+
+
+def action_problem(action: Any) -> str:
+    """``world.action_problem`` (imported when first needed)."""
+    from kschedlearn.simulation.world import action_problem as problem
+
+    return problem(action)
+
+
+def thinned(record: str, engine: str) -> str:
+    """"" when every event is recorded; else a sentence saying which ones are not."""
+    if record == "event":
+        return ""
+    return (f"recorded at {record} granularity: per-node verdicts, log lines and queue/watch events are not "
+            f"kept, so a step by event moves over the {record}-level events only"
+            + ("; the accelerated engine's score tables and rankings keep the best nodes"
+               if engine == "accelerated" else ""))
+
+
+def thinning_note(sim: Simulation) -> str:
+    """What the views at ``sim``'s cursor leave out ("" when nothing): a thinned history, or a
+    snapshot taken before the cursor (``snapshot_every`` > 1: the views show that event's state)."""
+    thin = thinned(sim.record, sim.engine)
+    notes = [thin] if thin else []
+    if sim.snapshots and sim.cursor >= 0:
+        for i in range(sim.cursor, -1, -1):
+            if sim.trace[i].snapshot is not None:
+                if i != sim.cursor:
+                    notes.append(f"the views show the state at event {i} (a snapshot every {sim.snapshot_every} events)")
+                break
+    return "; ".join(notes)
+
+
+__all__ = ["new_world", "abandon", "close_abandoned", "action_problem", "thinned", "thinning_note"]

@@ -1,0 +1,77 @@
+"""Suite-wide plumbing: the process ends right after pytest has finished.
+
+After the summary line a CPython process still tears down every module and frees, one by one,
+every object the run left behind — with a whole suite's worth of simulations that took about a
+minute of CPU. Nothing is lost by skipping only that part: the cleanup below runs after every
+other cleanup of pytest's (``pytest_unconfigure`` hooks, the unraisable-exception check, the
+plugins' cleanups); it then waits for non-daemon threads as the interpreter would, runs every
+``atexit`` handler (logging's flush, temporary-directory pruning, kernels' and browsers'
+shutdowns, ...), flushes the standard streams and ends the process with pytest's exit status.
+
+It stands aside (an ordinary exit) in pytest-xdist workers, when the session did not reach its
+end or ends in a usage error (printed after the cleanups), when coverage is
+measuring (it saves its data from the interpreter's own shutdown), or when
+``KSCHEDLEARN_TEST_NORMAL_EXIT=1`` is set.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+import threading
+
+import pytest
+
+_SESSION: list[pytest.Session] = []
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _end_process(config: pytest.Config) -> None:
+    if not _SESSION or os.environ.get("KSCHEDLEARN_TEST_NORMAL_EXIT") == "1" or "coverage" in sys.modules:
+        return
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: its last reports may still be on their way to the controller
+    status = int(_SESSION[-1].exitstatus)
+    if status == pytest.ExitCode.USAGE_ERROR:
+        return  # pytest prints the usage error after this cleanup
+    _flush()
+    main = threading.main_thread()
+    for thread in threading.enumerate():
+        if thread is not main and not thread.daemon:
+            thread.join()  # as the interpreter's shutdown does
+    atexit._run_exitfuncs()
+    _flush()
+    os._exit(status)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    # the first cleanup registered is the last one run
+    config.add_cleanup(lambda: _end_process(config))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _SESSION.append(session)  # the session reached its end (its summary is printed)
+
+
+#: markers whose tests are slow end-to-end tests by definition (pyproject's ``slow`` marker:
+#: "notebooks, browser, subprocesses, the fault campaign"): ``make test-fast`` skips them too
+SLOW_BY_NATURE = ("browser", "notebooks")
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if any(item.get_closest_marker(name) is not None for name in SLOW_BY_NATURE):
+            if item.get_closest_marker("slow") is None:
+                item.add_marker(pytest.mark.slow)

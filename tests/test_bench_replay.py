@@ -1,0 +1,76 @@
+"""``benchmarks/bench_replay.py --json`` on a tiny generated dump: its keys, every pending pod
+accounted for, and placements equal to the same dump replayed without the benchmark."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+KEYS = {"loadS", "runS", "runCpuS", "virtualS", "podsPerS", "peakRssMiB", "events", "bareS", "bareCpuS",
+        "runOverBare", "pending", "bound", "failed", "unresolved", "placements", "placementsSha256", "engine",
+        "trace", "snapshots"}
+
+
+@pytest.fixture(scope="module")
+def dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_replay import make_dump
+    finally:
+        sys.path.pop(0)
+    doc = make_dump(6, 24, 8)
+    # one pending pod no node can hold: "failed" (PodScheduled=False), not waited for forever
+    big = json.loads(json.dumps(doc["items"][-1]))
+    big["metadata"].update(name="too-big", uid="uid-too-big")
+    big["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "64"}, "limits": {"cpu": "64"}}
+    doc["items"].append(big)
+    path = tmp_path_factory.mktemp("replay") / "tiny.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _bench(dump: Path, *flags: str) -> dict:
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_replay.py"), "--dump", str(dump),
+                          "--json", "--placements", *flags],
+                         check=True, capture_output=True, text=True, cwd=ROOT, timeout=240).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _replayed(dump: Path) -> dict[str, str]:
+    """The pending pods' nodes after an ordinary replay (the notebook's defaults; "" = not bound)."""
+    import warnings
+
+    from kschedlearn import Simulation
+
+    sim = Simulation.from_manifests(str(dump), seed=1)
+    pending = [o for o in sim.scenario.objects if type(o).kind == "Pod" and not o.spec.node_name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sim.run()
+    storage = sim.world.api.storage
+    return {f"{p.metadata.namespace}/{p.metadata.name}":
+            storage.get("pods", (p.metadata.namespace, p.metadata.name)).spec.node_name for p in pending}
+
+
+def test_bench_replay_json(dump: Path) -> None:
+    r = _bench(dump, "--engine", "accelerated", "--trace", "pod")
+    assert KEYS <= set(r)
+    assert r["pending"] == 9 and r["unresolved"] == 0
+    assert r["bound"] == 8 and r["failed"] == 1 and r["bound"] + r["failed"] == r["pending"]
+    assert set(r["placements"]) == {f"default/new-{i:06d}" for i in range(8)} | {"default/too-big"}
+    assert r["placements"]["default/too-big"] == ""
+    assert r["events"] > 0 and r["virtualS"] > 0 and r["barePods"] == 9 and r["bareCpuS"] > 0
+    assert r["placements"] == _replayed(dump)
+
+
+def test_bench_replay_untraced_mirrored_places_the_same(dump: Path) -> None:
+    traced = _bench(dump, "--engine", "accelerated", "--trace", "pod", "--no-bare")
+    plain = _bench(dump, "--engine", "mirrored", "--trace", "off", "--no-bare")
+    assert plain["events"] == 0
+    assert plain["placements"] == traced["placements"]
+    assert plain["placementsSha256"] == traced["placementsSha256"]
