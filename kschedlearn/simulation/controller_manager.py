@@ -17,9 +17,8 @@ from typing import Any
 import attrs
 
 from kschedlearn import sim
-from kschedlearn.cmd.kube_controller_manager import controller_manager as kube_controller_manager
 from kschedlearn.observe import ControllerManagerHandles
-from kschedlearn.scenarios.scenario import CONTROLLER_MANAGER, ControllerManagerSpec
+from kschedlearn.scenarios.scenario import CONTROLLER_MANAGER, SCALABLE, ControllerManagerSpec
 
 #: ``scale`` names → (resource, kind)
 SCALE_TARGETS = {"replicationcontroller": ("replicationcontrollers", "ReplicationController"),
@@ -40,6 +39,8 @@ def start_controller_manager(world: Any, spec: ControllerManagerSpec) -> Control
     """Start ``kube-controller-manager`` with ``spec.flags`` in a process of ``world``'s runtime,
     its trace points and handles attached to the world's observation
     (:mod:`kschedlearn.observe.controllers`)."""
+    # (imported here: a world without the controller manager loads none of it)
+    from kschedlearn.cmd.kube_controller_manager import controller_manager as kube_controller_manager
     from kschedlearn.observe.controllers import observe_kube_controller_manager
 
     rt = world.runtime
@@ -54,6 +55,14 @@ def start_controller_manager(world: Any, spec: ControllerManagerSpec) -> Control
 
     rt.go(main, name=f"{CONTROLLER_MANAGER} main", process=proc)
     return cm
+
+
+def scale_problem(arg: Any) -> str:
+    """Why ``arg`` is no ``scale`` action's argument ("" if it is one)."""
+    parts = arg.split(" ") if isinstance(arg, str) else []
+    if len(parts) == 3 and parts[2].isdigit() and parts[0] in SCALABLE:
+        return ""
+    return f"action.arg: a scale needs 'KIND NAMESPACE/NAME REPLICAS', got {arg!r}"
 
 
 def apply_action(api: Any, kind: str, arg: Any, resources_by_kind: dict[str, str]) -> Any:
@@ -95,4 +104,4 @@ def scale(api: Any, arg: str) -> Any:
                       attrs.evolve(current, spec=attrs.evolve(current.spec, replicas=int(replicas))))
 
 
-__all__ = ["ControllerManager", "SCALE_TARGETS", "apply_action", "apply_manifest", "scale", "start_controller_manager"]
+__all__ = ["ControllerManager", "SCALE_TARGETS", "apply_action", "scale_problem", "apply_manifest", "scale", "start_controller_manager"]

@@ -21,8 +21,9 @@ from kschedlearn.apiserver.rest.types import Response
 from kschedlearn.apiserver.server import APIServer
 from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
 from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
-from kschedlearn.scenarios.scenario import SCALABLE, Action, Scenario
+from kschedlearn.scenarios.scenario import Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
+from kschedlearn.simulation.controller_manager import apply_action, scale_problem, start_controller_manager
 from kschedlearn.observe import Observation, ReplicaHandles, attach
 from kschedlearn.observe.replica import observe_kube_scheduler
 from kschedlearn.observe.sharing import Source
@@ -118,8 +119,6 @@ class World:
             # an HTTP client's write (kubectl apply, ...): answered by the REST layer
             return RestHandler(self.api).handle(arg)
         if kind in ("apply", "scale"):  # the controllers' actions (kschedlearn/simulation/controller_manager.py)
-            from kschedlearn.simulation.controller_manager import apply_action
-
             apply_action(self.api, kind, arg, RESOURCES_BY_KIND)
         elif kind == "create":
             resource = RESOURCES_BY_KIND[type(arg).kind]
@@ -136,9 +135,8 @@ class World:
             node: Node = self.api.get("nodes", "", arg)
             self.api.update("nodes", "", attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=(kind == "cordon"))))
         elif kind == "kill":
-            process = (self.controller_manager.process if arg == "kube-controller-manager" and self.controller_manager
-                       else self.replicas[arg].process)
-            self.runtime.kill_process(process, "killed by the scenario")
+            target = self.controller_manager if arg == "kube-controller-manager" else self.replicas[arg]
+            self.runtime.kill_process(target.process, "killed by the scenario")
         elif kind == "fault":
             self._fault(arg)
         elif kind == "clock":
@@ -224,9 +222,8 @@ def action_problem(action: Action) -> str:
         return f"action.kind must be one of {', '.join(map(repr, ACTION_KINDS))}, got {kind!r}"
     if kind in ("create", "apply") and getattr(type(arg), "kind", None) not in RESOURCES_BY_KIND:
         return f"action.arg: a {kind} needs a Kubernetes object ({', '.join(RESOURCES_BY_KIND)}), got {arg!r}"
-    if kind == "scale" and not (isinstance(arg, str) and len(arg.split(" ")) == 3 and arg.split(" ")[2].isdigit()
-                                and arg.split(" ")[0] in SCALABLE):
-        return f"action.arg: a scale needs 'KIND NAMESPACE/NAME REPLICAS', got {arg!r}"
+    if kind == "scale" and scale_problem(arg):
+        return scale_problem(arg)
     if kind == "delete" and not (isinstance(arg, str) and len(arg.split(" ")) == 2
                                  and arg.split(" ")[0] in ("pod", "node")):
         return f"action.arg: a delete needs 'pod namespace/name' or 'node name', got {arg!r}"
@@ -342,8 +339,6 @@ def build_world(
 
     cm_spec = scenario.controller_manager
     if cm_spec is not None and cm_spec.enabled:
-        from kschedlearn.simulation.controller_manager import start_controller_manager
-
         world.controller_manager = start_controller_manager(world, cm_spec)
 
     if scenario.timeline:
