@@ -587,7 +587,7 @@ def test_serve_prints_a_crash() -> None:
         warnings.simplefilter("ignore")
         sim.run_for(1)
     seen = report_crashes(sim, seen, out)
-    assert out.getvalue() == ("crash: scheduler-0 crashed at event 16 (t=0s, during CreateFromConfig): FatalError: "
+    assert out.getvalue() == ("crash: scheduler-0 crashed at event 22 (t=0s, during CreateFromConfig): FatalError: "
                               "Invalid configuration: Predicate type not found for PodFitsResourcez\n")
     assert report_crashes(sim, seen, out) == seen and out.getvalue().count("crash:") == 1  # each once
 

@@ -187,7 +187,9 @@ def refresh(cache: Any, changes: CacheChanges | None, info_map: dict[str, Any]) 
         cache.update_node_name_to_info_map(info_map)
         return
     changes.names = set()
-    with cache._mu:  # the mirror's statements (cache.go#L79-L93), for the changed names only
+    # the mirror's statements of UpdateNodeNameToInfoMap, for the changed names only:
+    # https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L93
+    with cache._mu:
         nodes = cache._nodes
         for name in names:
             info = nodes.get(name)
