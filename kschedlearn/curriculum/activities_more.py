@@ -1,0 +1,8 @@
+"""Checked activities (placeholder while the notebooks are converted).
+
+Go: none — kschedlearn-only.
+"""
+
+from __future__ import annotations
+
+ACTIVITIES: tuple = ()
