@@ -62,6 +62,7 @@ def plain(text: str) -> str:
     """The text without Markdown marks (for places that show plain text, e.g. radio labels)."""
     text = _LINK.sub(r"\1", text)
     text = _BOLD.sub(r"\1", text)
+    text = _ITALIC.sub(r"\1", text)
     return _CODE.sub(r"\1", text)
 
 

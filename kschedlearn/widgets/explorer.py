@@ -3,14 +3,19 @@
 Go: none — kschedlearn-only (DESIGN §9). Built from stock ipywidgets 8 controls only (no
 front-end extension of our own), so it works anywhere ``jupyterlab_widgets`` does.
 
-Layout, top to bottom: the controls (Back, Step, Play with a speed slider, the step
-granularity), the timeline over the recorded history, a banner (a process that crashed at or
-before the cursor, the end of the scenario), breakpoints and the followed pod, one tab per
-Graphviz view, the narration of the current event with a link to its Go source beside the
-*source pane* (the mirrored Python function running at the cursor, its current line highlighted,
-and a link to its Go twin — ``Simulation.where()``), a trace log around the cursor, the
+Layout (made to fit one screen: at 1366×768 in JupyterLab with the file browser open, the
+controls, the timeline, the whole diagram and the current source line are visible at once):
+one toolbar row (Back, Step, Play, the step granularity, the timeline slider, the position, the
+view and where the source pane goes), then the main area — the current view fitted to what is
+left, and the *source pane* (the mirrored Python function running at the cursor, its current
+line highlighted, a link to its Go twin — ``Simulation.where()``) with the narration of the
+current event and a banner (a process that crashed at or before the cursor, the end of the
+scenario). The source pane is a compact strip under the diagram (the current line and two lines
+either side), a column beside it (the whole function), or hidden. Below the fold, folded: the
+breakpoints, the followed pod, the play speed, a trace log around the cursor, the
 fault-injection buttons, and an ``Output`` where any error raised by a button shows up (a
-callback error is never swallowed). A crash is shown in the banner, not as a Python warning.
+callback error is never swallowed; its one-line summary also shows under the toolbar). A crash
+is shown in the banner, not as a Python warning.
 
 Speed: every rendered SVG is kept per (cursor, view, followed pod) — checked against the event
 object at the cursor, so a forked history never shows a stale picture — and only the visible tab
@@ -48,6 +53,52 @@ VIEW_NAMES = ("pipeline", "startup", "cache", "decision", "pod_states", "leader_
 
 STEP_GRANULARITIES = ("stage", "event", "pod")
 assert set(STEP_GRANULARITIES) == set(GRANULARITIES)
+
+PANES = ("source below", "source beside", "diagram only")
+"""Where the source pane goes: a compact strip under the diagram (the default: the wide diagrams
+keep most of the width), a column beside it (the whole function), or nowhere."""
+_PANE_CLASS = dict(zip(PANES, ("ks-panes-below", "ks-panes-beside", "ks-panes-hidden")))
+
+#: The layout, in CSS scoped to the explorer. ``--ks-avail`` is the height the explorer may use:
+#: the window less JupyterLab's menu, tab bar, notebook toolbar and status bar (~124 px). The
+#: toolbar is one row; the main area gets the rest, shared by the diagram and the source pane;
+#: the diagram is fitted to what is left (``--kschedlearn-fit-height``, read by ``_zoom``). The
+#: compact strip shows the current source line with two lines either side (``:has()``).
+_STRIP = "9.6em"
+_STYLE = f"""<style>
+.kschedlearn-explorer {{ --ks-avail: max(430px, calc(100vh - 124px)); }}
+.kschedlearn-explorer .ks-toolbar {{ flex-wrap: nowrap; align-items: center; gap: 2px; overflow: hidden; }}
+.kschedlearn-explorer .ks-toolbar .widget-button {{ flex: 0 0 auto; }}
+.kschedlearn-explorer .kschedlearn-position {{ font-size: 12px; color: #555; white-space: nowrap; padding: 0 4px; }}
+.kschedlearn-explorer .ks-main {{ display: flex; gap: 4px 10px; height: calc(var(--ks-avail) - 40px);
+  overflow: hidden; }}
+.kschedlearn-explorer .ks-stage {{ flex: 1 1 auto; min-width: 0; min-height: 0; overflow: hidden; }}
+.kschedlearn-explorer .ks-side {{ min-width: 0; min-height: 0; overflow: auto; }}
+.kschedlearn-explorer .ks-side {{ display: flex; gap: 2px 10px; }}
+.kschedlearn-explorer .ks-source-box, .kschedlearn-explorer .kschedlearn-source-box {{ min-width: 0; }}
+.kschedlearn-explorer .ks-panes-below {{ flex-direction: column;
+  --kschedlearn-fit-height: calc(var(--ks-avail) - 48px - {_STRIP}); }}
+.kschedlearn-explorer .ks-panes-below .ks-side {{ flex: 0 0 {_STRIP}; flex-direction: row; overflow: hidden;
+  font-size: 12px; }}
+.kschedlearn-explorer .ks-panes-below .ks-info {{ flex: 0 0 34%; overflow: hidden; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-box {{ flex: 1 1 auto; overflow: hidden; }}
+.kschedlearn-explorer .ks-panes-beside {{ flex-direction: row; --kschedlearn-fit-height: calc(var(--ks-avail) - 48px); }}
+.kschedlearn-explorer .ks-panes-beside .ks-side {{ flex: 0 0 40%; flex-direction: column; }}
+.kschedlearn-explorer .ks-panes-hidden {{ flex-direction: row; --kschedlearn-fit-height: calc(var(--ks-avail) - 48px); }}
+.kschedlearn-explorer .ks-panes-hidden .ks-side {{ display: none; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-narration {{ line-height: 1.35; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-head {{ flex-wrap: nowrap !important; overflow: hidden;
+  white-space: nowrap; margin-bottom: 0 !important; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code {{ padding: 1px 0; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > span {{ display: none !important; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > .kschedlearn-source-current,
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > .kschedlearn-source-current + span,
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > .kschedlearn-source-current + span + span,
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > span:has(+ .kschedlearn-source-current),
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > span:has(+ span + .kschedlearn-source-current)
+  {{ display: block !important; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-banner {{ padding: 0 6px !important; margin: 0 !important; }}
+</style>"""
 
 
 class ExplorerBox(widgets.VBox):
@@ -104,7 +155,7 @@ class Explorer:
 
     @property
     def current_view(self) -> str:
-        return VIEW_NAMES[self.w["tabs"].selected_index or 0]
+        return str(self.w["view"].value)
 
     def svg(self, view: str) -> str:
         """The SVG of ``view`` at the cursor (from the cache when it is still valid)."""
@@ -138,17 +189,28 @@ class Explorer:
     # -- building ------------------------------------------------------------------------
     def _build(self) -> ExplorerBox:
         w = self.w
+        w["style"] = widgets.HTML(_STYLE, layout=widgets.Layout(height="0px", overflow="hidden", margin="0"))
         w["back"] = _button("Back", "go back one stop", "kschedlearn-back", "step-backward")
         w["step"] = _button("Step", "run to the next stop", "kschedlearn-step", "step-forward")
-        w["play"] = widgets.Play(value=0, min=0, max=0, step=1, interval=400, description="play")
+        w["play"] = widgets.Play(value=0, min=0, max=0, step=1, interval=400, show_repeat=False,
+                                 layout=widgets.Layout(width="auto", flex="0 0 auto"))
+        w["play"].add_class("kschedlearn-play")
+        w["granularity"] = widgets.Dropdown(options=STEP_GRANULARITIES, value=self.sim.granularity,
+                                            description="by", tooltip="step granularity",
+                                            style={"description_width": "18px"},
+                                            layout=widgets.Layout(width="92px", flex="0 0 auto"))
+        w["timeline"] = widgets.IntSlider(value=0, min=0, max=0, readout=False, continuous_update=True,
+                                          layout=widgets.Layout(flex="1 1 120px", min_width="90px", width="auto"))
+        w["timeline"].add_class("kschedlearn-timeline")
+        w["position"] = widgets.HTML(layout=widgets.Layout(flex="0 0 auto"))
+        w["view"] = widgets.Dropdown(options=VIEW_NAMES, value=VIEW_NAMES[0], tooltip="the diagram to show",
+                                     layout=widgets.Layout(width="128px", flex="0 0 auto"))
+        w["view"].add_class("kschedlearn-view-choice")
+        w["panes"] = widgets.Dropdown(options=PANES, value=PANES[0], tooltip="where the source pane goes",
+                                      layout=widgets.Layout(width="118px", flex="0 0 auto"))
+        w["panes"].add_class("kschedlearn-panes")
         w["speed"] = widgets.IntSlider(value=400, min=50, max=2000, step=50, description="ms/event",
                                        continuous_update=False, layout=widgets.Layout(width="260px"))
-        w["granularity"] = widgets.ToggleButtons(options=STEP_GRANULARITIES, value=self.sim.granularity,
-                                                 description="step by", style={"button_width": "70px"})
-        w["timeline"] = widgets.IntSlider(value=0, min=0, max=0, description="event",
-                                          layout=widgets.Layout(width="95%"))
-        w["timeline"].add_class("kschedlearn-timeline")
-        w["position"] = widgets.HTML()
         w["links"] = (widgets.jslink((w["play"], "value"), (w["timeline"], "value")),
                       widgets.jslink((w["speed"], "value"), (w["play"], "interval")))
         w["bp_stage"] = widgets.Dropdown(options=sorted(TEACHING_STAGES), value="assume", description="break at")
@@ -159,12 +221,14 @@ class Explorer:
         w["views"] = {name: widgets.HTML() for name in VIEW_NAMES}
         for name, view in w["views"].items():
             view.add_class(f"kschedlearn-view-{name}")
-        w["tabs"] = widgets.Tab(children=[w["views"][n] for n in VIEW_NAMES], titles=VIEW_NAMES, selected_index=0)
-        w["narration"] = widgets.HTML(layout=widgets.Layout(flex="1 1 300px", min_width="0", overflow="hidden"))
+            view.add_class("kschedlearn-view")
+        w["stage"] = widgets.Stack(children=[w["views"][n] for n in VIEW_NAMES], selected_index=0)
+        w["stage"].add_class("ks-stage")
+        w["narration"] = widgets.HTML(layout=widgets.Layout(min_width="0"))
         w["narration"].add_class("kschedlearn-narration-box")
-        w["banner"] = widgets.HTML()
+        w["banner"] = widgets.HTML(layout=widgets.Layout(min_width="0"))
         w["banner"].add_class("kschedlearn-banner-box")
-        w["source"] = widgets.HTML(layout=widgets.Layout(flex="1.6 1 480px", min_width="0", overflow="hidden"))
+        w["source"] = widgets.HTML(layout=widgets.Layout(min_width="0"))
         w["source"].add_class("kschedlearn-source-box")
         w["trace"] = widgets.HTML()
         w["status"] = widgets.HTML()
@@ -172,16 +236,24 @@ class Explorer:
         w["errors"].add_class("kschedlearn-errors")
         inject_row = self._build_inject()
         self._wire()
-        box = ExplorerBox(children=[
-            widgets.HBox([w["back"], w["step"], w["play"], w["speed"], w["granularity"]]),
-            widgets.HBox([w["timeline"]]), w["position"], w["banner"],
+        toolbar = widgets.HBox([w["back"], w["step"], w["play"], w["granularity"], w["timeline"], w["position"],
+                                w["view"], w["panes"]])
+        toolbar.add_class("ks-toolbar")
+        info = widgets.VBox([w["banner"], w["narration"]], layout=widgets.Layout(min_width="0"))
+        info.add_class("ks-info")
+        w["side"] = widgets.Box([info, w["source"]])
+        w["side"].add_class("ks-side")
+        w["main"] = widgets.Box([w["stage"], w["side"]])
+        w["main"].add_class("ks-main")
+        w["main"].add_class(_PANE_CLASS[PANES[0]])
+        more = widgets.VBox([
             widgets.HBox([w["bp_stage"], w["bp_add"], w["bp_clear"], w["bp_list"]]),
-            w["follow"], w["tabs"],
-            widgets.HBox([w["narration"], w["source"]], layout=widgets.Layout(
-                flex_flow="row wrap", align_items="flex-start", grid_gap="4px 16px", width="100%")),
-            widgets.Accordion(children=[w["trace"]], titles=("trace log",), selected_index=0),
-            inject_row, w["status"], w["errors"],
+            widgets.HBox([w["follow"], w["speed"]]),
+            widgets.HTML("<b>Trace log</b>"), w["trace"], inject_row, w["errors"],
         ])
+        w["more"] = widgets.Accordion(children=[more], titles=("breakpoints, followed pod, trace log, "
+                                                               "change what happens",), selected_index=None)
+        box = ExplorerBox(children=[w["style"], toolbar, w["status"], w["main"], w["more"]])
         box.add_class("kschedlearn-explorer")
         return box
 
@@ -216,7 +288,8 @@ class Explorer:
         w["timeline"].observe(self._guard(self._on_timeline), names="value")
         w["granularity"].observe(self._guard(self._on_granularity), names="value")
         w["follow"].observe(self._guard(self._on_follow), names="value")
-        w["tabs"].observe(self._guard(lambda _c: self._render_current()), names="selected_index")
+        w["view"].observe(self._guard(self._on_view), names="value")
+        w["panes"].observe(self._guard(self._on_panes), names="value")
         w["bp_add"].on_click(self._guard(self._on_bp_add))
         w["bp_clear"].on_click(self._guard(self._on_bp_clear))
         actions: dict[str, Callable[[], Any]] = {
@@ -269,6 +342,16 @@ class Explorer:
             sim.step("event")
             sim.goto(value)
         self.refresh()
+
+    def _on_view(self, change: dict[str, Any]) -> None:
+        self.w["stage"].selected_index = VIEW_NAMES.index(change["new"])
+        self._render_current()
+
+    def _on_panes(self, change: dict[str, Any]) -> None:
+        main = self.w["main"]
+        for cls in _PANE_CLASS.values():
+            main.remove_class(cls)
+        main.add_class(_PANE_CLASS[change["new"]])
 
     def _on_granularity(self, change: dict[str, Any]) -> None:
         self.sim.granularity = change["new"]
@@ -335,7 +418,7 @@ class Explorer:
         ev = sim.event
         serving = sim.serving if sim.serving is not None and not sim.serving.server.stopped else None
         w["position"].value = (f"<span class='kschedlearn-position'>event {sim.cursor} of {top}"
-                               f" · t={sim.time:g}s · {html.escape(ev.stage if ev else '-')}"
+                               f" · t={sim.time:g}s"
                                + (f" · <b>serving on 127.0.0.1:{serving.port}</b> ({html.escape(serving.kubectl)})"
                                   if serving is not None else "") + "</span>")
         w["narration"].value = narration(ev, finished=sim.finished)
@@ -375,4 +458,4 @@ class Explorer:
         self._shown[view] = (key, sim.event)
 
 
-__all__ = ["Explorer", "ExplorerBox", "VIEW_NAMES"]
+__all__ = ["Explorer", "ExplorerBox", "PANES", "VIEW_NAMES"]

@@ -86,7 +86,10 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     page.screenshot(path=str(artifacts / "lab-explorer-after-back.png"))
     explorer.screenshot(path=str(artifacts / "lab-explorer-whole.png"))
 
-    # An injection goes through the kernel too: the history forks at the cursor.
+    # An injection goes through the kernel too: the history forks at the cursor. The injection
+    # buttons sit in the folded section below the diagram: unfold it first.
+    explorer.locator(".jupyter-widget-Collapse-header").first.click()
+    explorer.locator("button.kschedlearn-inj-clock").wait_for(state="visible")
     explorer.locator("button.kschedlearn-inj-clock").click()
     wait_for(lambda: "inject" in position.inner_text(), "Jump clock to add an inject event")
     explorer.locator("button.kschedlearn-inj-clock").evaluate("el => el.scrollIntoView({block: 'end'})")
