@@ -9,7 +9,7 @@ Go: none — kschedlearn-only (issue 22). In a notebook::
     kschedlearn.progress()          # what you passed; .reset() starts over
 
 - :mod:`~kschedlearn.curriculum.catalog` / ``units`` — units, objectives, activities;
-- :mod:`~kschedlearn.curriculum.ask` and the ``activities_*`` modules — checked activities;
+- :mod:`~kschedlearn.curriculum.activity` and the ``activities_*`` modules — checked activities;
 - :mod:`~kschedlearn.curriculum.progress` — the JSON progress file (``$KSCHEDLEARN_DATA_DIR``);
 - :mod:`~kschedlearn.curriculum.report` — ``course()`` and ``progress()``;
 - :mod:`~kschedlearn.curriculum.mastery` — the final, seeded mastery check;
@@ -18,7 +18,7 @@ Go: none — kschedlearn-only (issue 22). In a notebook::
 
 from __future__ import annotations
 
-from kschedlearn.curriculum.ask import ask, check_code
+from kschedlearn.curriculum.activity import ask, check_code
 from kschedlearn.curriculum.report import course
 
 # ``progress`` stays the submodule (the JSON file); ``kschedlearn.progress()`` is the report.

@@ -42,10 +42,10 @@ def check(task_id: str, fn: Callable[..., Any], *, time_limit: float | None = No
     when every case passed).
 
     A notebook's code task has a key with a slash (``check("02/app-index", fn)``): it is judged
-    by :func:`kschedlearn.curriculum.ask.check_code` (kind ``check``).
+    by :func:`kschedlearn.curriculum.activity.check_code` (kind ``check``).
     """
     if isinstance(task_id, str) and "/" in task_id:
-        from kschedlearn.curriculum.ask import check_code
+        from kschedlearn.curriculum.activity import check_code
 
         return check_code(task_id, fn)
     task = get_task(task_id)

@@ -182,17 +182,47 @@ def _judge(activity: Activity, answer: Any) -> AskResult:
     except AnswerError as err:
         return AskResult(activity, activity.key, answer, message=str(err))
     if activity.run_answer is not None:
-        try:
-            given = activity.run_answer(given)
-        except Exception as err:  # noqa: BLE001 - the learner's code failed: say so, record the fail
+        given, failed = _run_learner(activity, given)
+        if failed:
             truth = activity.truth()
-            rec = progress.record(activity.kind, activity.key, False, detail=f"raised {type(err).__name__}")
-            return AskResult(activity, activity.key, f"your function raised {type(err).__name__}: {err}",
-                             False, truth, recorded=rec is not None)
+            rec = progress.record(activity.kind, activity.key, False, detail=failed)
+            return AskResult(activity, activity.key, f"your function {failed}", False, truth, recorded=rec is not None)
     truth = activity.truth()
     correct = bool(activity.judge(given, truth.value))
     rec = progress.record(activity.kind, activity.key, correct)
     return AskResult(activity, activity.key, given, correct, truth, recorded=rec is not None)
+
+
+#: seconds a code task's learner function may run (all of its calls together)
+CODE_TASK_SECONDS = 10.0
+
+
+def _run_learner(activity: Activity, fn: Any) -> tuple[Any, str]:
+    """Run a code task's learner function inside the mirrored code, in a forked child (as the
+    exercises' ``check`` does: an endless loop, an exit or a crash is reported, never reaches the
+    kernel). Returns (result, "") or (None, what went wrong)."""
+    from kschedlearn.exercises import sandbox
+
+    run = activity.run_answer
+    assert run is not None
+
+    def work(send: Callable[[Any], None]) -> None:
+        try:
+            send(("ok", run(fn)))
+        except BaseException as err:  # noqa: BLE001 - the learner's error is the report
+            send(("raised", f"{type(err).__name__}: {err}"))
+
+    if not sandbox.fork_available():
+        try:
+            return run(fn), ""
+        except Exception as err:  # noqa: BLE001 - the learner's error is the report
+            return None, f"raised {type(err).__name__}: {err}"
+    child = sandbox.run_in_child(work, CODE_TASK_SECONDS)
+    child.replay()
+    if not child.items:
+        return None, f"did not finish: {child.ending}"
+    status, value = child.items[0]
+    return (value, "") if status == "ok" else (None, f"raised {value}")
 
 
 # --- answer parsers (each raises AnswerError saying what is expected) --------------------------
@@ -222,6 +252,7 @@ def one_of(*options: str) -> Callable[[Any], str]:
                 return o
         raise AnswerError(f"answer one of {', '.join(repr(o) for o in options)}; got {answer!r}")
 
+    parse.options = options  # type: ignore[attr-defined] - what a test or a hint may list
     return parse
 
 
