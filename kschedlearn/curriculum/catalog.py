@@ -108,8 +108,9 @@ def activity_objectives(activity: str) -> tuple[Objective, ...]:
 
 
 def render_objectives(u: Unit) -> str:
-    """The Markdown of a notebook's ``objectives`` cell."""
-    lines = [f"**In this notebook** ({_time_text(u)}) you will be able to:", ""]
+    """The Markdown of a notebook's ``objectives`` cell: its title, what you will be able to do,
+    what it assumes, its measured time."""
+    lines = [f"# {u.key} · {u.title}", "", f"**In this notebook** ({_time_text(u)}) you will be able to:", ""]
     lines += [f"{i}. {o.text}" for i, o in enumerate(u.objectives, 1)]
     lines.append("")
     pre = ", ".join(_prerequisite_link(p) for p in u.prerequisites) or "none — start here"

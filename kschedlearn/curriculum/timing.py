@@ -12,8 +12,8 @@ factors* below, stated once and used by the build and by the test alike:
 - each line of code is read, understood and run in :data:`CODE_LINE_SECONDS`;
 - each diagram, widget or table shown is studied for :data:`FIGURE_SECONDS`; each line of
   printed text is read in :data:`TEXT_LINE_SECONDS`;
-- each checked activity (predict cell, ``ask``, ``check``) takes :data:`ACTIVITY_SECONDS` to
-  think, answer and read the explanation;
+- each checked activity (predict cell, ``ask``, ``check``, each question of the mastery check)
+  takes :data:`ACTIVITY_SECONDS` to think, answer and read the explanation;
 - the learner waits for every cell to finish: the measured execution time counts once
   (:data:`EXECUTION_FACTOR`).
 """
@@ -33,6 +33,9 @@ TEXT_LINE_SECONDS = 1.0
 ACTIVITY_SECONDS = 90.0
 EXECUTION_FACTOR = 1.0
 ACTIVITY_TAGS = frozenset({"predict", "ask", "check"})
+MASTERY_TAG = "mastery"
+"""A cell holding the mastery check: it counts one activity per question its output names."""
+_QUESTIONS = re.compile(r"(\d+) questions")
 _FIGURE_TYPES = ("image/svg+xml", "image/png", "application/vnd.jupyter.widget-view+json", "text/html")
 
 
@@ -108,6 +111,10 @@ def measure(nb: Any) -> Measurement:
         figures += f
         text_lines += t
         activities += bool(tags & ACTIVITY_TAGS)
+        if MASTERY_TAG in tags:
+            plain = " ".join(str(o.get("data", {}).get("text/plain", "")) for o in cell.get("outputs", []))
+            found = _QUESTIONS.search(plain)
+            activities += int(found.group(1)) if found else 0
     return Measurement(execution, words, code_lines, figures, text_lines, activities)
 
 

@@ -35,7 +35,8 @@ class _Box(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         data = super()._repr_mimebundle_(**kwargs) or {}
         data["text/html"] = self._owner.static_html()
-        data["text/plain"] = f"<kschedlearn mastery check, seed {self._owner.check.seed}>"
+        data["text/plain"] = (f"<kschedlearn mastery check, seed {self._owner.check.seed}: "
+                              f"{len(self._owner.check.asked)} questions>")
         return data
 
 

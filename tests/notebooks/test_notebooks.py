@@ -6,6 +6,14 @@ still shows its diagrams without a kernel).
 The notebooks are found at collection time (``notebooks/*.ipynb``), so notebooks added later are
 picked up without editing this file. The total execution time is reported in pytest's terminal
 summary (no ``-s`` needed).
+
+Issue 22 item 1: the learner time a curriculum notebook states in its ``objectives`` cell must
+be within a factor of two of the time computed from *this* headless run. The learner factors
+(``kschedlearn/curriculum/timing.py``, stated there with their reasons) turn the run's measured
+parts into a learner's minutes: the execution time counts once (the learner waits for each
+cell), prose is read at 120 words a minute (careful study of technical text, about half the
+~240 wpm of ordinary non-fiction reading), 6 s per line of code, 30 s per diagram or widget,
+1 s per printed line, 90 s per checked activity.
 """
 
 from __future__ import annotations
@@ -71,6 +79,15 @@ def test_notebook_runs_headless(path: Path, timings: _Timings) -> None:
     errors = [out for out in _code_outputs(nb) if out.get("output_type") == "error"]
     assert not errors, f"{path.name}: error outputs {[e.get('ename') for e in errors]}"
     assert any(cell.cell_type == "markdown" for cell in nb.cells), f"{path.name} has no prose"
+    if path.stem[0].isdigit():  # a curriculum notebook: its stated time was measured, not guessed
+        from kschedlearn.curriculum import catalog
+        from kschedlearn.curriculum.timing import measure
+
+        stated = catalog.unit(path.stem).minutes
+        now = measure(nb).seconds / 60
+        assert stated is not None and f"about **{stated} min**" in nb.cells[0].source, f"{path.name}: no time"
+        assert stated / 2 <= now <= stated * 2, (f"{path.name}: states {stated} min, this headless run × the "
+                                                 f"learner factors gives {now:.1f} min")
 
 
 def test_saved_tour_shows_diagrams_without_a_kernel() -> None:
