@@ -127,6 +127,17 @@ def render_objectives(u: Unit) -> str:
     return "\n".join(lines)
 
 
+def markdown_table(prefix: str = "notebooks/") -> str:
+    """The course as a Markdown table (the README's curriculum section is this table)."""
+    rows = ["| unit | notebook | time | you will be able to | after |", "|---|---|---|---|---|"]
+    for u in units():
+        minutes = f"{u.minutes} min" if u.minutes else "?"
+        goals = "; ".join(o.text.rstrip(".") for o in u.objectives)
+        rows.append(f"| {u.key} | [{u.title}]({prefix}{u.notebook}.ipynb) | {minutes} | {goals} | "
+                    f"{', '.join(u.prerequisites) or '—'} |")
+    return "\n".join(rows)
+
+
 def plain_title(u: Unit) -> str:
     """The unit's title without Markdown marks."""
     from kschedlearn.curriculum.markdown import plain
@@ -156,5 +167,5 @@ def _exercise_link(task_id: str) -> str:
     return f"[exercise {task.id}](../exercises/{task.notebook})"
 
 
-__all__ = ["Objective", "Unit", "activity_objectives", "objective", "plain_title", "render_objectives", "timings",
-           "unit", "units"]
+__all__ = ["Objective", "Unit", "activity_objectives", "markdown_table", "objective", "plain_title",
+           "render_objectives", "timings", "unit", "units"]

@@ -19,6 +19,7 @@ import nbformat
 import pytest
 
 from kschedlearn import Simulation
+from kschedlearn.curriculum import activities_cache as AC
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
 from kschedlearn.simulation import questions_replay as R
@@ -28,7 +29,7 @@ from kschedlearn.widgets.predict import PredictCell
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS,
+PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS, "AC": AC,
            "PredictCell": PredictCell}
 
 
@@ -331,11 +332,21 @@ def _truth_equivalence(q: Q.Question) -> str:
     return str(_calls_while(lambda: scale.schedule_pods(h, h.workload.new[1:]), general_predicates))
 
 
+def _truth_conflict_event(q: Q.Question) -> str:
+    """The FailedScheduling event the API server stores after two 409 bindings, from a fresh run."""
+    sim = Simulation.from_scenario("three-nodes", seed=1)
+    sim.run_until("workload")
+    sim.inject.fail_next_bind(2, conflict=True)
+    sim.run()
+    ev = next(e for e in sim.world.api.storage.items("events") if e.reason == "FailedScheduling")
+    return f"{ev.type} {ev.reason}: {ev.message}"
+
+
 TRUTHS_TOPICS = {
     "scheduler_name_question": _truth_scheduler_name, "node_condition_question": _truth_node_condition,
     "assume_question": _truth_assume, "deleted_in_flight_question": _truth_deleted_in_flight,
     "extender_total_question": _truth_extender_total, "leaders_at_question": _truth_leaders_at,
-    "double_bind_question": _truth_double_bind,
+    "double_bind_question": _truth_double_bind, "conflict_event_question": _truth_conflict_event,
     "spread_walk_question": _truth_spread_walk, "equivalence_question": _truth_equivalence,
 }
 
