@@ -17,7 +17,7 @@ import attrs
 
 from kschedlearn.curriculum._objects import pod, replace_kill
 from kschedlearn.curriculum.activities_intro import _sim, text
-from kschedlearn.curriculum.activity import Activity, Truth, names, one_of
+from kschedlearn.curriculum.activity import Activity, Truth, integer, names, one_of
 from kschedlearn.simulation.simulation import Simulation
 
 # --- 09: leader election ---------------------------------------------------------------------------
@@ -174,6 +174,30 @@ def _costliest_predicate() -> Truth:
                  shown=" or ".join(sorted(near_top)))
 
 
+def _matches(workload: Any) -> int:
+    from kschedlearn.apimachinery.labels.selector import InternalSelector
+    from kschedlearn.simulation import scale
+
+    h = scale.build(workload)
+    counts = scale.count_calls(h, h.workload.new[0], [InternalSelector.matches])
+    return int(dict(counts[InternalSelector.matches.__qualname__].by_caller).get("calculate_spread_priority", 0))
+
+
+@cache
+def _relabelled() -> Truth:
+    from kschedlearn.simulation import scale
+
+    w = scale.make_workload(50, 300, 1)
+    before = _matches(w)
+    relabelled = tuple(attrs.evolve(p, metadata=attrs.evolve(p.metadata, labels={"app": "other"})) if i % 2 else p
+                       for i, p in enumerate(w.bound))
+    after = _matches(attrs.evolve(w, bound=relabelled))
+    return Truth(after, f"Counted with cProfile: {before:,} Matches calls with every bound pod selected, {after:,} "
+                 f"with half of them relabelled. SelectorSpread still visits every pod of the namespace; for a pod "
+                 f"the Service no longer selects it tries the next selector (the RC's) too before giving up — the "
+                 f"walk costs as much or more, whatever the labels.")
+
+
 ACTIVITIES: tuple[Activity, ...] = (
     Activity("09/kill-follower", "In `ha-failover`, kill `scheduler-b` (the follower) at t = 20 s instead of the "
              "leader. What happens to the pods created after that?",
@@ -195,6 +219,9 @@ ACTIVITIES: tuple[Activity, ...] = (
     Activity("14/costliest-predicate", "Profile each predicate separately (100 nodes, 1,000 bound pods): which "
              "predicate costs the most per pod?", "a predicate name such as \"PodFitsHostPorts\"",
              _costliest_predicate, text, judge=lambda got, want: got in want),
+    Activity("14/relabelled", "50 nodes hold 300 bound replicas selected by one Service and one RC; half of them get "
+             "the label `app=other` instead (neither selects them any more). How many times does SelectorSpread call "
+             "a selector's Matches for the next replica?", "a whole number", _relabelled, integer),
 )
 
 __all__ = ["ACTIVITIES"]

@@ -132,7 +132,7 @@ def markdown_table(prefix: str = "notebooks/") -> str:
     rows = ["| unit | notebook | time | you will be able to | after |", "|---|---|---|---|---|"]
     for u in units():
         minutes = f"{u.minutes} min" if u.minutes else "?"
-        goals = "; ".join(o.text.rstrip(".") for o in u.objectives)
+        goals = "; ".join(o.text[0].lower() + o.text[1:].rstrip(".") for o in u.objectives)
         rows.append(f"| {u.key} | [{u.title}]({prefix}{u.notebook}.ipynb) | {minutes} | {goals} | "
                     f"{', '.join(u.prerequisites) or '—'} |")
     return "\n".join(rows)

@@ -119,7 +119,7 @@ UNITS: tuple[Unit, ...] = (
     ), prerequisites=("12b",)),
     Unit("14", "14-why-1.6-slows-down-at-scale", "Why 1.6 slows down as the cluster grows", (
         _o("14.1", "Tell which stage's cost grows with pods and which with nodes.", "14/spread-walk",
-           "14/costliest-predicate"),
+           "14/costliest-predicate", "14/relabelled"),
         _o("14.2", "Explain how the equivalence cache and the accelerated engine save work without changing "
                    "placements.", "14/equivalence"),
     ), prerequisites=("13",)),

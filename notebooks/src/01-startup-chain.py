@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 01 · The start-up chain: from `main` to `scheduleOne`
-#
 # Before a single pod is scheduled, kube-scheduler builds a client, an event recorder, a
 # factory of shared informers, the scheduler cache, the pod queue and two pod watches, the
 # scheduling algorithm, an HTTP server — and only then starts its main loop. This notebook steps
@@ -19,7 +19,7 @@
 # Go sources: [scheduler.go (main)](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/scheduler.go#L30-L43),
 # [server.go (Run)](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L140),
 # [configurator.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L49-L138),
-# [factory.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L104-L469).
+# [factory.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L102-L469).
 
 # %%
 from kschedlearn import Simulation
@@ -63,8 +63,12 @@ for _ in range(4):
 #   starts `cleanupAssumedPods` every second right away;
 # * `podQueue = cache.NewFIFO(MetaNamespaceKeyFunc)` — the queue of pods waiting to be scheduled;
 # * `NewIndexerInformer(assigned-pod list-watch, …, handlers{addPodToCache, updatePodInCache,
-#   deletePodFromCache})` — the informer that feeds the cache with **bound** pods (its DeltaFIFO is
-#   created when it runs);
+#   deletePodFromCache})` — the informer that feeds the cache with **bound** pods. Its DeltaFIFO is
+#   created right here, by `NewIndexerInformer` itself (`fifo := NewDeltaFIFO(...)`, line 313 of
+#   [controller.go NewIndexerInformer](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L285-L349)); only the
+#   *Reflector* that fills it waits for the informer to run (`controller.Run` calls `NewReflector`,
+#   lines 106-111 of [controller.go Run](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L97-L122)). The seed article says the
+#   queue is initialised in `Run` — it is not;
 # * a handler on the shared **node** informer that feeds nodes into the cache.
 
 # %%
@@ -83,7 +87,7 @@ sim.show("startup")
 #
 # No `--policy-config-file` was given, so the configurator uses the algorithm provider
 # (`DefaultProvider`: 10 predicates, 7 priorities). `CreateFromKeys`
-# ([factory.go#L350-L388](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L350-L388))
+# ([factory.go#L344-L388](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L344-L388))
 # builds the generic scheduler and — a side effect easy to miss — calls `f.Run()`, which starts
 # the *unassigned-pod reflector* feeding podQueue and the assigned-pod informer. This happens
 # **before** leader election: a standby replica watches pods too.
@@ -113,7 +117,7 @@ sim.show("startup")
 # starts every informer that was *asked for* so far (nodes, PVs, PVCs, services, RCs, ReplicaSets,
 # StatefulSets — pods are not among them: the scheduler has its own two pod watches); and
 # `Scheduler.Run` starts `wait.Until(scheduleOne, 0, stop)`
-# ([scheduler.go#L144-L146](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L144-L146)).
+# ([scheduler.go#L143-L146](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L143-L146)).
 #
 # `startHTTP` is recorded where `Run` says `go startHTTP(s)`; the goroutine it starts only runs
 # later, when the main goroutine blocks — it then registers `/healthz`, `/metrics` and
@@ -144,7 +148,8 @@ for g in sim.snapshot.goroutines:
 #
 # `startHTTP` ([server.go#L142-L167](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L142-L167))
 # serves `/healthz` (always `ok`), `/configz` (the effective configuration), `/metrics`
-# (three latency histograms, in microseconds) and, with `--profiling`, `/debug/pprof/`. The
+# (three latency histograms, in microseconds) and `/debug/pprof/` (`--profiling`, on by
+# default in 1.6). The
 # simulated replica answers the same paths once its `startHTTP` goroutine has got past the
 # trace point above and installed its handlers — so first let the pod arrive and be bound
 # (to t = 3 s):
@@ -162,7 +167,7 @@ print(status, ctype); print(body[:400], "...")
 # time. That last one is observed by a `defer` at the top of the bind goroutine, and Go
 # evaluates a deferred call's *arguments* when the `defer` statement runs — so its value is
 # fixed when the goroutine starts, and it covers the algorithm and the assume but **not** the
-# binding ([scheduler.go#L190-L191](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L190-L191);
+# binding (lines 190-191 of [scheduler.go scheduleOne](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225);
 # notebook 11, quirk 6). Virtual time stood still during scheduling, so the sums are 0 µs.
 
 # %%
@@ -184,7 +189,7 @@ print(options.usage())
 # With `--leader-elect=false`, `Run` calls `run(nil)` directly: `sched.Run()` and block forever.
 # With `true` (the default!), `Run` builds an `EndpointsLock` on `kube-system/kube-scheduler` and
 # calls `leaderelection.RunOrDie`; only `OnStartedLeading` calls `sched.Run()`, in a new goroutine
-# ([server.go#L118-L139](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L118-L139)).
+# (lines 113-137 of [server.go Run](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L140)).
 # Losing the lease later is fatal (`lost master`). Same scenario, one flag changed:
 
 # %%
@@ -224,39 +229,42 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.next_stage_question, scenario="three-nodes", stages=Q.STARTUP_STAGES), seed=1)
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes", stages=Q.STARTUP_STAGES), seed=1,
+            activity="01/next-startup")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.registered_question, scenario="three-nodes"), seed=1)
+PredictCell(partial(Q.registered_question, scenario="three-nodes"), seed=1, activity="01/registered")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# **1.** How many events (granularity `"event"`) does start-up take before the workload's
-# first action? Guess, then count:
+# Write your prediction in place of `None` and run the cell: the simulator answers from its own
+# run. Then look for yourself.
+#
+# **1.** From `t = Simulation.from_scenario("three-nodes", seed=1); e = t.start()`, how many
+# `t.step("event")` calls until `e.stage == "workload"` (the scenario's first action)? Start-up
+# records every log line, list, watch and goroutine start on the way.
 
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-e = t.start()
-# n = 0
-# while e.stage != "workload":
-#     e, n = t.step("event"), n + 1
-# print(n, "events before the workload starts at t =", e.time)
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-# %% [markdown]
-# **2.** What does `kube-scheduler` say to `--kube-api-qps=fast`? Predict the error, then run:
-
-# %%
-from kschedlearn.cmd.kube_scheduler.app.options.options import new_scheduler_server, parse_args
-# parse_args(["--kube-api-qps=fast"], new_scheduler_server())
+ask("01/startup-events", None)
 
 # %% [markdown]
-# **3.** Jump back to `NewConfigFactory` and draw the startup view there. Which goroutines
-# exist at that point?
+# **2.** What does kube-scheduler's flag parser say to `--kube-api-qps=fast`? To try it:
+# `from kschedlearn.cmd.kube_scheduler.app.options.options import new_scheduler_server, parse_args`,
+# then `parse_args(["--kube-api-qps=fast"], new_scheduler_server())`.
 
-# %%
-e = next(ev for ev in sim.trace if ev.stage == "NewConfigFactory")
-# sim.goto(e.seq); sim.show("startup")
+# %% tags=["ask"]
+ask("01/bad-qps", None)
+
+# %% [markdown]
+# **3.** Jump back to `NewConfigFactory` (`sim.goto(...)` with the number of its event, found in
+# `sim.trace`) and draw the startup view there. How many goroutines does the scheduler process
+# have at that moment?
+
+# %% tags=["ask"]
+ask("01/goroutines-at-factory", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

@@ -1,14 +1,14 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 04 · Reflector, Controller and informers
-#
 # How does an object in the API server end up in the scheduler's queues and cache? Three layers
 # of client-go, each built on the one before:
 #
 # | layer | what it does | Go |
 # |---|---|---|
-# | **Reflector** | *list* everything once, then *watch* for changes; write both into a store (a FIFO, a DeltaFIFO) | [reflector.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L239-L398) |
-# | **Controller** | runs a reflector into a DeltaFIFO, and a `processLoop` that pops the DeltaFIFO and calls a process function | [controller.go#L143-L160](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L143-L160) |
-# | **Informer** | a controller whose process function updates an indexer and calls handlers `OnAdd` / `OnUpdate` / `OnDelete` | [controller.go#L282-L349](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L282-L349) |
+# | **Reflector** | *list* everything once, then *watch* for changes; write both into a store (a FIFO, a DeltaFIFO) | [reflector.go ListAndWatch](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L232-L328) |
+# | **Controller** | runs a reflector into a DeltaFIFO, and a `processLoop` that pops the DeltaFIFO and calls a process function | [controller.go processLoop](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L136-L158) |
+# | **Informer** | a controller whose process function updates an indexer and calls handlers `OnAdd` / `OnUpdate` / `OnDelete` | [controller.go NewIndexerInformer](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L285-L349) |
 # | **Shared informer** | one informer per resource type, shared by several handlers; built by a factory | [shared_informer.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L32-L581) |
 #
 # The 1.6 scheduler uses all of them: a **bare reflector** feeds podQueue (unassigned pods); an
@@ -107,7 +107,8 @@ log(sim.trace[mark:])
 # resourceVersion that has fallen out of the window, the watch fails with **410 Gone — too old
 # resource version**. There is no special case for it in 1.6: the watch just ends with an error,
 # `ListAndWatch` returns, and `RunUntil` calls it again **one second later** — a full relist
-# ([reflector.go#L300-L325](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L300-L325)).
+# (lines 321-326 of [reflector.go ListAndWatch](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L232-L328), and
+# [RunUntil](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L195-L204)).
 
 # %%
 sim = Simulation.from_scenario("three-nodes", seed=1)
@@ -133,7 +134,7 @@ log(sim.trace[mark:])
 # from the list and queues a `Deleted` delta carrying a `DeletedFinalStateUnknown` **tombstone**
 # (notebook 03); the informer calls `OnDelete(tombstone)`. Here on the node informer — the
 # scheduler's `deleteNodeFromCache` accepts tombstones
-# ([factory.go#L192-L291](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L192-L291)):
+# ([factory.go deleteNodeFromCache](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L272-L291)):
 
 # %%
 sim = Simulation.from_scenario("three-nodes", seed=1)
@@ -166,45 +167,41 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=7)
+PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=7, activity="04/pod-location")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=1)
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=1, activity="04/next-stage")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# **1.** Stall the pod watches for 10 s right before `web-1` is created. When will it be
-# scheduled? Predict the time, then check:
+# Write your prediction in place of `None` and run the cell: the simulator answers from its own
+# run. Then make the run yourself (`Simulation.from_scenario("three-nodes", seed=1)` and the
+# calls named) and look.
+#
+# **1.** Every pod watch stalls for 10 s at t = 1 s (`t.run_until(lambda e: e.time >= 1)`, then
+# `t.inject.stall_watch(10)`), just before `web-1` is created at t = 2 s. When does selectHost
+# run for it?
 
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until(lambda e: e.time >= 1)
-t.inject.stall_watch(10)
-# e = t.run_until("selectHost"); print(f"t={e.time}s {e.message}")
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-# %% [markdown]
-# **2.** Drop only the node watches. Which reflectors will re-watch — are the pod reflectors
-# affected?
-
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until("kubelet.start")
-mark = t.cursor
-t.inject.drop_watch("nodes")
-t.run_until(lambda e: e.time >= 4)
-# print(sorted({e.data.get("name", "") for e in t.trace[mark:] if e.stage == "reflector.watch_start"}))
+ask("04/stalled-time", None)
 
 # %% [markdown]
-# **3.** Over the whole `three-nodes` run, how many `handler.OnAdd`, `OnUpdate` and `OnDelete`
-# calls will there be? Guess, then count:
+# **2.** Drop only the *node* watches (`t.inject.drop_watch("nodes")` after `kubelet.start`).
+# Which reflectors start a new watch — are the pod reflectors affected? (Look for
+# `reflector.watch_start` events after the drop.)
 
-# %%
-from collections import Counter
+# %% tags=["ask"]
+ask("04/node-rewatch", None)
 
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until(lambda e: e.time >= 19)
-# Counter(e.stage for e in t.trace if e.stage.startswith("handler."))
+# %% [markdown]
+# **3.** Over the first 19 s of `three-nodes`, how many `handler.OnAdd` calls are there, all
+# informers together? (Count `e.stage == "handler.OnAdd"` in the trace.)
+
+# %% tags=["ask"]
+ask("04/handler-counts", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

@@ -1,14 +1,14 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 05 · The scheduler cache: assume, confirm, expire, forget
-#
 # The scheduler does not wait for the API server to learn where a pod went. Right after picking
 # a node it **assumes** the pod into its own cache, so the next pod already sees that node's CPU
 # and memory as used. The binding happens in the background. Later the assigned-pod informer
 # **confirms** the pod (`AddPod`). If no confirmation ever comes, the assumption **expires**;
 # if the binding fails, the scheduler **forgets** it.
 #
-# Sources: [schedulercache/interface.go#L24-L96](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/interface.go#L24-L96)
-# (the state machine), [cache.go#L30-L386](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L386)
+# Sources: [schedulercache/interface.go Cache](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/interface.go#L24-L96)
+# (the state machine), [cache.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L30-L386)
 # (the operations), [node_info.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/node_info.go#L30-L392)
 # (per-node accounting).
 #
@@ -45,7 +45,7 @@ sim.show("cache")
 # %% [markdown]
 # `node-3` already counts `web-1`'s 500m CPU, and the pod is marked *assumed*. It has **no
 # deadline yet**: the TTL only starts when the binding call returns, in `FinishBinding`
-# ([cache.go#L123-L141](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L123-L141)).
+# ([cache.go FinishBinding and finishBinding](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L130-L152)).
 # Until then `cleanupAssumedPods` skips the pod ("binding is still in progress").
 
 # %%
@@ -66,7 +66,7 @@ sim.show("pod_states")
 # ## Expire: the confirmation comes too late (`assume-expiry`)
 #
 # `cleanupAssumedPods` runs every second
-# ([cache.go#L340-L372](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L340-L372)).
+# ([cache.go cleanupAssumedPods](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L354-L377)).
 # For each assumed pod whose binding has finished and whose deadline has passed, it
 # **expires** the pod: removes it from its NodeInfo, as if it had never been scheduled.
 #
@@ -86,7 +86,7 @@ from kschedlearn.simulation import questions as Q
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=3)
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=3, activity="05/cache-state")
 
 # %%
 ev = sim.run_until("bind")
@@ -132,8 +132,8 @@ sim.show("pod_states")
 #
 # If the Binding POST fails, the bind goroutine calls `FinishBinding` (Go does that after every
 # attempt), then **`ForgetPod`**: the assumed pod leaves the NodeInfo again, and the error
-# handler takes over ([scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225),
-# [cache.go#L143-L167](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L143-L167)).
+# handler takes over ([scheduler.go scheduleOne](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225),
+# [cache.go ForgetPod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L154-L181)).
 
 # %%
 sim = Simulation.from_scenario("bind-failure", seed=1)
@@ -204,46 +204,42 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=5)
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=5, activity="05/cache-state-expiry")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.cache_state_question, scenario="bind-failure"), seed=1)
+PredictCell(partial(Q.cache_state_question, scenario="bind-failure"), seed=1,
+            activity="05/cache-state-bind-failure")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# **1.** Build the expiry by hand from `three-nodes`: stall the pod watches for 45 s just before
-# the pod is bound. When will `web-1` expire, and when will it be added back? (`three-nodes`
-# stops after 20 s, so it is lengthened first.) Predict both times, then run the loop:
+# Write your prediction in place of `None` and run the cell: the simulator answers from its own
+# run. Then make the run yourself and look.
+#
+# **1.** Build the expiry by hand from `three-nodes`: lengthen it to 60 s
+# (`Simulation(scenario=attrs.evolve(base, duration=60), seed=1)`), run to `assume`, then stall
+# the pod watches for 45 s (`t.inject.stall_watch(45)`). At what time does `cleanupAssumedPods`
+# expire `web-1`? (And when is it added back? `run_until("finishBinding")`, `"expirePod"`,
+# `"cache.addPod"` tell.)
 
-# %%
-import attrs
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-base = Simulation.from_scenario("three-nodes", seed=1).scenario
-t = Simulation(scenario=attrs.evolve(base, duration=60), seed=1)
-t.run_until("assume")
-t.inject.stall_watch(45)
-# for stage in ("finishBinding", "expirePod", "cache.addPod"):
-#     e = t.run_until(stage); print(f"t={e.time:5.1f}s {e.stage}: {e.message}")
-
-# %% [markdown]
-# **2.** Make the *next two* bindings fail in `three-nodes`. How many times, and on which
-# nodes, will `web-1` be assumed?
-
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until("Scheduler.Run")
-t.inject.fail_next_bind(2)
-t.run_until(lambda e: e.time >= 15)
-# [(e.time, e.data.get("node")) for e in t.trace if e.stage == "assume"]
+ask("05/expire-time", None)
 
 # %% [markdown]
-# **3.** At t = 10 s in `assume-expiry`, what is `web-1`'s deadline? Ask the cache:
+# **2.** Make the *next two* bindings fail in `three-nodes` (`t.inject.fail_next_bind(2)` after
+# `Scheduler.Run`). How many times is `web-1` assumed by t = 15 s?
 
-# %%
-t = Simulation.from_scenario("assume-expiry", seed=1)
-t.run_until(lambda e: e.time >= 10)
-# [(ps.key, ps.assumed, ps.binding_finished, ps.deadline) for ps in t.snapshot.cache.pod_states]
+# %% tags=["ask"]
+ask("05/assumed-twice", None)
+
+# %% [markdown]
+# **3.** At t = 10 s in `assume-expiry`, what is `web-1`'s expiry deadline? Ask the cache:
+# `[(ps.key, ps.assumed, ps.binding_finished, ps.deadline) for ps in t.snapshot.cache.pod_states]`.
+
+# %% tags=["ask"]
+ask("05/deadline", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

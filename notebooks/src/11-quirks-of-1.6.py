@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 11 · The quirks of 1.6, and how later versions changed them
-#
 # kschedlearn mirrors v1.6.1 *including its bugs*: they are real behaviour you would have met
 # running that release, and each one teaches something about how the pieces fit. This notebook
 # shows them one by one and says what later releases did.
@@ -24,7 +24,7 @@ def pod(name, node=""):
 # iterating a Go **map** of the listed items — and Go's map iteration order is unspecified
 # (randomised on purpose), so the new order is arbitrary: pods that waited long lose their
 # place, and 1.6 has no priority or fairness in the queue
-# ([fifo.go#L299-L326](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L299-L326)).
+# ([fifo.go Replace](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L295-L326)).
 # kschedlearn cannot reproduce "random" and stay deterministic, so its `replace` keeps the
 # **list's** order — a documented deviation (see the `Differs from Go:` line below). What is
 # faithful is that the old order is gone:
@@ -41,13 +41,14 @@ print("after: ", q.list_keys(), " (Go: these three keys in an unspecified order)
 print([line for line in q.replace.__doc__.splitlines() if "Differs from Go" in line])
 
 # %% [markdown]
-# *Later:* 1.8–1.9 introduced a scheduling queue, 1.11+ a priority queue (with preemption).
+# *Later:* 1.9 put a scheduling-queue interface in front of the FIFO, with a priority queue used
+# when pod priority is enabled (PR #54503, PR #55109); pod priority is on by default from 1.11.
 #
 # ## 2. ForgetPod on an unknown pod: a nil-pointer crash
 #
 # `ForgetPod` reads the stored state's node name *before* checking that the pod is stored at
 # all. For an unknown pod that is a nil-pointer dereference — a Go panic that kills the
-# scheduler ([cache.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L79-L386)).
+# scheduler ([cache.go ForgetPod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L154-L181)).
 # In kschedlearn a panic kills the *simulated* process, and the runtime records it:
 
 # %%
@@ -72,18 +73,34 @@ print("process alive?", proc.alive)
 # ## 3. The stale assumed copy → "Schedulercache is corrupted"
 #
 # `UpdatePod` / `RemovePod` compare the node name of the stored pod with the incoming one; a
-# mismatch is `glog.Fatalf("Schedulercache is corrupted …")`. Because the cache stores the
-# *assumed copy* (with the scheduler's chosen `nodeName`), an assumed pod that was meanwhile
-# bound elsewhere (another scheduler, or a retried bind that landed on a different node) trips
-# this check and the whole scheduler exits. The property tests
-# (`tests/scheduler/schedulercache/test_cache_properties.py`) reach it; the text is a fatal:
+# mismatch is `glog.Fatalf("Schedulercache is corrupted …")`
+# ([cache.go UpdatePod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L248-L273), [RemovePod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L275-L302)).
+# The stored pod can be stale: when the assigned-pod informer confirms an assumed pod on a
+# *different* node than the one assumed (another scheduler's binding won), `AddPod` moves the
+# pod's resources to the right NodeInfo but leaves the **assumed copy** in `podStates`
+# ([cache.go AddPod](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L214-L246)). The pod's next update — the kubelet reporting it
+# Running — then trips the check and the whole scheduler exits. Here is that sequence, run by
+# the mirrored cache on a simulated scheduler process:
 
 # %%
-from kschedlearn.trace import glog
-try:
-    glog.fatalf("Schedulercache is corrupted and can badly affect scheduling decisions")
-except glog.FatalError as err:
-    print(type(err).__name__, err)
+def stale_assumed_copy():
+    c = schedcache.new(30.0, rt_mod.Chan())
+    assumed = pod("web-1", node="node-1")
+    c.assume_pod(assumed)              # scheduleOne chose node-1 ...
+    c.finish_binding(assumed)          # ... and its binding call returned
+    bound = pod("web-1", node="node-2")
+    c.add_pod(bound)                   # the informer: bound to node-2 (another scheduler won)
+    # Go: cache.podStates[key].pod is still the assumed copy
+    print("stored copy's node after AddPod:", c._pod_states["default/web-1"].pod.spec.node_name)
+    running = Pod.from_dict({**bound.to_dict(), "status": {"phase": "Running"}})
+    c.update_pod(bound, running)       # the kubelet reports the pod Running: UpdatePod
+
+runtime = rt_mod.Runtime(seed=1)
+proc = runtime.new_process("kube-scheduler")
+runtime.go(stale_assumed_copy, process=proc, name="assigned-pod informer")
+runtime.run(until=1)
+print(runtime.crashes)
+print("process alive?", proc.alive)
 
 # %% [markdown]
 # ## 4. SelectorSpread's NaN with zones
@@ -111,7 +128,7 @@ print(d.ranked, "->", d.host)
 # When collecting the required anti-affinity terms of *existing* pods that match the incoming
 # pod, 1.6 stores a pointer to the Go `range` loop variable. After the loop every stored term
 # reads as that pod's **last** term, so with two terms of different topology keys the wrong
-# key is checked ([predicates.go#L1041-L1122](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L1041-L1122)).
+# key is checked ([predicates.go getMatchingAntiAffinityTerms, the function and the checker's method](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/predicates/predicates.go#L1041-L1120)).
 # The mirror reproduces it in one named helper:
 
 # %%
@@ -128,7 +145,7 @@ print(inspect.getsource(P._loop_variable_quirk))
 # "end-to-end" latency is fixed before `Bind` is even called: it covers the algorithm and the
 # assume, and **excludes the binding** (which `BindingLatency` measures separately). It is
 # still observed for failed bindings, and `SchedulingAlgorithmLatency` is *not* observed when
-# the algorithm fails ([scheduler.go#L157-L191](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L157-L191)).
+# the algorithm fails (lines 157-191 of [scheduler.go scheduleOne](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225)).
 # The mirror computes the value at the same point. In `assume-expiry` the API server takes 2 s
 # of virtual time to answer the binding; the scheduler's own `/metrics` after it returned:
 
@@ -203,22 +220,32 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=3)
+PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=3, activity="11/winner-spread")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=9)
+PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=9, activity="11/pod-location")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# 1. In `spread-and-affinity`, follow `web-2`: will SelectorSpread be normal again once one
-#    replica exists? Predict the scores, then look:
-# 2. Call `forget_pod` on a pod that *was* assumed, from a goroutine: will it crash?
+# Write your prediction in place of `None` and run the cell: the simulator (or the mirrored
+# cache on a simulated process) answers. Then look yourself.
+#
+# **1.** In `spread-and-affinity`, the second replica `web-2` arrives once `web-1` is placed.
+# What does *its* SelectorSpread row look like? (`spread.run_until("selectHost", pod="default/web-2")`,
+# then the decision's `SelectorSpreadPriority` row.)
 
-# %%
-# spread.run_until("selectHost", pod="default/web-2")
-# d2 = spread.decision("default/web-2")[-1]
-# dict(zip(d2.scored_nodes, d2.scores[d2.names.index("SelectorSpreadPriority")]))
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
+
+ask("11/spread-web-2", None)
+
+# %% [markdown]
+# **2.** From a goroutine of a scheduler process: assume a pod, then `forget_pod` it (the pod the
+# cache *does* know). What happens?
+
+# %% tags=["ask"]
+ask("11/forget-assumed", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap
