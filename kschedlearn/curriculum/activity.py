@@ -68,7 +68,7 @@ class Activity:
 
 
 #: the modules whose ``ACTIVITIES`` tuple lists the activities (by course unit)
-ACTIVITY_MODULES = ("activities_intro", "activities_cache", "activities_more")
+ACTIVITY_MODULES = ("activities_intro", "activities_cache", "activities_more", "activities_companion")
 
 
 @cache

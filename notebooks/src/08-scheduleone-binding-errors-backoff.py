@@ -61,11 +61,12 @@ sim.show("cache")
 # **Predict:** which stage comes next for the pod? The question picks a moment of `web-1`'s
 # journey; **New question** picks another.
 
-# %% tags=["predict"]
+# %%
 from functools import partial
 from kschedlearn.simulation import questions as Q
 from kschedlearn.widgets.predict import PredictCell
 
+# %% tags=["predict"]
 PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=3, activity="08/next-stage")
 
 # %% [markdown]
