@@ -14,8 +14,9 @@ from typing import Any
 import attrs
 
 from kschedlearn.curriculum._objects import move_action, node, node_info, pod
-from kschedlearn.curriculum.activities_intro import WEB1, _near, _sim, seconds, text
-from kschedlearn.curriculum.activity import Activity, AnswerError, Truth, integer, names, one_of
+from kschedlearn.curriculum.activities_intro import WEB1, _sim
+from kschedlearn.curriculum.activity import (Activity, Truth, integer, names, near, one_of, reasons_answer, score_list,
+                                             seconds)
 from kschedlearn.simulation.questions import Question, _choices, _ev
 from kschedlearn.simulation.simulation import Simulation
 
@@ -104,16 +105,6 @@ def _udp_port() -> Truth:
                                              "ports are a set of numbers, so TCP 80 and UDP 80 collide."))
 
 
-def reasons_answer(answer: Any) -> frozenset[str]:
-    """A list of failure reasons (empty if it fits)."""
-    if isinstance(answer, str):
-        answer = [answer]
-    if not isinstance(answer, (list, tuple, set, frozenset)) or not all(isinstance(a, str) for a in answer):
-        raise AnswerError(f"answer a list of failure reasons such as [\"Insufficient cpu\"] ([] if it fits); "
-                          f"got {answer!r}")
-    return frozenset(a.strip() for a in answer)
-
-
 # --- 07: priorities and selectHost ------------------------------------------------------------------
 
 
@@ -136,13 +127,6 @@ def _taint_score() -> Truth:
     scores = tuple(hp.score for hp in result)
     return Truth(scores, f"The map counted intolerable PreferNoSchedule taints {raw} (the tolerated `team=ml` is "
                  f"not counted); the reduce turned them into {list(scores)}.", shown=str(list(scores)))
-
-
-def score_list(answer: Any) -> tuple[int, ...]:
-    """A list of whole-number scores."""
-    if not isinstance(answer, (list, tuple)) or not all(isinstance(a, int) and not isinstance(a, bool) for a in answer):
-        raise AnswerError(f"answer a list of whole numbers such as [10, 5, 0], got {answer!r}")
-    return tuple(answer)
 
 
 @cache
@@ -293,11 +277,11 @@ def _qps() -> Truth:
 ACTIVITIES: tuple[Activity, ...] = (
     Activity("05/expire-time", "`three-nodes`, lengthened to 60 s: right after `assume`, every pod watch stalls for "
              "45 s. At what time does `cleanupAssumedPods` expire web-1?", "a time in seconds", _expire_time, seconds,
-             judge=_near(0.5)),
+             judge=near(0.5)),
     Activity("05/assumed-twice", "The next two bindings fail. How many times is web-1 assumed (by t = 15 s)?",
              "a whole number", _assumed_twice, integer),
     Activity("05/deadline", "`assume-expiry` at t = 10 s: what is web-1's expiry deadline in the cache?",
-             "a time in seconds", _deadline, seconds, judge=_near(0.01)),
+             "a time in seconds", _deadline, seconds, judge=near(0.01)),
     Activity("06/first-reason", "`less-greedy` (500m CPU, `nodeSelector: {disk: hdd}`, no host port, no node name) "
              "on `n1`: which failure reasons does GeneralPredicates report?",
              "a list of reasons, [] if it fits", _first_reason, reasons_answer),
@@ -313,7 +297,7 @@ ACTIVITIES: tuple[Activity, ...] = (
     Activity("07/empty-select", "What does `g._select_host([])` do?",
              "one of " + ", ".join(f'"{c}"' for c in EMPTY_CHOICES), _empty_select, one_of(*EMPTY_CHOICES)),
     Activity("08/late-node", "In `unschedulable-then-fits` the big node joins at t = 17 s instead of 12 s. When is "
-             "big-1 bound?", "a time in seconds", _late_node, seconds, judge=_near(0.5)),
+             "big-1 bound?", "a time in seconds", _late_node, seconds, judge=near(0.5)),
     Activity("08/bind-goroutine", "Which goroutine POSTs web-1's Binding (the `bind` event)?",
              "one of " + ", ".join(f'"{c}"' for c in GOROUTINE_CHOICES), _bind_goroutine, one_of(*GOROUTINE_CHOICES)),
     Activity("08b/two-fails", "The next two bindings fail with 409 Conflict. How many bind attempts does web-1 see?",

@@ -16,8 +16,8 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.curriculum.activities_intro import WEB1, _sim, text
-from kschedlearn.curriculum.activity import Activity, Truth, one_of
+from kschedlearn.curriculum.activities_intro import WEB1, _sim
+from kschedlearn.curriculum.activity import Activity, Truth, one_of, text
 from kschedlearn.curriculum.companion import objects
 
 

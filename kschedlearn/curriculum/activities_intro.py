@@ -9,13 +9,13 @@ kernel (cached), and only when the learner answers.
 
 from __future__ import annotations
 
-import difflib
 from functools import cache
 from typing import Any
 
 import attrs
 
-from kschedlearn.curriculum.activity import Activity, AnswerError, Truth, function, integer, one_of
+from kschedlearn.curriculum.activity import (Activity, Truth, function, integer, near, one_of, seconds, stage_list,
+                                             stage_name, text)
 from kschedlearn.simulation.simulation import Simulation
 
 WEB1 = "default/web-1"
@@ -23,22 +23,6 @@ WEB1 = "default/web-1"
 
 def _sim(name: str = "three-nodes", seed: int = 1) -> Simulation:
     return Simulation.from_scenario(name, seed=seed)
-
-
-def stage_name(answer: Any) -> str:
-    """A trace stage's name (a close match is suggested for a typo)."""
-    from kschedlearn.simulation.history import TEACHING_STAGES
-    from kschedlearn.trace.stages import CATALOGUE
-
-    if not isinstance(answer, str) or not answer.strip():
-        raise AnswerError(f"this question wants a stage name such as 'assume', got {answer!r}")
-    name = answer.strip()
-    known = set(TEACHING_STAGES) | set(CATALOGUE)
-    if name not in known:
-        near = difflib.get_close_matches(name, sorted(known), n=3)
-        raise AnswerError(f"{name!r} is not a trace stage" + (f"; did you mean {', '.join(map(repr, near))}?"
-                                                                 if near else ""))
-    return name
 
 
 # --- 00: one pod, from creation to its node -------------------------------------------------------
@@ -128,13 +112,6 @@ def _quantity(text: str) -> Any:
     from kschedlearn.api.resource import parse_quantity
 
     return parse_quantity(text)
-
-
-def text(answer: Any) -> str:
-    """A short text (compared as written, blanks around it ignored)."""
-    if not isinstance(answer, str) or not answer.strip():
-        raise AnswerError(f"this question wants a text such as \"Insufficient memory\", got {answer!r}")
-    return answer.strip()
 
 
 # --- 01: the start-up chain ------------------------------------------------------------------------
@@ -311,16 +288,6 @@ def _fifo_events() -> Truth:
                                                                            for e in events) + ".")
 
 
-def stage_list(answer: Any) -> tuple[str, ...]:
-    """A list of Delta types in order (``["Deleted", "Sync"]``)."""
-    types = ("Added", "Updated", "Deleted", "Sync")
-    if isinstance(answer, str):
-        answer = [answer]
-    if not isinstance(answer, (list, tuple)) or not all(isinstance(a, str) and a in types for a in answer):
-        raise AnswerError(f"answer a list of Delta types from {', '.join(types)}, in order; got {answer!r}")
-    return tuple(answer)
-
-
 # --- 04: reflector, controller, informers ----------------------------------------------------------
 
 
@@ -359,17 +326,6 @@ def _stalled_time() -> Truth:
     return Truth(round(e.time, 3), f"web-1 is created at t=2s but its ADDED event is held back with every pod "
                  f"watch; selectHost runs only at t={e.time:g}s, when the stalled events are delivered.",
                  shown=f"t={e.time:g}s", where=f"event #{e.seq}")
-
-
-def seconds(answer: Any) -> float:
-    """A time in seconds."""
-    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
-        raise AnswerError(f"this question wants a time in seconds (a number), got {answer!r}")
-    return float(answer)
-
-
-def _near(tolerance: float) -> Any:
-    return lambda got, want: abs(float(got) - float(want)) <= tolerance
 
 
 ACTIVITIES: tuple[Activity, ...] = (
@@ -415,7 +371,7 @@ ACTIVITIES: tuple[Activity, ...] = (
     Activity("04/handler-counts", "Over the first 19 s of `three-nodes`, how many `handler.OnAdd` calls are there "
              "(every informer counts)?", "a whole number", _handler_counts, integer),
     Activity("04/stalled-time", "Every pod watch stalls for 10 s at t = 1 s. When does selectHost run for web-1 "
-             "(created at t = 2 s)?", "a time in seconds", _stalled_time, seconds, judge=_near(0.5)),
+             "(created at t = 2 s)?", "a time in seconds", _stalled_time, seconds, judge=near(0.5)),
 )
 
 __all__ = ["ACTIVITIES"]

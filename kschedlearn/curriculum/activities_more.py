@@ -16,8 +16,8 @@ from typing import Any
 import attrs
 
 from kschedlearn.curriculum._objects import pod, replace_kill
-from kschedlearn.curriculum.activities_intro import _sim, text
-from kschedlearn.curriculum.activity import Activity, Truth, integer, names, one_of
+from kschedlearn.curriculum.activities_intro import _sim
+from kschedlearn.curriculum.activity import Activity, Truth, integer, names, one_of, text
 from kschedlearn.simulation.simulation import Simulation
 
 # --- 09: leader election ---------------------------------------------------------------------------

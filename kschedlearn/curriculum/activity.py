@@ -277,10 +277,68 @@ def function(answer: Any) -> Any:
     return answer
 
 
-def close_to(tolerance: float) -> Callable[[Any, Any], bool]:
-    """A judge for times: right within ``tolerance`` seconds."""
+def stage_name(answer: Any) -> str:
+    """A trace stage's name (a close match is suggested for a typo)."""
+    from kschedlearn.simulation.history import TEACHING_STAGES
+    from kschedlearn.trace.stages import CATALOGUE
+
+    if not isinstance(answer, str) or not answer.strip():
+        raise AnswerError(f"this question wants a stage name such as 'assume', got {answer!r}")
+    name = answer.strip()
+    known = set(TEACHING_STAGES) | set(CATALOGUE)
+    if name not in known:
+        near = difflib.get_close_matches(name, sorted(known), n=3)
+        raise AnswerError(f"{name!r} is not a trace stage" + (f"; did you mean {', '.join(map(repr, near))}?"
+                                                                 if near else ""))
+    return name
+
+
+def text(answer: Any) -> str:
+    """A short text (compared as written, blanks around it ignored)."""
+    if not isinstance(answer, str) or not answer.strip():
+        raise AnswerError(f"this question wants a text such as \"Insufficient memory\", got {answer!r}")
+    return answer.strip()
+
+
+def stage_list(answer: Any) -> tuple[str, ...]:
+    """A list of Delta types in order (``["Deleted", "Sync"]``)."""
+    types = ("Added", "Updated", "Deleted", "Sync")
+    if isinstance(answer, str):
+        answer = [answer]
+    if not isinstance(answer, (list, tuple)) or not all(isinstance(a, str) and a in types for a in answer):
+        raise AnswerError(f"answer a list of Delta types from {', '.join(types)}, in order; got {answer!r}")
+    return tuple(answer)
+
+
+def seconds(answer: Any) -> float:
+    """A time in seconds."""
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
+        raise AnswerError(f"this question wants a time in seconds (a number), got {answer!r}")
+    return float(answer)
+
+
+def near(tolerance: float) -> Callable[[Any, Any], bool]:
+    """A judge for measured values: right within ``tolerance``."""
     return lambda got, want: abs(float(got) - float(want)) <= tolerance
 
 
-__all__ = ["Activity", "AnswerError", "AskResult", "Truth", "ask", "check_code", "close_to", "function", "get",
-           "integer", "keys", "name_set", "names", "number", "one_of"]
+def reasons_answer(answer: Any) -> frozenset[str]:
+    """A list of failure reasons (empty if it fits)."""
+    if isinstance(answer, str):
+        answer = [answer]
+    if not isinstance(answer, (list, tuple, set, frozenset)) or not all(isinstance(a, str) for a in answer):
+        raise AnswerError(f"answer a list of failure reasons such as [\"Insufficient cpu\"] ([] if it fits); "
+                          f"got {answer!r}")
+    return frozenset(a.strip() for a in answer)
+
+
+def score_list(answer: Any) -> tuple[int, ...]:
+    """A list of whole-number scores."""
+    if not isinstance(answer, (list, tuple)) or not all(isinstance(a, int) and not isinstance(a, bool) for a in answer):
+        raise AnswerError(f"answer a list of whole numbers such as [10, 5, 0], got {answer!r}")
+    return tuple(answer)
+
+
+__all__ = ["Activity", "AnswerError", "AskResult", "Truth", "ask", "check_code", "function", "get", "integer", "keys",
+           "name_set", "names", "near", "number", "one_of", "reasons_answer", "score_list", "seconds", "stage_list",
+           "stage_name", "text"]

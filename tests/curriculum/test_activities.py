@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from kschedlearn import Simulation
-from kschedlearn.curriculum import activities_cache as AC, activities_intro as AI, activities_more as AM
+from kschedlearn.curriculum import activities_cache as AC, activities_companion as ACO, activities_intro as AI, activities_more as AM
 from kschedlearn.curriculum import activity as A
 from kschedlearn.curriculum import catalog, progress
 from kschedlearn.exercises import check
 
-ACTIVITIES = [a for m in (AI, AC, AM) for a in m.ACTIVITIES]
+ACTIVITIES = [a for m in (AI, AC, AM, ACO) for a in m.ACTIVITIES]
 
 
 @pytest.fixture(autouse=True)
@@ -37,17 +37,17 @@ def _answers(a: A.Activity, truth: A.Truth) -> tuple[Any, Any]:
         return value, next(o for o in parse.options if o != value)
     if parse is A.integer:
         return value, value * 3 + 7
-    if parse is AI.seconds:
+    if parse is A.seconds:
         return value, value + 100.0
-    if parse in (A.names, AC.score_list):
-        return list(value), [*reversed(value), 99 if parse is AC.score_list else "x"]
-    if parse is AI.stage_list:
+    if parse in (A.names, A.score_list):
+        return list(value), [*reversed(value), 99 if parse is A.score_list else "x"]
+    if parse is A.stage_list:
         return list(value), [*value, "Sync"]
-    if parse is AC.reasons_answer:
+    if parse is A.reasons_answer:
         return sorted(value), ["Insufficient pods"]
-    if parse is AI.text:
+    if parse is A.text:
         return (next(iter(value)) if isinstance(value, frozenset) else value), "NoSuchReason"
-    if parse is AI.stage_name:
+    if parse is A.stage_name:
         return value, "bind" if value != "bind" else "assume"
     if parse is A.function:
         return (lambda obj: [obj.metadata.labels.get("app", "")]), (lambda obj: [obj.metadata.namespace])
