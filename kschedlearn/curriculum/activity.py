@@ -30,7 +30,8 @@ import attrs
 from kschedlearn.curriculum import progress
 from kschedlearn.curriculum.markdown import inline, to_html
 
-_BOX = "border:1px solid #c5cae9;border-radius:6px;padding:6px 12px;margin:4px 0;background:#f8f9ff"
+_BOX = ("border:1px solid #c5cae9;border-radius:6px;padding:6px 12px;margin:4px 0;background:#f8f9ff;"
+        "line-height:1.45")
 
 
 class AnswerError(ValueError):

@@ -22,7 +22,8 @@ from kschedlearn.curriculum.markdown import inline, plain, to_html
 from kschedlearn.curriculum.mastery import MasteryCheck, Score, mastery_check
 
 ACTIVITY = "16/mastery"
-_BOX = "border:1px solid #c5cae9;border-radius:6px;padding:6px 12px;margin:4px 0;background:#f8f9ff"
+_BOX = ("border:1px solid #c5cae9;border-radius:6px;padding:6px 12px;margin:4px 0;background:#f8f9ff;"
+        "line-height:1.45")
 
 
 class _Box(widgets.VBox):
@@ -76,7 +77,8 @@ class MasteryWidget:
         for i, (a, ok) in enumerate(zip(self.check.asked, score.marks)):
             q = a.question
             mark = '<b style="color:#2e7d32">✓</b>' if ok else '<b style="color:#c62828">✗</b>'
-            self._verdicts[i].value = (f'<div class="kschedlearn-verdict">{mark} The simulator says: '
+            self._verdicts[i].value = (f'<div class="kschedlearn-verdict" style="line-height:1.45">{mark} '
+                                       f"The simulator says: "
                                        f"<b>{inline(q.answer)}</b>.{to_html(q.explanation)}"
                                        f'<div style="color:#555">Step there: <code>m.check.simulation({i})</code>'
                                        "</div></div>")
@@ -106,7 +108,8 @@ class MasteryWidget:
             verdict = widgets.HTML()
             self._radios.append(radio)
             self._verdicts.append(verdict)
-            prompt = widgets.HTML(f"<b>{i + 1}.</b> <i>({html.escape(a.topic)})</i> {inline(a.question.prompt)}")
+            prompt = widgets.HTML(f'<div style="line-height:1.45"><b>{i + 1}.</b> <i>({html.escape(a.topic)})</i> '
+                                  f"{inline(a.question.prompt)}</div>")
             rows.append(widgets.VBox([prompt, radio, verdict]))
         self.questions.children = rows
         self.result.value = ""

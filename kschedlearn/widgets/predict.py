@@ -24,13 +24,16 @@ from kschedlearn.curriculum import progress
 from kschedlearn.curriculum.markdown import inline, plain, to_html
 from kschedlearn.simulation.questions import Question, QuestionError, Verdict, check_answer
 
-_BOX = "border:1px solid #c5cae9;border-radius:6px;padding:8px 12px;margin:4px 0;background:#f8f9ff"
+_BOX = ("border:1px solid #c5cae9;border-radius:6px;padding:8px 12px;margin:4px 0;background:#f8f9ff;"
+        "line-height:1.45")
+#: ipywidgets' HTML content has the line height of a control (28 px): text reads better at 1.45
+_TEXT = "line-height:1.45"
 
 
 def _verdict_html(q: Question, v: Verdict) -> str:
     mark = ('<b style="color:#2e7d32">✓ Right.</b>' if v.correct
             else f'<b style="color:#c62828">✗ Not quite</b> — you chose <i>{inline(v.chosen)}</i>.')
-    return (f'<div class="kschedlearn-verdict">{mark} The simulator says: <b>{inline(v.truth)}</b>.'
+    return (f'<div class="kschedlearn-verdict" style="{_TEXT}">{mark} The simulator says: <b>{inline(v.truth)}</b>.'
             f"<div>{to_html(v.explanation)}</div>{_step_link(q)}</div>")
 
 
@@ -52,7 +55,7 @@ def static_html(q: Question, verdict: Verdict | None = None) -> str:
 
 def folded_answer(q: Question) -> str:
     """The simulated answer folded in a ``<details>``: shown in saved notebooks, one click away."""
-    return (f'<details class="kschedlearn-reveal"><summary>Reveal the simulated answer</summary>'
+    return (f'<details class="kschedlearn-reveal" style="{_TEXT}"><summary>Reveal the simulated answer</summary>'
             f"<b>{inline(q.answer)}</b><div>{to_html(q.explanation)}</div>{_step_link(q)}</details>")
 
 
