@@ -285,7 +285,7 @@ JOURNEY: tuple[tuple[str, tuple[str, ...], Callable[[Simulation, Roles, random.R
 
 FAILOVER: tuple[tuple[str, tuple[str, ...], Callable[[Simulation, str, random.Random], Question]], ...] = (
     ("leader after a kill", ("09.2",), leader_after_kill),
-    ("who schedules after a kill", ("09.2",), binder_after_kill),
+    ("who schedules after a kill", ("09.3",), binder_after_kill),
 )
 
 

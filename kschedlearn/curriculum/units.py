@@ -56,15 +56,18 @@ UNITS: tuple[Unit, ...] = (
         _o("04.3", "Predict how a stalled watch delays scheduling.", "04/stalled-time"),
     ), prerequisites=("03",), exercises=("4.1", "4.2")),
     Unit("05", "05-scheduler-cache", "The scheduler cache: assume, confirm, expire, forget", (
-        _o("05.1", "Say what the cache holds for a pod after assume, FinishBinding, confirm and forget.",
-           "05/cache-state", "05/cache-state-bind-failure", "05/assumed-twice"),
+        _o("05.1", "Say what the cache holds for a pod after assume, FinishBinding and the confirmation.",
+           "05/cache-state"),
         _o("05.2", "Predict when an assumed pod expires, and what a late confirmation does.",
            "05/cache-state-expiry", "05/expire-time", "05/deadline"),
+        _o("05.3", "Explain what a refused binding does to the cache (ForgetPod), and how often the pod is assumed.",
+           "05/cache-state-bind-failure", "05/assumed-twice"),
     ), prerequisites=("04",), exercises=("5.1", "5.2", "5.3")),
     Unit("06", "06-predicates", "Predicates: which nodes *can* take the pod?", (
-        _o("06.1", "Name the predicate and the failure reason that reject a node.",
-           "06/failing-predicate", "06/failing-predicate-big", "06/first-reason"),
-        _o("06.2", "Decide by hand whether a pod fits a node's resources and host ports.",
+        _o("06.1", "Name the predicate and the failure reason that reject a node in a run.",
+           "06/failing-predicate", "06/failing-predicate-big"),
+        _o("06.2", "Run GeneralPredicates by hand and read every reason it collects.", "06/first-reason"),
+        _o("06.3", "Decide by hand whether a pod fits a node's resources (a strict `<`) and its host ports.",
            "06/crowd50", "06/udp-port"),
     ), prerequisites=("05",), exercises=("6.1", "6.2")),
     Unit("07", "07-priorities-and-selecthost", "Priorities and selectHost: which node is *best*?", (
@@ -75,29 +78,35 @@ UNITS: tuple[Unit, ...] = (
         _o("07.3", "Predict the node selectHost picks for a pod.", "07/winner-spread", "07/winner-ha"),
     ), prerequisites=("06",), exercises=("7.1", "7.2", "7.3", "7.4")),
     Unit("08", "08-scheduleone-binding-errors-backoff", "scheduleOne: the happy path and the back-off", (
-        _o("08.1", "Walk through scheduleOne: pop, schedule, assume, bind in a goroutine.",
-           "08/next-stage", "08/bind-goroutine"),
+        _o("08.1", "Walk through scheduleOne's happy path: pop, schedule, assume, bind.", "08/next-stage"),
         _o("08.2", "Predict a failing pod's back-off times and when it is retried.", "08/backoff", "08/late-node"),
+        _o("08.3", "Tell which goroutine does what: the scheduling loop, the binding goroutine, the informer.",
+           "08/bind-goroutine"),
     ), prerequisites=("07",), exercises=("8.1", "8.2a", "8.2", "8.2b")),
     Unit("08b", "08b-failed-bindings-and-the-api-client", "scheduleOne, part 2: failed bindings, deletions, the API client", (
-        _o("08b.1", "Explain what a refused binding does: ForgetPod, the event, the re-queue.",
-           "08b/pod-location", "08b/two-fails", "08b/conflict-event"),
-        _o("08b.2", "Tell how a deleted pod and the client's rate limit change what scheduleOne does.",
+        _o("08b.1", "Explain what a refused binding does: ForgetPod, the error function, the re-queue.",
+           "08b/pod-location", "08b/two-fails"),
+        _o("08b.2", "Predict the event a refused binding records.", "08b/conflict-event"),
+        _o("08b.3", "Tell how a deleted pod and the client's rate limit change what scheduleOne does.",
            "08b/deleting-pod", "08b/qps"),
     ), prerequisites=("08",)),
     Unit("09", "09-leader-election-and-ha", "Leader election and HA", (
         _o("09.1", "Explain how the lock is taken, renewed and retried with jitter.", "09/seed2-takeover"),
-        _o("09.2", "Predict the leader and who binds a pod after the leader is killed.",
-           "09/leader-kill", "09/leader", "09/binder", "09/kill-follower"),
+        _o("09.2", "Predict which replica the lock names as leader after the leader is killed.",
+           "09/leader-kill", "09/leader"),
+        _o("09.3", "Predict who binds a pod, and when, after a replica is killed.", "09/binder", "09/kill-follower"),
     ), prerequisites=("08b",), exercises=("9.1",)),
     Unit("10", "10-policy-files-and-custom-algorithms", "Policy files and custom algorithms", (
         _o("10.1", "Say which predicates and priorities a policy file configures.", "10/registered"),
-        _o("10.2", "Predict placements under a policy, with your own predicate or no priority at all.",
-           "10/winner", "10/failing-predicate", "10/always-false", "10/equal-priority"),
+        _o("10.2", "Predict placements and rejections under a policy file.", "10/winner", "10/failing-predicate"),
+        _o("10.3", "Predict what your own predicate, or a policy without priorities, does.",
+           "10/always-false", "10/equal-priority"),
     ), prerequisites=("09",), exercises=("10.1",)),
     Unit("11", "11-quirks-of-1.6", "The quirks of 1.6, and how later versions changed them", (
         _o("11.1", "Recognise what a 1.6 quirk does in a run, and which later version changed it.",
-           "11/winner-spread", "11/pod-location", "11/spread-web-2", "11/forget-assumed"),
+           "11/winner-spread", "11/spread-web-2"),
+        _o("11.2", "Tell a ForgetPod that crashes 1.6 from one that does not.", "11/forget-assumed"),
+        _o("11.3", "Say where an assumed pod is around its expiry and late confirmation.", "11/pod-location"),
     ), prerequisites=("10",), exercises=("11.1",)),
     Unit("12", "12-beyond-the-happy-path", "Beyond the happy path: several schedulers, node conditions, why assume", (
         _o("12.1", "Predict which of several schedulers binds a pod.", "12/scheduler-name"),
@@ -114,13 +123,13 @@ UNITS: tuple[Unit, ...] = (
     ), prerequisites=("12",)),
     Unit("13", "13-kubectl-and-your-own-cluster", "kubectl, and how 1.6 would place your cluster's pods", (
         _o("13.1", "Drive the live simulation with kubectl and predict what the scheduler does.", "13/kubectl-apply"),
-        _o("13.2", "Predict where 1.6 places a real cluster's pending pods, and read why.",
-           "13/replay-2", "13/replay-3"),
+        _o("13.2", "Predict where 1.6 places a real cluster's pending pod.", "13/replay-2"),
+        _o("13.3", "Read from the decision view why 1.6 chose that node.", "13/replay-3"),
     ), prerequisites=("12b",)),
     Unit("14", "14-why-1.6-slows-down-at-scale", "Why 1.6 slows down as the cluster grows", (
-        _o("14.1", "Tell which stage's cost grows with pods and which with nodes.", "14/spread-walk",
-           "14/costliest-predicate", "14/relabelled"),
-        _o("14.2", "Explain how the equivalence cache and the accelerated engine save work without changing "
+        _o("14.1", "Tell which stage's cost grows with pods and which with nodes.", "14/spread-walk", "14/relabelled"),
+        _o("14.2", "Measure which predicate costs the most per pod.", "14/costliest-predicate"),
+        _o("14.3", "Explain how the equivalence cache and the accelerated engine save work without changing "
                    "placements.", "14/equivalence"),
     ), prerequisites=("13",)),
     Unit("15", "15-reading-the-seed-article", "Companion: reading the seed article with the simulator", (
@@ -129,7 +138,9 @@ UNITS: tuple[Unit, ...] = (
         _o("15.3", "Say where the article is wrong about 1.6, and show it in the trace.", "15/queue-created"),
     ), prerequisites=("05",), note="A companion: read it any time after 05, with the article beside it."),
     Unit("16", "16-mastery-check", "Mastery check: an unseen cluster", (
-        _o("16.1", "Predict, in a cluster you have not seen, what the scheduler does from start-up to "
-                   "failover — and score at least 80 %.", "16/mastery"),
+        _o("16.1", "Predict the start-up, the queues and the placements in a cluster you have not seen.",
+           "16/mastery"),
+        _o("16.2", "Predict its failures: rejected nodes, back-off, refused bindings, expiry, a quirk.", "16/mastery"),
+        _o("16.3", "Predict its leader election after a kill — and score at least 80 % in all.", "16/mastery"),
     ), prerequisites=("14",)),
 )

@@ -82,7 +82,7 @@ def test_every_unit_has_its_notebook_and_every_notebook_its_unit() -> None:
     for u in catalog.units():
         for pre in u.prerequisites:
             assert pre in keys and keys.index(pre) < keys.index(u.key), (u.key, pre)
-        assert 1 <= len(u.objectives) <= 5 and all(o.key.startswith(u.key + ".") for o in u.objectives)
+        assert 3 <= len(u.objectives) <= 5 and all(o.key.startswith(u.key + ".") for o in u.objectives)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
