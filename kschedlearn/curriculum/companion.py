@@ -55,7 +55,7 @@ STOPS: tuple[Stop, ...] = (
     Stop("二", "cache.NewIndexerInformer", "NewIndexerInformer",
          "creates the informer's DeltaFIFO — here, not in controller.Run"),
     Stop("二", "scheduler.NewFromConfigurator", "NewFromConfigurator"),
-    Stop("二", "(*schedulerConfigurator).Create", "ConfigFactory.Create"),
+    Stop("二", "(*schedulerConfigurator).Create", "schedulerConfigurator.Create"),
     Stop("二", "(*ConfigFactory).CreateFromProvider", "CreateFromProvider"),
     Stop("二", "(*ConfigFactory).CreateFromKeys", "CreateFromKeys"),
     Stop("二", "(*ConfigFactory).Run", "ConfigFactory.Run"),

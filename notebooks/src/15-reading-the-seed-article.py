@@ -117,7 +117,7 @@ sorted(t.__name__ for t in informers.started_informers)
 # `CreateFromProvider` → `CreateFromKeys`, which ends by running the factory:
 
 # %%
-step_through(sim, ["createScheduler", "NewConfigFactory", "NewFromConfigurator", "ConfigFactory.Create",
+step_through(sim, ["createScheduler", "NewConfigFactory", "NewFromConfigurator", "schedulerConfigurator.Create",
                    "CreateFromProvider", "CreateFromKeys", "ConfigFactory.Run"])
 
 # %% [markdown]
