@@ -26,8 +26,10 @@ _PANE_CLASS = dict(zip(PANES, ("ks-panes-below", "ks-panes-beside", "ks-panes-hi
 #: the window less JupyterLab's menu, tab bar, notebook toolbar and status bar (~124 px). The
 #: toolbar is one row; the main area gets the rest, shared by the diagram and the source pane;
 #: the diagram is fitted to what is left (``--kschedlearn-fit-height``, read by ``_zoom``). The
-#: compact strip shows the current source line with two lines either side (``:has()``).
-_STRIP = "9.6em"
+#: compact strip is the narration (two lines at most) over the source pane at full width (room
+#: for a Python | Go pane side by side), showing the current line with two lines either side
+#: (``:has()``).
+_STRIP = "10.8em"
 _STYLE = f"""<style>
 .kschedlearn-explorer {{ --ks-avail: max(430px, calc(100vh - 124px)); }}
 .kschedlearn-explorer .ks-toolbar {{ flex-wrap: nowrap; align-items: center; gap: 2px; overflow: hidden; }}
@@ -41,15 +43,16 @@ _STYLE = f"""<style>
 .kschedlearn-explorer .ks-source-box, .kschedlearn-explorer .kschedlearn-source-box {{ min-width: 0; }}
 .kschedlearn-explorer .ks-panes-below {{ flex-direction: column;
   --kschedlearn-fit-height: calc(var(--ks-avail) - 48px - {_STRIP}); }}
-.kschedlearn-explorer .ks-panes-below .ks-side {{ flex: 0 0 {_STRIP}; flex-direction: row; overflow: hidden;
-  font-size: 12px; }}
-.kschedlearn-explorer .ks-panes-below .ks-info {{ flex: 0 0 34%; overflow: hidden; }}
-.kschedlearn-explorer .ks-panes-below .kschedlearn-source-box {{ flex: 1 1 auto; overflow: hidden; }}
+.kschedlearn-explorer .ks-panes-below .ks-side {{ flex: 0 0 {_STRIP}; flex-direction: column; gap: 1px;
+  overflow: hidden; font-size: 12px; }}
+.kschedlearn-explorer .ks-panes-below .ks-info {{ flex: 0 0 auto; max-height: 2.7em; overflow: hidden; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-box {{ flex: 1 1 auto; min-height: 0; overflow: hidden; }}
 .kschedlearn-explorer .ks-panes-beside {{ flex-direction: row; --kschedlearn-fit-height: calc(var(--ks-avail) - 48px); }}
 .kschedlearn-explorer .ks-panes-beside .ks-side {{ flex: 0 0 40%; flex-direction: column; }}
 .kschedlearn-explorer .ks-panes-hidden {{ flex-direction: row; --kschedlearn-fit-height: calc(var(--ks-avail) - 48px); }}
 .kschedlearn-explorer .ks-panes-hidden .ks-side {{ display: none; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-narration {{ line-height: 1.35; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-narration > b {{ margin-right: 4px; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-head {{ flex-wrap: nowrap !important; overflow: hidden;
   white-space: nowrap; margin-bottom: 0 !important; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-code {{ padding: 1px 0; }}
