@@ -29,7 +29,7 @@ _PANE_CLASS = dict(zip(PANES, ("ks-panes-below", "ks-panes-beside", "ks-panes-hi
 #: compact strip is the narration (two lines at most) over the source pane at full width (room
 #: for a Python | Go pane side by side), showing the current line with two lines either side
 #: (``:has()``).
-_STRIP = "10.8em"
+_STRIP = "12.4em"
 _STYLE = f"""<style>
 .kschedlearn-explorer {{ --ks-avail: max(430px, calc(100vh - 124px)); }}
 .kschedlearn-explorer .ks-toolbar {{ flex-wrap: nowrap; align-items: center; gap: 2px; overflow: hidden; }}
@@ -53,16 +53,24 @@ _STYLE = f"""<style>
 .kschedlearn-explorer .ks-panes-hidden .ks-side {{ display: none; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-narration {{ line-height: 1.35; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-narration > b {{ margin-right: 4px; }}
+.kschedlearn-explorer .ks-panes-below pre {{ padding: 1px 0 !important; white-space: pre !important;
+  overflow: hidden !important; max-height: none !important; }}
+.kschedlearn-explorer .ks-panes-below pre > span {{ display: none !important; }}
+.kschedlearn-explorer .ks-panes-below pre > .kschedlearn-source-current,
+.kschedlearn-explorer .ks-panes-below pre > .kschedlearn-source-current + span,
+.kschedlearn-explorer .ks-panes-below pre > .kschedlearn-source-current + span + span,
+.kschedlearn-explorer .ks-panes-below pre > span:has(+ .kschedlearn-source-current),
+.kschedlearn-explorer .ks-panes-below pre > span:has(+ span + .kschedlearn-source-current)
+  {{ display: block !important; }}
+.kschedlearn-explorer .ks-panes-below pre > .kschedlearn-go-current,
+.kschedlearn-explorer .ks-panes-below pre > .kschedlearn-go-current + span,
+.kschedlearn-explorer .ks-panes-below pre > .kschedlearn-go-current + span + span,
+.kschedlearn-explorer .ks-panes-below pre > span:has(+ .kschedlearn-go-current),
+.kschedlearn-explorer .ks-panes-below pre > span:has(+ span + .kschedlearn-go-current)
+  {{ display: block !important; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-head {{ flex-wrap: nowrap !important; overflow: hidden;
   white-space: nowrap; margin-bottom: 0 !important; }}
-.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code {{ padding: 1px 0; }}
-.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > span {{ display: none !important; }}
-.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > .kschedlearn-source-current,
-.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > .kschedlearn-source-current + span,
-.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > .kschedlearn-source-current + span + span,
-.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > span:has(+ .kschedlearn-source-current),
-.kschedlearn-explorer .ks-panes-below .kschedlearn-source-code > span:has(+ span + .kschedlearn-source-current)
-  {{ display: block !important; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-columns {{ flex-wrap: nowrap !important; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-banner {{ padding: 0 6px !important; margin: 0 !important; }}
 </style>"""
 
