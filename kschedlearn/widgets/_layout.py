@@ -45,13 +45,13 @@ _STYLE = f"""<style>
   --kschedlearn-fit-height: calc(var(--ks-avail) - 48px - {_STRIP}); }}
 .kschedlearn-explorer .ks-panes-below .ks-side {{ flex: 0 0 {_STRIP}; flex-direction: column; gap: 1px;
   overflow: hidden; font-size: 12px; }}
-.kschedlearn-explorer .ks-panes-below .ks-info {{ flex: 0 0 auto; max-height: 2.7em; overflow: hidden; }}
+.kschedlearn-explorer .ks-panes-below .ks-info {{ flex: 0 0 auto; max-height: 34px; overflow: hidden; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-box {{ flex: 1 1 auto; min-height: 0; overflow: hidden; }}
 .kschedlearn-explorer .ks-panes-beside {{ flex-direction: row; --kschedlearn-fit-height: calc(var(--ks-avail) - 48px); }}
 .kschedlearn-explorer .ks-panes-beside .ks-side {{ flex: 0 0 40%; flex-direction: column; }}
 .kschedlearn-explorer .ks-panes-hidden {{ flex-direction: row; --kschedlearn-fit-height: calc(var(--ks-avail) - 48px); }}
 .kschedlearn-explorer .ks-panes-hidden .ks-side {{ display: none; }}
-.kschedlearn-explorer .ks-panes-below .kschedlearn-narration {{ line-height: 1.35; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-narration {{ font-size: 12px; line-height: 16px; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-narration > b {{ margin-right: 4px; }}
 .kschedlearn-explorer .ks-panes-below pre {{ padding: 1px 0 !important; white-space: pre !important;
   overflow: hidden !important; max-height: none !important; }}
