@@ -35,9 +35,10 @@ _STYLE = f"""<style>
 .kschedlearn-explorer .ks-toolbar {{ flex-wrap: nowrap; align-items: center; gap: 2px; overflow: hidden; }}
 .kschedlearn-explorer .ks-toolbar .widget-button {{ flex: 0 0 auto; }}
 .kschedlearn-explorer .kschedlearn-position {{ font-size: 12px; color: #555; white-space: nowrap; padding: 0 4px; }}
-.kschedlearn-explorer .ks-main {{ display: flex; gap: 4px 10px; height: calc(var(--ks-avail) - 40px);
+.kschedlearn-explorer .ks-main {{ display: flex; gap: 4px 10px; max-height: calc(var(--ks-avail) - 40px);
   overflow: hidden; }}
-.kschedlearn-explorer .ks-stage {{ flex: 1 1 auto; min-width: 0; min-height: 0; overflow: hidden; }}
+.kschedlearn-explorer .ks-stage {{ flex: 0 1 auto; min-width: 0; min-height: 0; overflow: hidden; }}
+.kschedlearn-explorer .ks-panes-beside .ks-stage, .kschedlearn-explorer .ks-panes-hidden .ks-stage {{ flex: 1 1 auto; }}
 .kschedlearn-explorer .ks-side {{ min-width: 0; min-height: 0; overflow: auto; }}
 .kschedlearn-explorer .ks-side {{ display: flex; gap: 2px 10px; }}
 .kschedlearn-explorer .ks-source-box, .kschedlearn-explorer .kschedlearn-source-box {{ min-width: 0; }}

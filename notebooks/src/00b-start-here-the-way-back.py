@@ -113,14 +113,14 @@ sim.explorer()
 # %% [markdown]
 # ## Predict, then check
 #
-# Which step of the confirmation comes next? The question picks a moment between the binding
-# and the confirmation; **New question** picks another.
+# Which step of the confirmation comes next? The question picks a moment of web-1's way back,
+# between the binding and the confirmation; **New question** picks another.
+
+# %%
+from kschedlearn.curriculum import activities_intro as AI
 
 # %% tags=["predict"]
-PredictCell(partial(Q.next_stage_question, scenario="three-nodes",
-                    stages=("apiserver.bind", "finishBinding", "reflector.watch_event", "delta_fifo.add",
-                            "delta_fifo.pop", "controller.process_loop", "handler.OnAdd", "cache.addPod")),
-            seed=1, activity="00b/next-stage")
+PredictCell(AI.confirmation_question, seed=1, activity="00b/next-stage")
 
 # %% [markdown]
 # ## Your turn: a pod too big for a node

@@ -20,6 +20,7 @@ import pytest
 
 from kschedlearn import Simulation
 from kschedlearn.curriculum import activities_cache as AC
+from kschedlearn.curriculum import activities_intro as AI
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
 from kschedlearn.simulation import questions_replay as R
@@ -29,7 +30,7 @@ from kschedlearn.widgets.predict import PredictCell
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS, "AC": AC,
+PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS, "AC": AC, "AI": AI,
            "PredictCell": PredictCell}
 
 
@@ -336,6 +337,18 @@ def _truth_equivalence(q: Q.Question) -> str:
     return str(_calls_while(lambda: scale.schedule_pods(h, h.workload.new[1:]), general_predicates))
 
 
+def _truth_confirmation(q: Q.Question) -> str:
+    """web-1's next event after the one the prompt names (by number), from a fresh run."""
+    seq = int(q.prompt.split("at event #")[1].split(" ")[0])
+    sim = Simulation.from_scenario("three-nodes", seed=q.seed)
+    sim.run_until(lambda e: e.stage == "cache.addPod" and e.data.get("pod") == "default/web-1")
+    from kschedlearn.curriculum.activities_intro import CONFIRMATION
+
+    later = [e for e in sim.trace if e.seq > seq and e.stage in CONFIRMATION
+             and "default/web-1" in (e.data.get("pod"), e.data.get("key"))]
+    return later[0].stage
+
+
 def _truth_conflict_event(q: Q.Question) -> str:
     """The FailedScheduling event the API server stores after two 409 bindings, from a fresh run."""
     sim = Simulation.from_scenario("three-nodes", seed=1)
@@ -351,6 +364,7 @@ TRUTHS_TOPICS = {
     "assume_question": _truth_assume, "deleted_in_flight_question": _truth_deleted_in_flight,
     "extender_total_question": _truth_extender_total, "leaders_at_question": _truth_leaders_at,
     "double_bind_question": _truth_double_bind, "conflict_event_question": _truth_conflict_event,
+    "confirmation_question": _truth_confirmation,
     "spread_walk_question": _truth_spread_walk, "equivalence_question": _truth_equivalence,
 }
 
