@@ -229,23 +229,6 @@ def _two_fails() -> Truth:
                  "refused (each forgotten and re-queued), then one that the API server stored.")
 
 
-def conflict_event_question(seed: int) -> Question:
-    """"The binding fails with a 409 Conflict: what does the event say?" — truth from the run."""
-    rng = random.Random(seed)
-    t2 = _two_conflicts()
-    events = sorted(t2.world.api.storage.items("events"), key=lambda ev: ev.reason)
-    failed = next(ev for ev in events if ev.reason == "FailedScheduling")
-    truth = f"{failed.type} {failed.reason}: {failed.message}"
-    variants = [f"Warning FailedScheduling: {failed.message}", f"Normal FailedScheduling: Binding rejected",
-                f"Warning BindingRejected: {failed.message}", f"{failed.type} Scheduled: {failed.message}"]
-    prompt = ("`three-nodes`: the next two bindings fail with **409 Conflict**. What does the FailedScheduling "
-              "event about `default/web-1` say (type, reason, message)?")
-    why = (f"The API server stores {', '.join(f'{ev.reason} (×{ev.count})' for ev in events)}. The binding "
-           "goroutine records the refusal as a *Normal* event (1.6's choice) with the error's text after "
-           "\"Binding rejected: \"; identical events are counted, not repeated.")
-    return Question(prompt, _choices(truth, variants, rng), truth, why, None, "three-nodes", seed)
-
-
 @cache
 def _deleting_pod() -> Truth:
     sk = Simulation.from_scenario("unschedulable-then-fits", seed=1)
@@ -308,4 +291,4 @@ ACTIVITIES: tuple[Activity, ...] = (
              "first instant?", "a whole number", _qps, integer),
 )
 
-__all__ = ["ACTIVITIES", "conflict_event_question"]
+__all__ = ["ACTIVITIES"]

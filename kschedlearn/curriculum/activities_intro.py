@@ -114,32 +114,6 @@ def _quantity(text: str) -> Any:
     return parse_quantity(text)
 
 
-CONFIRMATION = ("apiserver.bind", "finishBinding", "reflector.watch_event", "fifo.delete", "delta_fifo.add",
-                "delta_fifo.pop", "controller.process_loop", "handler.OnAdd", "cache.addPod")
-
-
-def confirmation_question(seed: int) -> Any:
-    """"Between the binding and the confirmation, which step comes next for web-1?" — the seed
-    picks the moment; the truth is the next of web-1's events in the run."""
-    import random
-
-    from kschedlearn.simulation.questions import Question, _choices, _ev
-
-    sim = _sim(seed=seed)
-    sim.run_until(lambda e: e.stage == "cache.addPod" and e.data.get("pod") == WEB1)
-    bind = next(e for e in sim.trace if e.stage == "apiserver.bind" and e.data.get("pod") == WEB1)
-    events = [e for e in sim.trace if e.seq >= bind.seq and e.stage in CONFIRMATION
-              and WEB1 in (e.data.get("pod"), e.data.get("key"))]
-    steps = [k for k in range(len(events) - 1) if events[k].stage != events[k + 1].stage]
-    rng = random.Random(seed)
-    k = rng.choice(steps)
-    now, nxt = events[k], events[k + 1]
-    prompt = (f"three-nodes, seed {seed}: web-1 is on its way back. The cursor is at {_ev(now)} — {now.message}. "
-              f"Which of web-1's steps comes next?")
-    return Question(prompt, _choices(nxt.stage, [s for s in CONFIRMATION if s != now.stage], rng), nxt.stage,
-                    f"{_ev(nxt)}: {nxt.message}. {nxt.why}", nxt.seq, "three-nodes", seed)
-
-
 # --- 01: the start-up chain ------------------------------------------------------------------------
 
 
@@ -400,4 +374,4 @@ ACTIVITIES: tuple[Activity, ...] = (
              "(created at t = 2 s)?", "a time in seconds", _stalled_time, seconds, judge=near(0.5)),
 )
 
-__all__ = ["ACTIVITIES", "CONFIRMATION", "confirmation_question"]
+__all__ = ["ACTIVITIES"]

@@ -117,10 +117,10 @@ sim.explorer()
 # between the binding and the confirmation; **New question** picks another.
 
 # %%
-from kschedlearn.curriculum import activities_intro as AI
+from kschedlearn.curriculum import questions_course as QC
 
 # %% tags=["predict"]
-PredictCell(AI.confirmation_question, seed=1, activity="00b/next-stage")
+PredictCell(QC.confirmation_question, seed=1, activity="00b/next-stage")
 
 # %% [markdown]
 # ## Your turn: a pod too big for a node

@@ -11,7 +11,7 @@
 from functools import partial
 
 from kschedlearn import Simulation
-from kschedlearn.curriculum import activities_cache as AC, ask
+from kschedlearn.curriculum import ask, questions_course as QC
 from kschedlearn.simulation import questions as Q
 from kschedlearn.widgets.predict import PredictCell
 
@@ -133,7 +133,7 @@ explore.explorer()
 # scheduler bound the pod first). What does the FailedScheduling event say?
 
 # %% tags=["predict"]
-PredictCell(AC.conflict_event_question, seed=1, activity="08b/conflict-event")
+PredictCell(QC.conflict_event_question, seed=1, activity="08b/conflict-event")
 
 # %% [markdown]
 # **Your turn:** with those two refused bindings, how many bind attempts does `web-1` see in

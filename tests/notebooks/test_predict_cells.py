@@ -19,8 +19,7 @@ import nbformat
 import pytest
 
 from kschedlearn import Simulation
-from kschedlearn.curriculum import activities_cache as AC
-from kschedlearn.curriculum import activities_intro as AI
+from kschedlearn.curriculum import questions_course as QC
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
 from kschedlearn.simulation import questions_replay as R
@@ -30,7 +29,7 @@ from kschedlearn.widgets.predict import PredictCell
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS, "AC": AC, "AI": AI,
+PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS, "QC": QC,
            "PredictCell": PredictCell}
 
 
@@ -342,7 +341,7 @@ def _truth_confirmation(q: Q.Question) -> str:
     seq = int(q.prompt.split("at event #")[1].split(" ")[0])
     sim = Simulation.from_scenario("three-nodes", seed=q.seed)
     sim.run_until(lambda e: e.stage == "cache.addPod" and e.data.get("pod") == "default/web-1")
-    from kschedlearn.curriculum.activities_intro import CONFIRMATION
+    from kschedlearn.curriculum.questions_course import CONFIRMATION
 
     later = [e for e in sim.trace if e.seq > seq and e.stage in CONFIRMATION
              and "default/web-1" in (e.data.get("pod"), e.data.get("key"))]
