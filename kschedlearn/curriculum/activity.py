@@ -88,8 +88,8 @@ def get(key: str) -> Activity:
     registry = _registry()
     if key in registry:
         return registry[key]
-    near = difflib.get_close_matches(str(key), list(registry), n=3)
-    raise KeyError(f"no activity {key!r}" + (f"; did you mean {', '.join(map(repr, near))}?" if near else ""))
+    close = difflib.get_close_matches(str(key), list(registry), n=3)
+    raise KeyError(f"no activity {key!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else ""))
 
 
 def keys() -> tuple[str, ...]:
