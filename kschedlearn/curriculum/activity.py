@@ -288,9 +288,9 @@ def stage_name(answer: Any) -> str:
     name = answer.strip()
     known = set(TEACHING_STAGES) | set(CATALOGUE)
     if name not in known:
-        near = difflib.get_close_matches(name, sorted(known), n=3)
-        raise AnswerError(f"{name!r} is not a trace stage" + (f"; did you mean {', '.join(map(repr, near))}?"
-                                                                 if near else ""))
+        close = difflib.get_close_matches(name, sorted(known), n=3)
+        raise AnswerError(f"{name!r} is not a trace stage" + (f"; did you mean {', '.join(map(repr, close))}?"
+                                                                 if close else ""))
     return name
 
 
