@@ -33,7 +33,6 @@ import sys
 import statistics
 import time
 import tracemalloc
-import types
 
 from kschedlearn import Simulation, sim, trace
 from kschedlearn.api.v1 import Node, Pod
@@ -41,8 +40,14 @@ from kschedlearn.apiserver.clientset import new_for_server
 from kschedlearn.apiserver.server import APIServer
 from kschedlearn.cmd.kube_scheduler.app import server as app
 from kschedlearn.cmd.kube_scheduler.app.options.options import new_scheduler_server
-from kschedlearn.scheduler.instrument import instrument_scheduler
+from kschedlearn.accelerated import fast_paths
+from kschedlearn.observe import attach
+from kschedlearn.observe.replica import observe_kube_scheduler, observe_scheduler_parts
+from kschedlearn.observe.sharing import cache_source, queue_source
 from kschedlearn.trace.snapshot import SnapshotBuilder
+
+#: the fast paths beside the mirror, in place for the whole benchmark process (as a world has them)
+_FAST_PATHS = fast_paths.acquire()
 
 
 def _node(i: int) -> Node:
@@ -78,19 +83,18 @@ def throughput(nodes: int, pods: int, mode: str, memory: bool = False) -> dict[s
     s = new_scheduler_server()
     s.leader_election.leader_elect = False
     s.kube_api_qps, s.kube_api_burst = 1e6, 1000000  # measure the algorithm, not the rate limit
-    h = app.RunningScheduler(s)
-    hook = None
     if mode != "off":
-        def hook(handles: app.RunningScheduler) -> None:
-            instrument_scheduler(handles)
+        def snapshots(handles: object, config: object) -> None:
             if mode == "snapshots":
-                f = handles.config_factory
+                f = handles.config_factory  # type: ignore[attr-defined]
                 rt.tracer.snapshot_fn = SnapshotBuilder(
-                    runtime=rt, cache=handles.scheduler.config.scheduler_cache,
-                    queues={"podQueue": f.pod_queue}, api_objects=lambda: list(api.storage.items("pods")),
+                    runtime=rt, cache=cache_source(config.scheduler_cache),  # type: ignore[attr-defined]
+                    queues={"podQueue": queue_source(f.pod_queue)}, api_objects=lambda: list(api.storage.items("pods")),
                     api_version=lambda: api.storage.resource_version)
                 rt.tracer.listeners.append(rt.tracer.snapshot_fn.observe)  # as Simulation does
-    rt.go(lambda: app.run(s, api, handles=h, on_created=hook), process=rt.new_process("scheduler"), name="main")
+
+        observe_kube_scheduler(rt, on_config=snapshots)  # the trace points, as a world attaches them
+    rt.go(lambda: app.run(s, api), process=rt.new_process("scheduler"), name="main")
     rt.run(until=1)
     for i in range(pods):
         cs.core_v1().pods("default").create(_pod(i))
@@ -261,8 +265,7 @@ def build_workload_scheduler(workload: dict, engine: str = "mirrored", traced: b
            and len(factory.service_lister.list(_everything())) >= len(workload.get("services", []))
            and len(factory.controller_lister.list(_everything())) >= len(workload.get("replicationControllers", [])))
     if traced:
-        instrument_scheduler(types.SimpleNamespace(scheduler=types.SimpleNamespace(config=cfg), config_factory=factory,
-                                                   s=types.SimpleNamespace(scheduler_name="default-scheduler")))
+        observe_scheduler_parts(attach(rt), factory, cfg, "default-scheduler")
     pods = [_decode(Pod, d) for d in workload["pods"]]
     return rt, cfg, pods
 

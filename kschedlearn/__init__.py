@@ -5,9 +5,11 @@ mirrored Go packages live under ``kschedlearn.api``, ``kschedlearn.client_go``,
 ``kschedlearn.scheduler``, ``kschedlearn.cmd`` and ``kschedlearn.client``; the runtime they run
 on under ``kschedlearn.sim``; drawing under ``kschedlearn.viz``.
 
-This package is also where the notebook side is wired together, lazily, so that importing a
-mirrored package (``import kschedlearn.scheduler``) never loads the simulation world
-(``kschedlearn.simulation``, ``widgets``, ``viz``):
+Importing it installs nothing into the mirrored code: the observation layer
+(``kschedlearn.observe``) and the fast paths beside the mirror (``kschedlearn.accelerated``)
+are attached by each simulated world that wants them. The notebook side is wired together
+lazily, so that importing a mirrored package (``import kschedlearn.scheduler``) never loads the
+simulation world (``kschedlearn.simulation``, ``widgets``, ``viz``):
 
 - ``Simulation`` is imported from ``kschedlearn.simulation`` the first time it is asked for
   (a module ``__getattr__``, PEP 562 — the one allowed in the package, see
@@ -23,20 +25,6 @@ from typing import Any
 __version__ = "0.1.0"
 
 __all__ = ["Simulation", "__version__", "course", "open_explorer", "progress"]
-
-from kschedlearn.apimachinery.labels import fast_selector as _fast_selector  # noqa: E402
-
-# The equality-only selector fast path lives beside the mirror and is put in place from here,
-# outside the mirrored packages; it stands down while exercise 2.1 plugs in a learner's
-# Requirement.matches (kschedlearn/apimachinery/labels/fast_selector.py).
-_fast_selector.install()
-
-from kschedlearn.scheduler.algorithm.priorities import fast_spread as _fast_spread  # noqa: E402
-
-# SelectorSpreadPriority's walk over every pod, inlined beside the mirror (the mirror stays its
-# ``__wrapped__``); it stands down while a learner's matches is plugged in or a profiler counts
-# the mirror's calls (kschedlearn/scheduler/algorithm/priorities/fast_spread.py).
-_fast_spread.install()
 
 
 def __getattr__(name: str) -> Any:

@@ -64,6 +64,9 @@ def add_serve_parser(sub: Any) -> None:
                    help="virtual seconds per wall second (default 1)")
     p.add_argument("--serve-for", type=float, default=None, metavar="SECONDS",
                    help="stop after this many wall seconds (default: until Ctrl-C)")
+    p.add_argument("--without-scheduler", action="store_true",
+                   help="run the cluster without the scenario's simulated kube-scheduler replicas, "
+                        "for a scheduler outside (e.g. the real 1.6 kube-scheduler) to do the scheduling")
 
 
 def _simulation(args: argparse.Namespace) -> Any:
@@ -83,6 +86,10 @@ def _simulation(args: argparse.Namespace) -> Any:
         sim = Simulation(scenario=_load(args.scenario), seed=args.seed, snapshots=False)
     # a served cluster runs until stopped, not for the scenario's duration
     sim.scenario = attrs.evolve(sim.scenario, duration=math.inf)
+    if getattr(args, "without_scheduler", False):
+        if any(a.kind == "kill" for a in sim.scenario.timeline):
+            raise CLIError("serve --without-scheduler: the scenario's timeline kills a scheduler replica")
+        sim.scenario = attrs.evolve(sim.scenario, schedulers=())
     return sim
 
 
@@ -93,6 +100,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     if args.serve_for is not None and not (math.isfinite(args.serve_for) and args.serve_for > 0):
         raise CLIError(f"--serve-for: must be a finite number of seconds > 0, got {args.serve_for!r}")
     sim = _simulation(args)
+    if sim.import_report is not None:  # a replayed dump: what was changed, skipped and not modelled, once
+        out.write(sim.import_report.summary() + "\n")
     try:
         serving = sim.serve(port=args.port, kubeconfig=args.kubeconfig)
     except (OSError, ValueError) as err:
@@ -103,6 +112,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
               f"  {serving.kubectl} get pods -o wide\n")
     out.flush()
     start = last = time.monotonic()
+    seen = len(sim.trace)
     try:
         while args.serve_for is None or time.monotonic() - start < args.serve_for:
             wake.wait(TICK)
@@ -110,6 +120,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             now = time.monotonic()
             sim.run_for((now - last) * args.speed)
             last = now
+            seen = report_crashes(sim, min(seen, len(sim.trace)), out)
     except KeyboardInterrupt:
         pass
     finally:
@@ -118,4 +129,15 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-__all__ = ["add_serve_parser", "cmd_serve"]
+def report_crashes(sim: Any, start: int, out: TextIO) -> int:
+    """Print every simulated process that crashed at events ``start`` .. the last (a client's write
+    can kill the scheduler, e.g. 1.6's "Schedulercache is corrupted"); returns the next start."""
+    from kschedlearn.simulation.checks import crashes_in
+
+    for crash in crashes_in(sim.trace, start, len(sim.trace) - 1):
+        out.write(f"crash: {crash.describe()}\n")
+        out.flush()
+    return len(sim.trace)
+
+
+__all__ = ["add_serve_parser", "cmd_serve", "report_crashes"]

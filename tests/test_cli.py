@@ -44,10 +44,12 @@ def test_trace_numbers_every_line_with_the_event_number_render_step_takes(capsys
 def test_trace_links_end_each_line_with_the_go_source_of_the_running_function(capsys):
     assert main(["trace", "three-nodes", "--seed", "1", "--links", "--until", "assume"]) == 0
     lines = capsys.readouterr().out.splitlines()
+    # the Go function whose statement makes the observed call: scheduleOne calls AssumePod,
+    # Schedule calls selectHost
     assert lines[-1].endswith("  <https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
-                              "plugin/pkg/scheduler/schedulercache/cache.go#L109-L128>")
+                              "plugin/pkg/scheduler/scheduler.go#L148-L225>")
     select = next(line for line in lines if "  selectHost  " in line)
-    assert select.endswith("core/generic_scheduler.go#L133-L150>")
+    assert select.endswith("core/generic_scheduler.go#L86-L131>")
     assert main(["trace", "three-nodes", "--seed", "1", "--until", "assume"]) == 0
     assert "https://" not in capsys.readouterr().out
 

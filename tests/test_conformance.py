@@ -440,7 +440,7 @@ MAX_LINES = 400
 # The Python twin may be longer than the Go file where the docstrings that name every Go
 # symbol, the attrs declarations and the snapshot (debug_state) helpers add up.
 LONG_MODULES: dict[str, tuple[str, int, int]] = {
-    "kschedlearn/api/validation/validation.py": ("pkg/api/validation/validation.go", 3905, 600),
+    "kschedlearn/api/validation/validation.py": ("pkg/api/validation/validation.go", 3905, 680),
     "kschedlearn/scheduler/algorithm/predicates/predicates.py": ("predicates/predicates.go", 1270, 1200),
     "kschedlearn/api/resource.py": ("api/resource/{quantity,amount,suffix,scale_int}.go", 1500, 900),
     "kschedlearn/apimachinery/labels/selector.py": ("apimachinery/pkg/labels/selector.go", 840, 750),

@@ -1,9 +1,11 @@
 """The layers import in one direction: mirrored code never loads the notebook side.
 
-kschedlearn-only (ISSUE-14 item 8). ``import kschedlearn.scheduler`` (and every module under
-it) must not load the simulation world (``kschedlearn.simulation``, ``widgets``, ``viz``); the
-trace layer never imports the scheduler cache (the cache implements the trace layer's
-``CacheDebugSource`` instead); ``simulation`` and ``widgets`` do not import each other both ways.
+kschedlearn-only (ISSUE-14 item 8, issue 21). ``import kschedlearn.scheduler`` (and every module
+under it) must not load the simulation world (``kschedlearn.simulation``, ``widgets``, ``viz``)
+nor the observation layer (``kschedlearn.observe``: it is attached from outside); the trace
+layer never imports the scheduler cache (the observation layer's views read it and give the
+trace layer its ``CacheDebugState``); ``simulation`` and ``widgets`` do not import each other
+both ways.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "kschedlearn"
-WORLD = ("kschedlearn.simulation", "kschedlearn.widgets", "kschedlearn.viz")
+WORLD = ("kschedlearn.simulation", "kschedlearn.widgets", "kschedlearn.viz", "kschedlearn.observe")
 
 _PROBE = """
 import importlib, json, pkgutil, sys
@@ -56,7 +58,6 @@ def test_importing_the_scheduler_package_does_not_load_the_simulation_world() ->
     assert result.returncode == 0, result.stderr
     probe = json.loads(result.stdout.splitlines()[-1])
     assert "kschedlearn.scheduler.core.generic_scheduler" in probe["imported"]
-    assert "kschedlearn.scheduler.instrument" in probe["imported"]
     world = [m for m in probe["loaded"] if m.startswith(WORLD)]
     assert not world, f"import kschedlearn.scheduler loaded {world}"
 
@@ -67,12 +68,13 @@ def test_the_trace_layer_does_not_import_the_scheduler_cache() -> None:
     assert not _importers("trace", "kschedlearn.scheduler")
 
 
-def test_the_cache_offers_its_debug_view_through_the_trace_layers_protocol() -> None:
+def test_the_observation_layer_gives_the_cache_view_as_the_trace_layers_values() -> None:
+    from kschedlearn.observe.sharing import cache_source
     from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
     from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
 
-    cache: CacheDebugSource = SchedulerCache(stop=None, ttl=30.0, period=1.0)
-    state = cache.debug_state()
+    source: CacheDebugSource = cache_source(SchedulerCache(stop=None, ttl=30.0, period=1.0))
+    state = source.debug_state()
     assert isinstance(state, CacheDebugState) and state.ttl == 30.0 and state.nodes == ()
 
 

@@ -136,3 +136,47 @@ def test_errors_come_back_as_kubernetes_status(kubeconfig: Path) -> None:
     assert 'pods "nope" not found' in kubectl(kubeconfig, "get", "pod", "nope", check=False)
     raw = kubectl(kubeconfig, "get", "--raw", "/version")
     assert json.loads(raw)["gitVersion"] == "v1.6.1"
+
+
+def test_get_pods_watch_starts_with_the_existing_pods(kubeconfig: Path) -> None:
+    """``kubectl get pods -w`` shows every existing pod as ADDED first; and a watch without a
+    resourceVersion (``--raw``) gets them from the server as 1.6's watch cache sends them."""
+    watch = subprocess.Popen([KUBECTL or "kubectl", "--kubeconfig", str(kubeconfig), "get", "pods", "-w",
+                              "--output-watch-events"], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2.0)
+    finally:
+        watch.terminate()
+        out, _ = watch.communicate(timeout=10)
+    rows = [line.split()[:2] for line in out.split("\n")[1:] if line.strip()]
+    assert ["ADDED", "db-0"] in rows and ["ADDED", "web-1"] in rows, out
+    raw = kubectl(kubeconfig, "get", "--raw", "/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=1")
+    events = [json.loads(line) for line in raw.splitlines() if line.strip()]
+    names = [e["object"]["metadata"]["name"] for e in events if e["type"] == "ADDED"]
+    assert {"db-0", "web-1"} <= set(names) and events[0]["type"] == "ADDED"
+    assert all(e["object"]["metadata"]["selfLink"].startswith("/api/v1/namespaces/default/pods/") for e in events)
+
+
+DEPLOYMENT = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: d}}
+  template:
+    metadata: {labels: {app: d}}
+    spec: {containers: [{name: c, image: nginx}]}
+"""
+
+
+def test_explain_and_a_later_group(kubeconfig: Path, tmp_path: Path) -> None:
+    """``explain`` reads the schemas kschedlearn serves; an ``apps/v1`` Deployment is told where
+    Kubernetes v1.6.1 kept Deployments."""
+    explained = kubectl(kubeconfig, "explain", "pods.spec.nodeName")
+    assert "KIND:       Pod" in explained and "FIELD: nodeName <string>" in explained
+    assert "nodeSelector\t<map[string]string>" in kubectl(kubeconfig, "explain", "pods.spec")
+    manifest = tmp_path / "deployment.yaml"
+    manifest.write_text(DEPLOYMENT)
+    out = kubectl(kubeconfig, "apply", *APPLY_FLAGS, "-f", str(manifest), check=False)
+    assert ("the server could not find the requested resource (in Kubernetes v1.6.1, deployments were served in "
+            "apps/v1beta1 and extensions/v1beta1; kschedlearn does not serve them)") in out, out

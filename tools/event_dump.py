@@ -2,11 +2,12 @@
 
 kschedlearn-only. The committed dump (``tests/trace/data/event_dump.json.gz``) is the evidence
 that moving the trace points out of the mirrored code (issue 21) changed no event: for each event
-it keeps the seq, time, goroutine, process, stage, Go reference, message, narration and data as
-they are, and the snapshot as a digest of its JSON. The one thing allowed to change is where an
-event is attributed to — the calling goroutine's stack of mirrored frames, which now ends at the
-Go-twin statement making the observed call instead of at an inline trace line — so stacks (the
-event's and its snapshot's) are left out; ``tests/simulation/test_where.py`` checks them instead.
+it keeps the seq, time, goroutine, process, stage, message, narration and data as they are, and
+the snapshot as a digest of its JSON. The one thing allowed to change is where an event is
+attributed to — the calling goroutine's stack of mirrored frames, which now ends at the Go-twin
+statement making the observed call instead of at an inline trace line, and the stage's Go link
+(corrected where it was wrong) — so stacks (the event's and its snapshot's) and Go links are
+left out; ``tests/simulation/test_where.py`` and ``tests/test_go_links.py`` check them instead.
 
     .venv/bin/python tools/event_dump.py            # rewrite the committed dump
     .venv/bin/python tools/event_dump.py --check    # compare with it; exit 1 naming the first change
@@ -62,7 +63,7 @@ def event_rows(scenario: str, engine: str) -> list[list[Any]]:
     for e in world.tracer.events:  # (the why is the stage's narration unless the event sets one)
         data = _plain(json.dumps(e.data, sort_keys=True, separators=(",", ":"), default=repr))
         data = data if len(data) <= _LONG else "sha256:" + _digest(data)
-        rows.append([e.seq, e.time, e.goroutine, e.process, e.stage, e.go_ref, _plain(e.message), e.why,
+        rows.append([e.seq, e.time, e.goroutine, e.process, e.stage, _plain(e.message), e.why,
                      data, _snapshot_digest(e.snapshot)])
     return rows
 
@@ -80,7 +81,7 @@ def load() -> dict[str, list[list[Any]]]:
         return json.load(f)
 
 
-FIELDS = ("seq", "time", "goroutine", "process", "stage", "go_ref", "message", "why", "data", "snapshot")
+FIELDS = ("seq", "time", "goroutine", "process", "stage", "message", "why", "data", "snapshot")
 
 
 def first_difference(expected: dict[str, list[list[Any]]], actual: dict[str, list[list[Any]]]) -> str:

@@ -48,6 +48,7 @@ import yaml
 
 from kschedlearn.scenarios.scenario import parse_scenario
 from kschedlearn.simulation.world import build_world
+from kschedlearn.observe.views import cache_state
 
 #: crash messages of processes that the Go binary would have lost too
 EXPECTED_DEATHS = ("killed by the scenario", "lost master",
@@ -224,7 +225,7 @@ def _cache_differences(world: Any) -> list[str]:
     for p in world.api.storage.items("pods"):
         if p.spec.node_name and p.status.phase not in ("Succeeded", "Failed"):
             server.setdefault(p.spec.node_name, set()).add(f"{p.metadata.namespace}/{p.metadata.name}")
-    cache = {n.name: set(n.pods) for n in leader.handles.config_factory.scheduler_cache.debug_state().nodes
+    cache = {n.name: set(n.pods) for n in cache_state(leader.handles.config_factory.scheduler_cache).nodes
              if n.pods}
     if cache == server:
         return []

@@ -44,6 +44,8 @@ LESSONS: dict[str, tuple[str, str]] = {
     "10.1": ("10-policy-files-and-custom-algorithms.ipynb", "Your own predicate and priority"),
     "11.1": ("11-quirks-of-1.6.ipynb", "4. SelectorSpread's NaN with zones"),
 }
+#: exercises to do *before* their section, because the section gives the answer away
+SOLVE_FIRST = {"11.1"}
 
 
 _SCENARIO_OUTCOME = ("### In a whole scenario\n\nThe same scenario runs twice with the same seed: once with the "
@@ -58,8 +60,11 @@ _SCENARIO_TRACE = ("### In whole scenarios, stage for stage\n\nEach scenario run
 def lesson_link(task: Task) -> str:
     """The sentence that sends the learner back to where the topic is taught."""
     notebook, section = LESSONS[task.id]
-    return (f"This exercise belongs to [notebook {notebook[:2]}](../notebooks/{notebook}), section "
-            f"“{section}” - read that first, or go back there when you are done.")
+    where = f"[notebook {notebook[:2]}](../notebooks/{notebook}), section “{section}”"
+    if task.id in SOLVE_FIRST:
+        return (f"This exercise belongs to {where} - do it **before** you read that section, which gives "
+                f"the answer away; read it when you are done.")
+    return f"This exercise belongs to {where} - read that first, or go back there when you are done."
 
 
 def build_notebook(task: Task) -> nbformat.NotebookNode:

@@ -7,6 +7,7 @@ marker: ``# %% tags=["predict"]`` or ``# %% [markdown] tags=["recap"]`` (stored 
 
     .venv/bin/python tools/make_notebooks.py            # all notebooks, executed (outputs kept)
     .venv/bin/python tools/make_notebooks.py 03 --no-execute
+    .venv/bin/python tools/make_notebooks.py 05 --markdown-only   # prose edits, outputs kept
 
 Executing keeps the outputs (static SVG diagrams included) in the committed notebooks, so
 GitHub and nbviewer show them without a kernel.
@@ -114,6 +115,30 @@ def record_timing(nb: nbformat.NotebookNode, stem: str) -> None:
     TIMINGS.parent.mkdir(parents=True, exist_ok=True)
     TIMINGS.write_text(json.dumps(dict(sorted(data.items())), indent=1) + "\n", encoding="utf-8")
 
+def refresh_markdown(src: Path) -> Path:
+    """Copy the markdown cells of ``src`` into the built notebook, keeping its outputs.
+
+    Only for prose edits: the built notebook must have the same cells, with the same code and
+    tags, as the source (else the outputs could be stale), or this refuses.
+    """
+    new = parse_source(src.read_text(encoding="utf-8"))
+    out = OUT / (src.stem + ".ipynb")
+    old = nbformat.read(out, as_version=4)
+
+    def shape(nb: nbformat.NotebookNode) -> list[tuple[str, str, list[str]]]:
+        return [(c.cell_type, c.source if c.cell_type == "code" else "", c.metadata.get("tags", []))
+                for c in nb.cells]
+
+    if shape(old) != shape(new):
+        raise SystemExit(f"{out.relative_to(ROOT)}: code cells or tags changed since it was built; "
+                         "execute it instead of --markdown-only")
+    for old_cell, new_cell in zip(old.cells, new.cells):
+        if old_cell.cell_type == "markdown":
+            old_cell.source = new_cell.source
+    fill_objectives(old, src.stem)  # the objectives cell comes from the catalog, not the source
+    nbformat.write(old, out)
+    return out
+
 
 def build(src: Path, execute: bool, timeout: int = 600) -> Path:
     nb = parse_source(src.read_text(encoding="utf-8"))
@@ -141,13 +166,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("which", nargs="*", help="notebook number prefixes (default: all)")
     ap.add_argument("--no-execute", action="store_true")
+    ap.add_argument("--markdown-only", action="store_true",
+                    help="copy the prose into the built notebooks, keeping their outputs")
     args = ap.parse_args(argv)
     sources = sorted(SRC.glob("*.py"))
     if args.which:
         sources = [s for s in sources if any(s.name.startswith(w) for w in args.which)]
     for src in sources:
         t = time.time()
-        out = build(src, execute=not args.no_execute)
+        out = refresh_markdown(src) if args.markdown_only else build(src, execute=not args.no_execute)
         print(f"{out.relative_to(ROOT)}  {time.time() - t:.1f}s")
     return 0
 

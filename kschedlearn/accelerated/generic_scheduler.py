@@ -47,10 +47,10 @@ from kschedlearn.scheduler.algorithm.priorities import (
     taint_toleration,
 )
 from kschedlearn.scheduler.core import generic_scheduler as mirror
-from kschedlearn.scheduler.core import instrument as traced
+from kschedlearn.observe import generic_scheduler as traced
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.sim.runtime import current_goroutine
-from kschedlearn.trace import emit, glog, observed_call
+from kschedlearn.trace import ObservedCall, emit, glog
 from kschedlearn.trace.util_trace import new_trace
 
 #: Predicates whose verdict depends only on the pod and the node's NodeInfo.
@@ -158,11 +158,11 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     pod, info_map, nodes, self.predicates, self.extenders, self.predicate_meta_producer)
             else:
                 if tracing:  # the mirror's trace points of findNodesThatFit, in its order
-                    traced.emit_schedule_start(pod, nodes)
+                    traced.emit_schedule_start(pod, nodes, _ENGINE)
                     for node_name, fits, node_verdicts in verdicts:
-                        traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _IN_FIND_NODES_THAT_FIT)
+                        traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _ENGINE)
                     if filtered_nodes:
-                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map)
+                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map, _ENGINE)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
@@ -349,12 +349,16 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             "names": [getattr(c, "name", "") for c in configs],
             "extenders": {},
             "totals": {hp.host: hp.score for hp in result},
-        })
+        }, observed=_ENGINE)
         return result
 
 
-#: the predicate_node events stand in _find_nodes_that_fit's frame, where the verdicts were made
-_IN_FIND_NODES_THAT_FIT = observed_call(AcceleratedScheduler._find_nodes_that_fit, "returned", in_frame=True)
+#: what the source pane says of the events the engine emits in the mirror's place (their stack
+#: ends at scheduleOne's call of Schedule: the engine's own frames are not mirrored code)
+_ENGINE = ObservedCall(
+    "AcceleratedScheduler.schedule", __name__, 0, "running",
+    fast_paths=("the accelerated engine (kschedlearn/accelerated: the mirror's outcomes from cached verdicts "
+                "and scores) ran in place of genericScheduler.Schedule",))
 
 
 def accelerate(algorithm: mirror.GenericScheduler) -> AcceleratedScheduler:

@@ -16,7 +16,7 @@ import attrs
 
 from kschedlearn.accelerated.incremental import same_objects
 
-from kschedlearn.scheduler.algorithm.priorities import fast_spread
+from kschedlearn.accelerated import fast_spread
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as mirror
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache import node_info as schedulercache_node_info

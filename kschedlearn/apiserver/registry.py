@@ -138,19 +138,28 @@ def prepare_for_create(info: ResourceInfo, obj: Any) -> Any:
 def prepare_for_update(info: ResourceInfo, new: Any, old: Any, *, status_only: bool) -> Any:
     """Carry over what the verb may not change.
 
-    Go: ``PrepareForUpdate`` of the strategies: a main-resource update keeps the stored status
-    (``newPod.Status = oldPod.Status``); a ``/status`` update keeps the stored spec (and the
-    rest of the object but labels/annotations). System metadata is kept either way
-    (rest.BeforeUpdate).
+    Go: ``rest.BeforeUpdate`` (the generation is the stored one), the repairs of
+    ``ValidateObjectMetaUpdate`` (``RepairMalformedUpdates``: an empty uid, the creation time, a
+    deletion already under way are taken from the stored object; a *different* uid or a new
+    deletion time are left for validation to refuse) and the strategies' ``PrepareForUpdate``:
+    a main-resource update keeps the stored status (``newPod.Status = oldPod.Status``); a
+    ``/status`` update keeps the stored spec.
+    Differs from Go: ``metadata.selfLink`` is not stored (every answer sets its own, see
+    ``rest/selflink.py``).
     """
+    meta, old_meta = new.metadata, old.metadata
     meta = attrs.evolve(
-        new.metadata,
-        uid=old.metadata.uid,
-        creation_timestamp=old.metadata.creation_timestamp,
-        deletion_timestamp=old.metadata.deletion_timestamp,
-        deletion_grace_period_seconds=old.metadata.deletion_grace_period_seconds,
-        generate_name=old.metadata.generate_name,
-        namespace=old.metadata.namespace,
+        meta,
+        uid=meta.uid or old_meta.uid,
+        creation_timestamp=old_meta.creation_timestamp,
+        deletion_timestamp=(old_meta.deletion_timestamp if old_meta.deletion_timestamp is not None
+                            else meta.deletion_timestamp),
+        deletion_grace_period_seconds=(old_meta.deletion_grace_period_seconds
+                                       if meta.deletion_grace_period_seconds is None
+                                       else meta.deletion_grace_period_seconds),
+        generation=old_meta.generation,
+        namespace=old_meta.namespace,
+        self_link="",
     )
     if status_only:
         return attrs.evolve(old, metadata=meta, status=new.status)

@@ -21,10 +21,10 @@ from typing import Any
 import attrs
 
 from kschedlearn import trace
-from kschedlearn.api.validation import validate_object
-from kschedlearn.apimachinery.util.validation.field import to_aggregate
+from kschedlearn.api.validation import validate_object, validate_object_update
+from kschedlearn.apimachinery.util.validation.field import CAUSE_TYPES, to_aggregate
 from kschedlearn.apimachinery.api.errors import (
-    GroupResource,
+    StatusCause,
     StatusError,
     new_already_exists,
     new_bad_request,
@@ -33,12 +33,12 @@ from kschedlearn.apimachinery.api.errors import (
     new_invalid,
     new_not_found,
 )
-from kschedlearn.apimachinery.watch import ERROR, Event
+from kschedlearn.apimachinery.watch import ADDED, ERROR, Event
+from kschedlearn.apiserver import pod_storage
 from kschedlearn.apiserver.faults import Faults
 from kschedlearn.apiserver.fieldsets import selectable_fields
 from kschedlearn.apiserver.lists import List, ListMeta
 from kschedlearn.apiserver.registry import (
-    RESOURCES,
     ResourceInfo,
     generate_name,
     new_uid,
@@ -60,20 +60,19 @@ from kschedlearn.sim import Process, Runtime, WouldBlockError, current_goroutine
 _REGISTRY = trace.stages.K8S + "staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go"
 _CACHER = trace.stages.K8S + "staging/src/k8s.io/apiserver/pkg/storage/cacher.go"
 for _name, _ref, _why in [
-    ("apiserver.create", _REGISTRY, "The API server stored a new object and told every matching watch (ADDED)."),
-    ("apiserver.update", _REGISTRY, "The API server replaced an object; its resourceVersion went up and watches saw MODIFIED (or ADDED/DELETED if it entered or left their selector)."),
-    ("apiserver.delete", _REGISTRY, "The API server deleted an object, or marked a pod for graceful deletion."),
-    ("apiserver.bind", trace.stages.K8S + "pkg/registry/core/pod/storage/storage.go#L128-L188",
-     "POST .../bindings: the API server set spec.nodeName and PodScheduled=True on the pod."),
-    ("apiserver.watch", _CACHER, "A client opened (or lost) a watch on the API server."),
-    ("apiserver.watch_event", _CACHER, "The API server delivered one watch event to a client (a reflector)."),
+    ("apiserver.create", _REGISTRY + "#L274-L322", "The API server stored a new object and told every matching watch (ADDED)."),
+    ("apiserver.update", _REGISTRY + "#L372-L508", "The API server replaced an object; its resourceVersion went up and watches saw MODIFIED (or ADDED/DELETED if it entered or left their selector)."),
+    ("apiserver.delete", _REGISTRY + "#L829-L902", "The API server deleted an object, or marked a pod for graceful deletion."),
+    ("apiserver.bind", trace.stages.K8S + "pkg/registry/core/pod/storage/storage.go#L142-L176",
+     "POST .../bindings: BindingREST's setPodHostAndAnnotations set spec.nodeName and PodScheduled=True on the pod."),
+    ("apiserver.watch", _CACHER + "#L293-L348", "Cacher.Watch: a client opened (or lost) a watch on the API server."),
+    ("apiserver.watch_event", _CACHER + "#L841-L890", "sendWatchCacheEvent: the API server delivered one watch event to a client (a reflector)."),
 ]:
     trace.register_stage(_name, _ref, _why)
 
 _OPTIMISTIC_LOCK_MSG = (
     "the object has been modified; please apply your changes to the latest version and try again"
 )
-_BINDING = GroupResource("", "pods/binding")
 
 @attrs.define(eq=False)
 class APIServer:
@@ -90,7 +89,7 @@ class APIServer:
     faults: Faults = attrs.field(init=False)
     watches: list[ServerWatch] = attrs.field(factory=list, init=False)
     _wids: itertools.count[int] = attrs.field(factory=lambda: itertools.count(1), init=False)
-    _counter: itertools.count[int] = attrs.field(factory=lambda: itertools.count(1), init=False)
+    _created: int = attrs.field(default=0, init=False)  # creations so far (uids, generated names)
 
     def __attrs_post_init__(self) -> None:
         self.process = self.runtime.new_process(self.name)
@@ -148,13 +147,19 @@ class APIServer:
             matches_fields=lambda o: fsel.matches(selectable_fields(info.resource, o)),
         )
 
-    def _validate(self, info: ResourceInfo, obj: Any) -> None:
-        """Go: the strategy's ``Validate`` / ``ValidateUpdate`` (``pkg/api/validation``): 422 Invalid."""
+    def _validate(self, info: ResourceInfo, obj: Any, old: Any = None, *, status_only: bool = False) -> None:
+        """Go: the strategy's ``Validate`` (create) or ``BeforeUpdate``'s checks and ``ValidateUpdate``
+        (an update of ``old``), from ``pkg/api/validation``: 422 Invalid."""
         if not self.validation:
             return
-        errs = validate_object(info.resource, obj)
+        if old is None:
+            errs = validate_object(info.resource, obj)
+        else:
+            errs = validate_object_update(info.resource, obj, old, status_only=status_only)
         if errs:
-            raise new_invalid(info.kind, obj.metadata.name, to_aggregate(errs))
+            causes = tuple(StatusCause(type=CAUSE_TYPES.get(e.type, e.type), message=e.error_body(), field=e.field)
+                           for e in errs)
+            raise new_invalid(info.kind, obj.metadata.name, to_aggregate(errs), causes)
 
     def _get_or_not_found(self, info: ResourceInfo, key: Key) -> Any:
         obj = self.storage.get(info.resource, key)
@@ -163,19 +168,24 @@ class APIServer:
         return obj
 
     # -- verbs ---------------------------------------------------------------------------
-    def create(self, resource: str, namespace: str, obj: Any) -> Any:
+    def create(self, resource: str, namespace: str, obj: Any, *, dry_run: bool = False) -> Any:
         """Store a new object with its system fields and API defaults filled in.
 
         Go: Store.Create + rest.BeforeCreate (uid, creationTimestamp, generateName) and the
         kind's defaults. Raises AlreadyExists (409) if the name is taken.
         Differs from Go: a resourceVersion on the new object is ignored rather than refused.
+        ``dry_run`` (kschedlearn-only, 1.6 had none): every check, nothing stored, no trace event,
+        no injected fault consumed; the answer is what would be stored, without a resourceVersion.
         """
         info = resource_info(resource)
-        self._before("create", info)
+        if not dry_run:
+            self._before("create", info)
         self._check_kind(info, obj)
         meta = obj.metadata
         ns = self._namespace(info, namespace, meta.namespace)
-        counter = next(self._counter)
+        counter = self._created + 1  # every real attempt takes a number (uids, generated names)
+        if not dry_run:
+            self._created = counter
         name = meta.name
         if not name and meta.generate_name:
             name = generate_name(meta.generate_name, counter)
@@ -185,83 +195,95 @@ class APIServer:
         key = (ns, name)
         if self.storage.get(resource, key) is not None:
             raise new_already_exists(info.qualified(), name)
-        meta = attrs.evolve(meta, name=name, namespace=ns, resource_version="",
+        meta = attrs.evolve(meta, name=name, namespace=ns, resource_version="", self_link="",
                             uid=meta.uid or new_uid(resource, ns, name, counter),
                             creation_timestamp=self.now(), deletion_timestamp=None,
                             deletion_grace_period_seconds=None)
         candidate = prepare_for_create(info, attrs.evolve(obj, metadata=meta))
         self._validate(info, candidate)
+        if dry_run:
+            return candidate
         stored = self.storage.create(resource, key, candidate)
         self._emit("apiserver.create", f"create {resource} {_key_str(key)}", resource=resource,
                    key=_key_str(key), resource_version=stored.metadata.resource_version)
         return stored
 
-    def get(self, resource: str, namespace: str, name: str) -> Any:
-        """Go: Store.Get. Raises NotFound (404)."""
+    def get(self, resource: str, namespace: str, name: str, *, faults: bool = True) -> Any:
+        """Go: Store.Get. Raises NotFound (404). ``faults=False``: an HTTP client's read, which
+        no injected fault meant for the simulated processes may hit."""
         info = resource_info(resource)
-        self._before("get", info)
+        if faults:
+            self._before("get", info)
         return self._get_or_not_found(info, (self._namespace(info, namespace), name))
 
     def list(self, resource: str, namespace: str = "", label_selector: Selector = None,
-             field_selector: Selector = None, resource_version: str = "") -> List:
+             field_selector: Selector = None, resource_version: str = "", *, faults: bool = True) -> List:
         """Matching objects sorted by namespace/name, with the list's resourceVersion.
 
         Go: Store.List (served from the watch cache for ``resource_version="0"``).
         Differs from Go: every resource_version is served from the current state.
         """
         info = resource_info(resource)
-        self._before("list", info)
+        if faults:
+            self._before("list", info)
         parse_resource_version(resource_version)
         flt = self._filter(info, namespace, label_selector, field_selector)
         items = tuple(o for o in self.storage.items(resource) if flt.matches(o))
         return List(kind=f"{info.kind}List", items=items,
                     metadata=ListMeta(resource_version=str(self.storage.resource_version)))
 
-    def update(self, resource: str, namespace: str, obj: Any, *, status_only: bool = False) -> Any:
+    def update(self, resource: str, namespace: str, obj: Any, *, status_only: bool = False,
+               dry_run: bool = False) -> Any:
         """Replace an object; Conflict (409) if its resourceVersion is stale, "" = unconditional.
 
-        Go: Store.Update (GuaranteedUpdate with a resourceVersion precondition). A main
-        update keeps the stored status; ``status_only`` (the ``/status`` subresource) keeps
-        everything but the status. An update that changes nothing writes nothing (etcd3's
-        byte-equality short cut): same resourceVersion, no watch event.
+        Go: Store.Update (GuaranteedUpdate with a resourceVersion precondition; an unconditional
+        update takes the stored version), then rest.BeforeUpdate: the strategy's
+        ``PrepareForUpdate`` and the update validation (``ValidatePodUpdate``: a pod's spec may
+        change only its images, activeDeadlineSeconds and added tolerations). A main update
+        keeps the stored status; ``status_only`` (the ``/status`` subresource) keeps the spec. An
+        update that changes nothing writes nothing (etcd3's byte-equality short cut): same
+        resourceVersion, no watch event. ``dry_run``: as for :meth:`create`.
         """
         info = resource_info(resource)
-        self._before("update_status" if status_only else "update", info)
+        if not dry_run:
+            self._before("update_status" if status_only else "update", info)
         self._check_kind(info, obj)
         key = (self._namespace(info, namespace, obj.metadata.namespace), obj.metadata.name)
         old = self._get_or_not_found(info, key)
         rv = obj.metadata.resource_version
         if rv and rv != old.metadata.resource_version:
             raise new_conflict(info.qualified(), key[1], _OPTIMISTIC_LOCK_MSG)
+        obj = attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, resource_version=old.metadata.resource_version))
         new = prepare_for_update(info, obj, old, status_only=status_only)
-        self._validate(info, new)
-        new = attrs.evolve(new, metadata=attrs.evolve(
-            new.metadata, resource_version=old.metadata.resource_version))
-        if new == old:
-            return old
+        self._validate(info, new, old, status_only=status_only)
+        if new == old or dry_run:
+            return old if new == old else new
         stored = self.storage.update(resource, key, new)
         verb = "update_status" if status_only else "update"
         self._emit("apiserver.update", f"{verb} {resource} {_key_str(key)}", resource=resource,
                    key=_key_str(key), resource_version=stored.metadata.resource_version)
         return stored
 
-    def update_status(self, resource: str, namespace: str, obj: Any) -> Any:
+    def update_status(self, resource: str, namespace: str, obj: Any, *, dry_run: bool = False) -> Any:
         """PUT .../{name}/status. Go: the ``StatusREST`` of the kind's registry."""
-        return self.update(resource, namespace, obj, status_only=True)
+        return self.update(resource, namespace, obj, status_only=True, dry_run=dry_run)
 
     def delete(self, resource: str, namespace: str, name: str,
-               grace_period_seconds: int | None = None) -> None:
-        """Delete an object; pods are deleted gracefully.
+               grace_period_seconds: int | None = None, *, dry_run: bool = False) -> Any:
+        """Delete an object; pods are deleted gracefully. Returns its state after the call (its
+        last state if it is gone).
 
         Go: Store.Delete with rest.BeforeDelete and podStrategy.CheckGracefulDelete: a bound
         pod with a grace period > 0 (default: its terminationGracePeriodSeconds) only gets
         ``deletionTimestamp = now + grace`` (MODIFIED); an unbound pod or grace 0 is removed at
         once (DELETED). A second delete may only shorten the grace period.
         Differs from Go: the kubelet's final delete is replaced by a timer on the API server's
-        process that removes the pod when the grace period is over.
+        process that removes the pod when the grace period is over. ``dry_run``: as for
+        :meth:`create` (the answer is the object as the delete would leave it).
         """
         info = resource_info(resource)
-        self._before("delete", info)
+        if not dry_run:
+            self._before("delete", info)
         key = (self._namespace(info, namespace), name)
         obj = self._get_or_not_found(info, key)
         grace = 0
@@ -270,25 +292,27 @@ class APIServer:
         meta = obj.metadata
         if meta.deletion_timestamp is not None and meta.deletion_grace_period_seconds is not None:
             if grace >= meta.deletion_grace_period_seconds:
-                return  # already terminating at least as soon
+                return obj  # already terminating at least as soon
             if grace > 0:
                 start = meta.deletion_timestamp - meta.deletion_grace_period_seconds
-                self._mark_deleting(info, key, obj, start + grace, grace)
-                return
+                return self._mark_deleting(info, key, obj, start + grace, grace, dry_run=dry_run)
         if grace > 0:
-            self._mark_deleting(info, key, obj, self.now() + grace, grace)
-            return
-        self._delete_now(info, key)
+            return self._mark_deleting(info, key, obj, self.now() + grace, grace, dry_run=dry_run)
+        return obj if dry_run else self._delete_now(info, key)
 
-    def _mark_deleting(self, info: ResourceInfo, key: Key, obj: Any, at: float, grace: int) -> None:
+    def _mark_deleting(self, info: ResourceInfo, key: Key, obj: Any, at: float, grace: int, *,
+                       dry_run: bool = False) -> Any:
         meta = attrs.evolve(obj.metadata, deletion_timestamp=at,
                             deletion_grace_period_seconds=grace)
+        if dry_run:
+            return attrs.evolve(obj, metadata=meta)
         stored = self.storage.update(info.resource, key, attrs.evolve(obj, metadata=meta))
         self._emit("apiserver.delete", f"delete {info.resource} {_key_str(key)} (grace {grace}s)",
                    resource=info.resource, key=_key_str(key), grace_period_seconds=grace,
                    resource_version=stored.metadata.resource_version)
         self.process.go(self._finish_graceful_delete, info, key, meta.uid, at,
                         name=f"graceful-delete {_key_str(key)}")
+        return stored
 
     def _finish_graceful_delete(self, info: ResourceInfo, key: Key, uid: str, at: float) -> None:
         self.runtime.sleep(at - self.now())
@@ -297,64 +321,40 @@ class APIServer:
                 and obj.metadata.deletion_timestamp == at):
             self._delete_now(info, key)
 
-    def _delete_now(self, info: ResourceInfo, key: Key) -> None:
+    def _delete_now(self, info: ResourceInfo, key: Key) -> Any:
         stored = self.storage.delete(info.resource, key)
         self._emit("apiserver.delete", f"delete {info.resource} {_key_str(key)}",
                    resource=info.resource, key=_key_str(key), grace_period_seconds=0,
                    resource_version=stored.metadata.resource_version)
+        return stored
 
-    def bind(self, namespace: str, binding: Any, *, route: str = "bindings") -> None:
+    def bind(self, namespace: str, binding: Any, *, route: str = "bindings", dry_run: bool = False) -> None:
         """POST /api/v1/namespaces/{ns}/bindings (``route="bindings"``, what 1.6's scheduler
         posts) or .../pods/{name}/binding (``route="pods/binding"``): assign a pod to a node.
 
-        1.6 serves both with the same ``BindingREST`` (https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/rest/storage_core.go#L190-L191), so both
-        follow the same rules: the request namespace must match the binding's, and
-        Go: BindingREST.Create → assignPod → setPodHostAndAnnotations (storage.go#L128-L188):
-        a deleting pod and an already-assigned pod are refused with 409 Conflict on
-        ``pods/binding``; otherwise nodeName is set, the binding's annotations merged in and
-        the PodScheduled condition set to True.
-        Differs from Go: a missing target name is reported as 422 Invalid.
+        1.6 serves both with the same ``BindingREST`` (lines 190-191 of NewLegacyRESTStorage,
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/registry/core/rest/storage_core.go#L91-L235);
+        the rules live in :func:`kschedlearn.apiserver.pod_storage.bind`.
         """
-        from kschedlearn.api.v1 import (  # noqa: PLC0415 - keeps the module importable alone
-            CONDITION_TRUE, POD_SCHEDULED, PodCondition, update_pod_condition,
-        )
-
         if route not in ("bindings", "pods/binding"):
             raise ValueError(f"apiserver: no binding route {route!r}")
-        info = RESOURCES["pods"]
-        self._before("bind", info)
-        name = binding.metadata.name
-        if not binding.target.name:
-            raise new_invalid("Binding", name, "target.name: Required value")
-        key = (self._namespace(info, namespace, binding.metadata.namespace), name)
-        pod = self._get_or_not_found(info, key)
-        if pod.metadata.deletion_timestamp is not None:
-            raise new_conflict(_BINDING, name,
-                               f"pod {name} is being deleted, cannot be assigned to a host")
-        if pod.spec.node_name != "":
-            raise new_conflict(_BINDING, name,
-                               f'pod {name} is already assigned to node "{pod.spec.node_name}"')
-        annotations = {**pod.metadata.annotations, **binding.metadata.annotations}
-        _, status = update_pod_condition(
-            pod.status, PodCondition(type=POD_SCHEDULED, status=CONDITION_TRUE), now=self.now())
-        pod = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, annotations=annotations),
-                           spec=attrs.evolve(pod.spec, node_name=binding.target.name),
-                           status=status)
-        stored = self.storage.update("pods", key, pod)
-        self._emit("apiserver.bind", f"bind {_key_str(key)} to {binding.target.name}",
-                   pod=_key_str(key), node=binding.target.name,
-                   resource_version=stored.metadata.resource_version)
+        pod_storage.bind(self, namespace, binding, dry_run=dry_run)
+
+    def evict(self, namespace: str, name: str, delete_options: dict[str, Any] | None, *,
+              dry_run: bool = False) -> Any:
+        """POST .../pods/{name}/eviction (policy/v1beta1): see :func:`kschedlearn.apiserver.pod_storage.evict`."""
+        return pod_storage.evict(self, namespace, name, delete_options, dry_run=dry_run)
 
     def watch(self, resource: str, namespace: str = "", label_selector: Selector = None,
               field_selector: Selector = None, resource_version: str = "",
               timeout_seconds: float | None = None) -> ServerWatch:
-        """Open a watch: events after ``resource_version`` ("0"/"" = from now), then live ones.
+        """Open a watch: events after ``resource_version``, then live ones.
 
-        If events after that version already left the history window, the watch delivers one
-        ERROR event carrying a 410 Status (``too old resource version: %d (%d)``) and closes.
+        A watch without one ("" or "0") first gets an ADDED event for every object that matches
+        now (in namespace/name order; Go's watch cache lists its store in map order). If events
+        after the version already left the history window, the watch delivers one ERROR event
+        carrying a 410 Status (``too old resource version: %d (%d)``) and closes.
         Go: Cacher.Watch / watchCache.GetAllEventsSinceThreadUnsafe.
-        Differs from Go: Go's cache answers a watch from "0" with ADDED events for every
-        current object; here "0" means "from now", as a watch right after a list.
         """
         info = resource_info(resource)
         self._before("watch", info)
@@ -370,16 +370,21 @@ class APIServer:
             w.close_when_drained = True
             w.enqueue(Event(ERROR, new_gone(too_old).status()))
         else:
-            for entry in history.since(rv) if rv else ():
-                event = flt.translate(entry)
-                if event is not None:
-                    w.enqueue(event)
+            for event in self.watch_start(resource, flt, rv):
+                w.enqueue(event)
             self.watches.append(w)
         self.process.go(w.pump, name=f"watch-{w.wid} {resource}")
         self._emit("apiserver.watch", f"watch {resource} from rv {resource_version or 'now'}"
                    + (f": {too_old}" if too_old else ""), watch=w.wid, resource=resource,
                    resource_version=resource_version, too_old=too_old is not None)
         return w
+
+    def watch_start(self, resource: str, flt: WatchFilter, rv: int) -> list[Event]:
+        """What a new watch from ``rv`` gets first: the stored changes after it, or for 0 the
+        current objects as ADDED (Go: ``watchCache.GetAllEventsSinceThreadUnsafe``)."""
+        if rv == 0:
+            return [Event(ADDED, o) for o in self.storage.items(resource) if flt.matches(o)]
+        return [e for e in (flt.translate(entry) for entry in self.storage.history(resource).since(rv)) if e]
 
     # -- watch plumbing ------------------------------------------------------------------
     def _fan_out(self, resource: str, entry: HistoryEntry) -> None:

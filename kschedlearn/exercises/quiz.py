@@ -20,6 +20,7 @@ from kschedlearn.client_go.tools.cache.fifo import new_fifo
 from kschedlearn.exercises.tasks._common import node, pod, requests
 from kschedlearn.exercises.tasks.t03_1_fifo_pop import Obj, _key
 from kschedlearn.scheduler.schedulercache.cache import _new_scheduler_cache
+from kschedlearn.observe.views import cache_state, queue_state
 
 KINDS = ("fifo", "cache", "select_host")
 
@@ -81,11 +82,11 @@ def _fifo_sim(ops: list[tuple[str, str]]) -> list[str]:
     f = new_fifo(_key)
     for i, (op, name) in enumerate(ops):
         if op == "pop":
-            if any(k in f.debug_state().items for k in f.debug_state().queue):
+            if any(k in queue_state(f).items for k in queue_state(f).queue):
                 f.pop(lambda item: None)
         else:
             getattr(f, op)(Obj(name, i))
-    return list(f.debug_state().queue)
+    return list(queue_state(f).queue)
 
 
 def _fifo_model(ops: list[tuple[str, str]]) -> list[str]:
@@ -140,9 +141,9 @@ def _cache_sim(ttl: float, pods: list[tuple[str, float | None, bool]], now: floa
             cache._finish_binding(p, finished)
         if confirmed:
             cache.add_pod(p)
-    before = {p.key for p in cache.debug_state().assumed_pods}
+    before = {p.key for p in cache_state(cache).assumed_pods}
     cache._cleanup_assumed_pods(now)
-    after = {p.key for p in cache.debug_state().assumed_pods}
+    after = {p.key for p in cache_state(cache).assumed_pods}
     return sorted(before - after)
 
 

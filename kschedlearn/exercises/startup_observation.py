@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 import attrs
+from kschedlearn.observe.views import cache_state
 
 SAME = "the same start-up as kube-scheduler 1.6"
 
@@ -81,7 +82,7 @@ def observe(sim: Any) -> StartupObservation:
             where = f" after [{before[-1].stage}]" if before else ""
             crash = f"at t={ev.time:g}s{where}: {crashes[name]}" if ev is not None else crashes[name]
         sched = replica.handles.scheduler
-        nodes = sum(1 for n in sched.config.scheduler_cache.debug_state().nodes if n.has_node) if sched else 0
+        nodes = sum(1 for n in cache_state(sched.config.scheduler_cache).nodes if n.has_node) if sched else 0
         http, inf, loop = (_first(trace, s, name) for s in ("startHTTP", "informerFactory.Start", "Scheduler.Run"))
         won = next((e for e in trace if e.stage == "leaderelection.acquire" and e.process == name
                     and "successfully acquired" in e.message), None)

@@ -23,7 +23,8 @@ from typing import Any
 from kschedlearn import sim
 from kschedlearn.api.v1 import ObjectMeta
 from kschedlearn.cmd.kube_scheduler.app import server as app
-from kschedlearn.trace import emit, glog
+from kschedlearn.observe.points import point
+from kschedlearn.trace import glog
 
 #: the steps of app.Run, in Go's order
 STEPS = ("createClient", "createRecorder", "NewSharedInformerFactory", "createScheduler",
@@ -42,18 +43,18 @@ def _need(ctx: dict[str, Any], step: str, *names: str) -> None:
 
 
 def run_in_order(order: tuple[str, ...], s: Any, server: Any, *, hostname: str = "scheduler-0",
-                 handles: Any = None, registry: Any = None, on_created: Callable[[Any], None] | None = None) -> None:
-    """``app.run`` with the steps in ``order`` (see the module docstring)."""
+                 registry: Any = None) -> None:
+    """``app.run`` with the steps in ``order`` (see the module docstring). The simulation's trace
+    points stand at the same calls as in the real ``app.Run`` (the observation layer attaches them
+    to ``createClient``, ``createScheduler``, ``informerFactory.Start``, ``sched.Run`` ...), so in
+    Go's order the trace is the real one."""
     from kschedlearn.client_go.informers import new_shared_informer_factory
 
-    emit("Run", "app.Run(s)")
-    h = handles if handles is not None else app.RunningScheduler(s)
     ctx: dict[str, Any] = {"stop": sim.Chan(name="stop")}
-    h.stop = ctx["stop"]
 
     def create_client() -> None:
         try:
-            ctx["kubecli"] = h.kubecli = app.create_client(s, server)
+            ctx["kubecli"] = app.create_client(s, server)
         except Exception as err:  # noqa: BLE001 - Go wraps whatever error it gets
             raise app.ConfigError(f"unable to create kube client: {err}") from err
 
@@ -62,8 +63,7 @@ def run_in_order(order: tuple[str, ...], s: Any, server: Any, *, hostname: str =
         ctx["recorder"] = app.create_recorder(ctx["kubecli"], s)
 
     def new_factory() -> None:
-        emit("NewSharedInformerFactory", "informers.NewSharedInformerFactory(kubecli, 0)")
-        ctx["informer_factory"] = h.informer_factory = new_shared_informer_factory(ctx.get("kubecli"), 0)
+        ctx["informer_factory"] = new_shared_informer_factory(ctx.get("kubecli"), 0)
 
     def create_scheduler() -> None:
         _need(ctx, "createScheduler", "kubecli", "informer_factory")
@@ -76,16 +76,13 @@ def run_in_order(order: tuple[str, ...], s: Any, server: Any, *, hostname: str =
                 f.core().v1().services(), ctx.get("recorder"), registry=registry)
         except Exception as err:  # noqa: BLE001 - Go wraps whatever error it gets
             raise app.ConfigError(f"error creating scheduler: {err}") from err
-        ctx["sched"] = h.scheduler = sched
-        h.config_factory = sched.config.next_pod.__self__
-        if on_created is not None:
-            on_created(h)
+        ctx["sched"] = sched
 
     def start_http() -> None:
         metrics = ctx["sched"].config.metrics if ctx.get("sched") is not None else None
-        h.http = app.HTTPEndpoints(s, metrics=metrics) if metrics is not None else app.HTTPEndpoints(s)
-        emit("startHTTP", f"go startHTTP(s): /healthz, /metrics, /configz on {s.address}:{s.port}")
-        sim.go(app.start_http, s, h.http, name="startHTTP")
+        point("startHTTP", f"go startHTTP(s): /healthz, /metrics, /configz on {s.address}:{s.port}", None,
+              app.start_http, "calling")
+        sim.go(app.start_http, s, metrics, name="startHTTP")
 
     def start_informers() -> None:
         _need(ctx, "informerFactory.Start", "informer_factory")
@@ -93,7 +90,6 @@ def run_in_order(order: tuple[str, ...], s: Any, server: Any, *, hostname: str =
 
     def sched_run() -> None:
         _need(ctx, "sched.Run", "sched")
-        emit("Scheduler.Run", "go wait.Until(scheduleOne, 0, stop)")
         ctx["sched"].run()
         sim.Chan(name="select{}").recv()  # Go: select {} - block forever
 
@@ -118,18 +114,15 @@ def run_in_order(order: tuple[str, ...], s: Any, server: Any, *, hostname: str =
         from kschedlearn.client.leaderelection import leaderelection, resourcelock
 
         _need(ctx, "leaderelection", "kubecli")
-        emit("leaderelection.start", f"identity {hostname}: RunOrDie on endpoints {app.LOCK_NAMESPACE}/{app.LOCK_NAME}")
         rl = resourcelock.EndpointsLock(
             endpoints_meta=ObjectMeta(namespace=app.LOCK_NAMESPACE, name=app.LOCK_NAME), client=ctx["kubecli"],
             lock_config=resourcelock.ResourceLockConfig(identity=hostname, event_recorder=ctx.get("recorder")))
         le = s.leader_election
-        config = leaderelection.LeaderElectionConfig(
+        leaderelection.run_or_die(leaderelection.LeaderElectionConfig(
             lock=rl, lease_duration=le.lease_duration, renew_deadline=le.renew_deadline,
             retry_period=le.retry_period,
             callbacks=leaderelection.LeaderCallbacks(on_started_leading=lambda _stop: run_steps(rest),
-                                                     on_stopped_leading=lambda: glog.fatalf("lost master")))
-        h.elector = leaderelection.new_leader_elector(config)
-        h.elector.run()
+                                                     on_stopped_leading=lambda: glog.fatalf("lost master"))))
 
     run_steps(tuple(order))
 

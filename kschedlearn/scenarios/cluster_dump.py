@@ -1,22 +1,25 @@
 """Replay a real cluster: turn ``kubectl get nodes,pods,... -A -o yaml`` (or ``-o json``) into a scenario.
 
 Go: none — kschedlearn-only (compare cluster-capacity and kube-scheduler-simulator, which load a
-cluster's objects to ask "where would this pod go?"). What the 1.6 scheduler reads is kept;
-everything else is dropped and *reported once* in a :class:`DumpReport`:
+cluster's objects to ask "where would this pod go?"). A dump is read item by item and never
+refused whole for what one item carries:
 
-- kinds 1.6's scheduler does not read (Deployment, DaemonSet, ConfigMap, ...) are skipped and
-  counted;
-- fields a modern cluster carries that 1.6 does not know (``metadata.managedFields``,
-  ``spec.topologySpreadConstraints``, ``status.containerStatuses``, ...) are listed by kind and
-  field path with how many objects had them — never silently reinterpreted;
-- ``apps/v1`` ReplicaSets and StatefulSets are read as 1.6's ``extensions/v1beta1`` and
-  ``apps/v1beta1`` (the fields the scheduler reads — selector, labels — are the same);
-- notes point at what changes a placement: e.g. nodes labelled only with
-  ``topology.kubernetes.io/zone`` look zone-less to 1.6, which reads
-  ``failure-domain.beta.kubernetes.io/zone``.
+- ``List`` documents are read at any depth (a support bundle's lists concatenated into one
+  ``List`` is a List of Lists);
+- kinds the 1.6 scheduler does not read (Deployment, DaemonSet, ConfigMap, ...) are skipped and
+  counted; ``apps/v1`` ReplicaSets and StatefulSets are read as 1.6's groups;
+- what a modern pod carries and 1.6's API server would refuse is changed as a careful person
+  replaying onto 1.6 would (:mod:`kschedlearn.scenarios.dump_adapt`), and said so;
+- an item 1.6 could still not take (a bad quantity, an invalid name) is skipped, named by its
+  document, item, field and value, and the rest loads; of two items naming the same object the
+  later one is skipped, naming both;
+- pods bound to a node the dump lacks are kept where 1.6's cache would keep them, and listed;
+- the :class:`~kschedlearn.scenarios.dump_report.DumpReport` says, by kind, field and count, what
+  changes scheduling, what 1.6 did not have and what kschedlearn does not model.
 
 Pods with ``spec.nodeName`` become bound pods; the others are pending and the simulated 1.6
-kube-scheduler places them. Errors name the file, the document (or List item) and the field.
+kube-scheduler places them. Errors that concern the whole dump (unreadable, not YAML, no nodes)
+name the file.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +36,10 @@ import yaml
 
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1.yaml_load import KINDS
+from kschedlearn.scenarios.dump_adapt import adapt_pod
+from kschedlearn.scenarios.dump_fields import NEW, UNMODELLED, classify, scheduling_note
+from kschedlearn.scenarios.dump_report import (GO, NOT_IN_1_6, NOT_MODELLED, SCHEDULING, DumpReport, ReportBuilder,
+                                               SkippedItem, ghost_finding)
 from kschedlearn.scenarios.scenario import Scenario, ScenarioError, SchedulerSpec
 from kschedlearn.scenarios.validate import api_validation_error
 
@@ -45,157 +53,207 @@ CONVERSIONS: dict[tuple[str, str], str] = {
 #: kinds of the dump that the simulated cluster stores (events are history, not state)
 USED_KINDS = ("Node", "Pod", "Service", "ReplicationController", "ReplicaSet", "StatefulSet",
               "PersistentVolume", "PersistentVolumeClaim")
+_CLUSTER_SCOPED = ("Node", "PersistentVolume")
 ZONE_1_6 = "failure-domain.beta.kubernetes.io/zone"
 ZONE_NEW = "topology.kubernetes.io/zone"
+REGION_1_6 = "failure-domain.beta.kubernetes.io/region"
+REGION_NEW = "topology.kubernetes.io/region"
+#: resource names 1.6's NodeInfo reads from a node's allocatable (plus the opaque-int prefix)
+_NODE_RESOURCES_1_6 = ("cpu", "memory", "pods", "alpha.kubernetes.io/nvidia-gpu")
+_OPAQUE = "pod.alpha.kubernetes.io/opaque-int-resource-"
+_NODE_RESOURCE_WHY = ("1.6's scheduler cache reads only cpu, memory, pods, alpha.kubernetes.io/nvidia-gpu and "
+                      "opaque-int resources from a node (NodeInfo.SetNode, "
+                      f"{GO}plugin/pkg/scheduler/schedulercache/node_info.go#L338-L371)")
+_ZONE_WHY = (f"1.6 reads zones and regions from {ZONE_1_6} and {REGION_1_6} only: without them these nodes have "
+             "no zone for SelectorSpreadPriority and NoVolumeZoneConflict")
+MAX_LIST_DEPTH = 16
 
 _SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's C loader when present
 
 
-@attrs.frozen
-class DumpReport:
-    """What an import kept, dropped and converted (plain data, for notebooks and the CLI)."""
-
-    source: str
-    nodes: int
-    bound_pods: int
-    pending_pods: int
-    other_objects: int
-    skipped_kinds: tuple[tuple[str, int], ...]
-    unknown_fields: tuple[tuple[str, str, int], ...]  # (kind, field path, objects)
-    conversions: tuple[tuple[str, str, int], ...]  # (from apiVersion kind, to apiVersion, objects)
-    notes: tuple[str, ...]
-
-    def summary(self) -> str:
-        """A few lines a learner reads once."""
-        lines = [f"{self.source}: {self.nodes} nodes, {self.bound_pods} bound pods, {self.pending_pods} pending pods,"
-                 f" {self.other_objects} other objects"]
-        if self.skipped_kinds:
-            lines.append("not read by the 1.6 scheduler (skipped): "
-                         + ", ".join(f"{k} ×{n}" for k, n in self.skipped_kinds))
-        for frm, to, n in self.conversions:
-            lines.append(f"read as 1.6's {to}: {frm} ×{n}")
-        if self.unknown_fields:
-            lines.append("fields 1.6 does not know (ignored):")
-            lines.extend(f"  {kind} {path} ×{n}" for kind, path, n in self.unknown_fields)
-        lines.extend(f"note: {n}" for n in self.notes)
-        return "\n".join(lines)
-
-
-def _documents(text: str, source: str) -> list[tuple[str, Any]]:
+def _documents(text: str, source: str) -> list[Any]:
     if text.lstrip().startswith("{"):  # `-o json`: the json module reads it far faster than any YAML loader
         try:
-            docs = [json.loads(text)]
+            return [json.loads(text)]
         except ValueError as err:
             raise ScenarioError(f"{source}: invalid JSON: {err}") from None
-    else:
-        try:
-            docs = list(yaml.load_all(text, Loader=_SafeLoader))
-        except yaml.YAMLError as err:
-            raise ScenarioError(f"{source}: invalid YAML: {err}") from None
-    out: list[tuple[str, Any]] = []
-    for i, doc in enumerate(docs, start=1):
-        if doc is None:
-            continue
-        where = f"{source}: document {i}"
-        if isinstance(doc, dict) and str(doc.get("kind", "")).endswith("List") and "items" in doc:
-            items = doc.get("items") or []
-            if not isinstance(items, list):
-                raise ScenarioError(f"{where}: items: expected a list, got {type(items).__name__}")
-            out.extend((f"{where}: items[{j}]", item) for j, item in enumerate(items))
+    try:
+        return list(yaml.load_all(text, Loader=_SafeLoader))
+    except yaml.YAMLError as err:
+        raise ScenarioError(f"{source}: invalid YAML: {err}") from None
+
+
+def _items(where: str, doc: Any, depth: int) -> Iterator[tuple[str, Any]]:
+    """(where, object) for every object of a document, Lists read at any depth (a List in a List).
+
+    The items of a typed list (``PodList``, ``NodeList``) may omit their ``kind``/``apiVersion``, as
+    the API server's own list answers do: they are the list's.
+    """
+    if isinstance(doc, dict) and str(doc.get("kind", "")).endswith("List") and "items" in doc:
+        items = doc.get("items") or []
+        if not isinstance(items, list):
+            yield where, _Bad(f"items: expected a list, got {type(items).__name__} {_short(items)}")
+        elif depth >= MAX_LIST_DEPTH:
+            yield where, _Bad(f"a List nested {depth} levels deep (the limit is {MAX_LIST_DEPTH})")
         else:
-            out.append((where, doc))
-    return out
+            sep = "." if where.endswith("]") else ": "
+            of = str(doc["kind"])[:-len("List")]
+            for j, item in enumerate(items):
+                if of and isinstance(item, dict) and "kind" not in item:
+                    item = {"apiVersion": doc.get("apiVersion", "v1"), "kind": of, **item}
+                yield from _items(f"{where}{sep}items[{j}]", item, depth + 1)
+    else:
+        yield where, doc
 
 
-def _empty(value: Any) -> bool:
-    return value is None or value is False or value == 0 or value == "" or value == {} or value == []
+@attrs.frozen
+class _Bad:
+    """A document or List whose shape is wrong: skipped with this reason."""
+
+    reason: str
 
 
-def _unknown_paths(given: Any, kept: Any, path: str, out: set[str]) -> None:
-    """Key paths with a non-empty value in ``given`` that the 1.6 encoding of the object lacks."""
-    if isinstance(given, dict):
-        kept_map = kept if isinstance(kept, dict) else {}
-        for key, value in given.items():
-            sub = f"{path}.{key}" if path else key
-            if key not in kept_map:
-                if not _empty(value):
-                    out.add(sub)
-            else:
-                _unknown_paths(value, kept_map[key], sub, out)
-    elif isinstance(given, list) and isinstance(kept, list):
-        for g, k in zip(given, kept):
-            _unknown_paths(g, k, f"{path}[]", out)
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _zone_blind(nodes: list[Any]) -> list[str]:
-    """Nodes with a zone only under the new label: 1.6 sees no zone on them."""
-    return [n.metadata.name for n in nodes if ZONE_NEW in n.metadata.labels and ZONE_1_6 not in n.metadata.labels]
+def _identity(kind: str, obj: Any) -> tuple[str, str] | None:
+    """(kind, name or namespace/name) as the API server stores it; None for a name the server makes up
+    (``generateName``), which never collides."""
+    meta = obj.metadata
+    if not meta.name:
+        return None
+    return kind, meta.name if kind in _CLUSTER_SCOPED else f"{meta.namespace or 'default'}/{meta.name}"
+
+
+@attrs.define(eq=False)
+class _Reader:
+    """Reads a dump's items one by one, keeping what loads and reporting the rest."""
+
+    source: str
+    report: ReportBuilder = attrs.field(factory=ReportBuilder)
+    located: list[tuple[str, Any]] = attrs.field(factory=list)
+    seen: dict[tuple[str, str] | None, str] = attrs.field(factory=dict)
+    skipped_kinds: Counter[str] = attrs.field(factory=Counter)
+    converted: Counter[tuple[str, str]] = attrs.field(factory=Counter)
+    skipped: list[SkippedItem] = attrs.field(factory=list)
+
+    def item(self, where: str, doc: Any) -> None:
+        if isinstance(doc, _Bad):
+            self.skipped.append(SkippedItem(where, doc.reason))
+            return
+        if not isinstance(doc, dict):
+            self.skipped.append(SkippedItem(where, f"expected a Kubernetes object (a mapping), got "
+                                                   f"{type(doc).__name__} {_short(doc)}"))
+            return
+        kind, api_version = doc.get("kind"), doc.get("apiVersion")
+        if not isinstance(kind, str) or not kind:
+            self.skipped.append(SkippedItem(where, f"kind: required (a Kubernetes object names its kind), got "
+                                                   f"{_short(kind)}"))
+            return
+        if kind not in USED_KINDS:
+            self.skipped_kinds[kind] += 1
+            return
+        to = CONVERSIONS.get((str(api_version), kind))
+        if to is not None:
+            doc = {**doc, "apiVersion": to}
+        self._object(where, kind, doc, f"{api_version} {kind}" if to else "", to or "")
+
+    def _object(self, where: str, kind: str, doc: dict[str, Any], conversion: str, to: str) -> None:
+        changes = []
+        if kind == "Pod":
+            doc, changes = adapt_pod(doc)
+        try:
+            obj = KINDS[kind].from_dict(doc, path=where)
+        except ManifestError as err:
+            self.skipped.append(SkippedItem(where, ": ".join(p for p in (err.obj, err.path, err.msg) if p)))
+            return
+        problem = api_validation_error(obj)
+        if problem:
+            self.skipped.append(SkippedItem(where, f"{problem} (1.6's API server refuses it)"))
+            return
+        ident = _identity(kind, obj)
+        if ident in self.seen:
+            self.skipped.append(SkippedItem(where, f'{kind} "{ident[1]}" is also {self.seen[ident]}: the later item '
+                                                   "is skipped (1.6's API server answers AlreadyExists to a second create)"))
+            return
+        if ident is not None:
+            self.seen[ident] = where
+        if conversion:
+            self.converted[(conversion, to)] += 1
+        key = ident[1] if ident is not None else f"{obj.metadata.namespace or 'default'}/{obj.metadata.generate_name}*"
+        for change in changes:
+            self.report.add(change.part, kind, change.field, key, change.action, change.why)
+        self._fields(kind, doc, key)
+        self.located.append((where, obj))
+
+    def _fields(self, kind: str, doc: dict[str, Any], key: str) -> None:
+        for category, path in classify(kind, doc, KINDS[kind]):
+            if category == UNMODELLED:
+                self.report.add(NOT_MODELLED, kind, path, key)
+            elif category == NEW:
+                note = scheduling_note(kind, path)
+                self.report.add(SCHEDULING if note else NOT_IN_1_6, kind, path, key, "ignored", note)
+        if kind == "Node":
+            self._node(doc, key)
+
+    def _node(self, doc: dict[str, Any], key: str) -> None:
+        status = doc.get("status") if isinstance(doc.get("status"), dict) else {}
+        for section in ("capacity", "allocatable"):
+            for name in status.get(section) or {}:
+                if name not in _NODE_RESOURCES_1_6 and not str(name).startswith(_OPAQUE):
+                    self.report.add(NOT_IN_1_6, "Node", f"status.{section}[{name}]", key,
+                                    "kept; the 1.6 scheduler does not read it", _NODE_RESOURCE_WHY)
+        labels = (doc.get("metadata") or {}).get("labels") or {}
+        for new, old in ((ZONE_NEW, ZONE_1_6), (REGION_NEW, REGION_1_6)):
+            if new in labels and old not in labels:
+                self.report.add(SCHEDULING, "Node", f"metadata.labels[{new}] without {old}", key,
+                                "not read by 1.6", _ZONE_WHY)
+
+    def finish(self, name: str) -> tuple[Scenario, DumpReport]:
+        objects = [obj for _, obj in self.located]
+        nodes = {o.metadata.name for o in objects if type(o).kind == "Node"}
+        pods = [o for o in objects if type(o).kind == "Pod"]
+        if not nodes:
+            n = len(self.skipped)
+            skipped = f"; {n} item{'s' if n != 1 else ''} skipped, the first: {self.skipped[0].line()}" if n else ""
+            raise ScenarioError(f"{self.source}: no Node objects: a dump needs `kubectl get nodes,pods,... -o yaml`"
+                                + skipped)
+        ghosts = tuple((f"{p.metadata.namespace or 'default'}/{p.metadata.name}", p.spec.node_name)
+                       for p in pods if p.spec.node_name and p.spec.node_name not in nodes)
+        # nodes first, then bound pods, then the rest: the scheduler starts from a full cache
+        order = {"Node": 0, "Pod": 2}
+        objects.sort(key=lambda o: (order.get(type(o).kind, 1), 0 if type(o).kind != "Pod" or o.spec.node_name else 1))
+        pending = [p for p in pods if not p.spec.node_name]
+        scenario = Scenario(
+            name=name or Path(self.source).stem, description=f"replay of {self.source}", duration=60.0,
+            follow=f"{pending[0].metadata.namespace or 'default'}/{pending[0].metadata.name}" if pending else "",
+            schedulers=(SchedulerSpec("scheduler-0", ("--leader-elect=false",)),),
+            objects=tuple(objects), source=self.source, snapshot_every=1 if len(objects) <= 300 else 50,
+        )
+        scheduling = self.report.findings(SCHEDULING) + ((ghost_finding(ghosts),) if ghosts else ())
+        report = DumpReport(
+            source=self.source, nodes=len(nodes), bound_pods=len(pods) - len(pending), pending_pods=len(pending),
+            other_objects=len(objects) - len(nodes) - len(pods),
+            changes_scheduling=scheduling, not_in_1_6=self.report.findings(NOT_IN_1_6),
+            not_modelled=self.report.findings(NOT_MODELLED),
+            skipped_kinds=tuple(sorted(self.skipped_kinds.items())), skipped_items=tuple(self.skipped),
+            conversions=tuple(sorted((f, t, n) for (f, t), n in self.converted.items())), ghost_pods=ghosts,
+        )
+        return scenario, report
 
 
 def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "") -> tuple[Scenario, DumpReport]:
-    """Parse a dump (a path, or the YAML text itself) into a scenario plus its report."""
+    """Parse a dump (a path, or the YAML/JSON text itself) into a scenario plus its report."""
     text, source = _read(text_or_path)
-    located: list[tuple[str, Any]] = []  # (where in the dump, the object)
-    skipped: Counter[str] = Counter()
-    unknown: Counter[tuple[str, str]] = Counter()
-    converted: Counter[tuple[str, str]] = Counter()
-    for where, doc in _documents(text, source):
-        if not isinstance(doc, dict):
-            raise ScenarioError(f"{where}: expected a Kubernetes object (a mapping), got {type(doc).__name__}")
-        kind, api_version = doc.get("kind"), doc.get("apiVersion")
-        if not isinstance(kind, str) or not kind:
-            raise ScenarioError(f"{where}: kind: required (a Kubernetes object names its kind)")
-        if kind not in USED_KINDS:
-            skipped[kind] += 1
+    reader = _Reader(source)
+    for i, doc in enumerate(_documents(text, source), start=1):
+        if doc is None:
             continue
-        cls = KINDS[kind]
-        to = CONVERSIONS.get((str(api_version), kind))
-        if to is not None:
-            converted[(f"{api_version} {kind}", to)] += 1
-            doc = {**doc, "apiVersion": to}
-        try:
-            obj = cls.from_dict(doc, path=where)
-        except ManifestError as err:
-            raise ScenarioError(str(err)) from None
-        paths: set[str] = set()
-        _unknown_paths(doc, obj.to_dict(), "", paths)
-        for p in paths:
-            unknown[(kind, p)] += 1
-        located.append((where, obj))
-    objects = [obj for _, obj in located]
-    nodes = [o for o in objects if type(o).kind == "Node"]
-    pods = [o for o in objects if type(o).kind == "Pod"]
-    if not nodes:
-        raise ScenarioError(f"{source}: no Node objects: a dump needs `kubectl get nodes,pods,... -o yaml`")
-    for where, obj in located:
-        # 1.6's API server would refuse it (a 422) when the replay creates it: say so now, by item
-        problem = api_validation_error(obj)
-        if problem:
-            raise ScenarioError(f"{where}: {problem} (1.6's API server refuses it; fix or drop the item)")
-    notes = []
-    blind = _zone_blind(nodes)
-    if blind:
-        notes.append(f"{len(blind)} of {len(nodes)} nodes are labelled {ZONE_NEW} but not {ZONE_1_6}"
-                     f" (e.g. {blind[0]}): 1.6's zone spreading and zone predicates see no zone on them")
-    # nodes first, then bound pods, then the rest: the scheduler starts from a full cache
-    order = {"Node": 0, "Pod": 2}
-    objects.sort(key=lambda o: (order.get(type(o).kind, 1), 0 if type(o).kind != "Pod" or o.spec.node_name else 1))
-    pending = [p for p in pods if not p.spec.node_name]
-    scenario = Scenario(
-        name=name or Path(source).stem, description=f"replay of {source}", duration=60.0,
-        follow=f"{pending[0].metadata.namespace or 'default'}/{pending[0].metadata.name}" if pending else "",
-        schedulers=(SchedulerSpec("scheduler-0", ("--leader-elect=false",)),),
-        objects=tuple(objects), source=source, snapshot_every=1 if len(objects) <= 300 else 50,
-    )
-    report = DumpReport(
-        source=source, nodes=len(nodes), bound_pods=len(pods) - len(pending), pending_pods=len(pending),
-        other_objects=len(objects) - len(nodes) - len(pods),
-        skipped_kinds=tuple(sorted(skipped.items())),
-        unknown_fields=tuple(sorted((k, p, n) for (k, p), n in unknown.items())),
-        conversions=tuple(sorted((f, t, n) for (f, t), n in converted.items())),
-        notes=tuple(notes),
-    )
-    return scenario, report
+        for where, item in _items(f"{source}: document {i}", doc, 0):
+            reader.item(where, item)
+    return reader.finish(name)
 
 
 def _is_file(text: str) -> bool:

@@ -62,7 +62,7 @@ class Config:
     metrics: SchedulerMetrics = attrs.field(factory=SchedulerMetrics)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Scheduler:
     """Go: scheduler.Scheduler — watches for new unscheduled pods and binds them to nodes."""
 
@@ -131,7 +131,7 @@ class Scheduler:
     def _bind(self, pod: Any, assumed: Any, dest: str, start: float) -> None:
         """The goroutine scheduleOne starts for the API call (Go: an anonymous func).
 
-        Go: scheduler.go#L185-L224 (the goroutine inside scheduleOne). Its ``defer metrics.E2eSchedulingLatency.Observe(
+        Go: the goroutine inside scheduleOne (lines 190-224 of scheduler.go), scheduler.go#L148-L225. Its ``defer metrics.E2eSchedulingLatency.Observe(
         metrics.SinceInMicroseconds(start))`` evaluates the argument when the defer statement
         runs — at the start of the goroutine — so 1.6's "e2e" latency leaves out the binding
         time. Reproduced: the value is computed here, observed on return.

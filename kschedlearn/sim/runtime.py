@@ -144,6 +144,8 @@ class Runtime:
     goroutines: list[Goroutine] = attrs.field(factory=list, init=False, repr=False)
     crashes: list[Crash] = attrs.field(factory=list, init=False)
     tracer: Any = attrs.field(default=None, init=False)  # kschedlearn.trace.Tracer, set from outside
+    #: the simulation's trace points (a kschedlearn.observe.Observation), set from outside
+    observation: Any = attrs.field(default=None, init=False)
     max_switches: int | None = None
     #: bumped whenever a goroutine starts or any goroutine's state or waiting_on changes, so the
     #: trace snapshots reuse the goroutine views they built while it stands still
@@ -431,6 +433,19 @@ class Runtime:
             if not t.cancelled and (t.owner is None or t.owner.alive)
         ]
         return min(live) if live else None
+
+
+def exit_process(code: int, stdout: str = "") -> None:
+    """Go's ``fmt.Print`` of ``stdout`` then ``os.Exit(code)``, for the calling goroutine's
+    process: the tracer (if any) records it, then every goroutine of the process ends — the
+    calling one at once (``os.Exit`` never returns)."""
+    g = current_goroutine()
+    assert g is not None, "exit_process is called from a goroutine"
+    rt = g.runtime
+    if rt.tracer is not None:
+        rt.tracer.on_exit(rt, g, code, stdout)
+    rt.kill_process(g.process, f"exit status {code}")
+    raise GoroutineExit()
 
 
 def current_goroutine() -> Goroutine | None:

@@ -8,11 +8,11 @@ a pod only when the assigned-pod informer delivers it after the binding, so a bu
 scheduled against a cache that does not yet count the pods just placed — and a node is
 double-booked, past its allocatable resources.
 
-It is bolted on from outside, like the trace points in ``scheduler/instrument.py``: the mirrored
-``scheduler.py`` and ``cache.py`` are untouched. On one replica's scheduler cache it replaces
+It is bolted on from outside, by probes of the observation layer on one replica's scheduler
+cache (the mirrored ``scheduler.py`` and ``cache.py`` are untouched):
 
-- ``assume_pod`` with a no-op that emits the stage ``assume.skipped`` (nothing is counted);
-- ``forget_pod`` with a no-op: there is nothing to forget (1.6's ForgetPod would dereference a
+- ``assume_pod`` does nothing but emit the stage ``assume.skipped`` (nothing is counted);
+- ``forget_pod`` does nothing: there is nothing to forget (1.6's ForgetPod would dereference a
   nil pod state for a pod it never assumed — a panic — so a failed bind would crash the replica
   instead of showing what the switch is about).
 
@@ -24,46 +24,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kschedlearn.observe.wrap import Call, on_method
 from kschedlearn.trace import emit, register_stage
-from kschedlearn.trace.instrument import wrap_instance
 
 register_stage(
     "assume.skipped", "",
     "kschedlearn-only (assume switched off): scheduleOne did not assume the pod, so the cache does not "
     "count it until the assigned-pod informer delivers it after the binding.")
 
-TAG = "no-assume"
-
 
 def _key(pod: Any) -> str:
     return f"{pod.metadata.namespace}/{pod.metadata.name}"
 
 
-def _skip_assume(scheduler_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    def factory(original: Callable[..., Any]) -> Callable[..., Any]:
-        def assume_pod(self: Any, pod: Any) -> None:
-            emit("assume.skipped", f"did not assume {_key(pod)} on {pod.spec.node_name} (assume is off)",
-                 data={"pod": _key(pod), "node": pod.spec.node_name, "scheduler": scheduler_name})
+def switch_off_assume(cache: Any, scheduler_name: str) -> None:
+    """Make one scheduler cache skip AssumePod and ForgetPod (see the module docstring)."""
 
-        assume_pod.__doc__ = original.__doc__
-        return assume_pod
+    def skip_assume(proceed: Callable[..., Any], call: Call) -> None:
+        pod = call.args[0]
+        emit("assume.skipped", f"did not assume {_key(pod)} on {pod.spec.node_name} (assume is off)",
+             data={"pod": _key(pod), "node": pod.spec.node_name, "scheduler": scheduler_name})
 
-    return factory
-
-
-def _skip_forget(original: Callable[..., Any]) -> Callable[..., Any]:
-    def forget_pod(self: Any, pod: Any) -> None:
+    def skip_forget(proceed: Callable[..., Any], call: Call) -> None:
         return None
 
-    forget_pod.__doc__ = original.__doc__
-    return forget_pod
+    on_method(cache, "assume_pod", around=skip_assume)
+    on_method(cache, "forget_pod", around=skip_forget)
 
 
-def switch_off_assume(running: Any) -> None:
-    """Make one running scheduler (``app.server.RunningScheduler``) skip AssumePod/ForgetPod."""
-    cache = running.scheduler.config.scheduler_cache
-    wrap_instance(cache, {"assume_pod": _skip_assume(running.s.scheduler_name),
-                          "forget_pod": _skip_forget}, tag=TAG)
-
-
-__all__ = ["switch_off_assume", "TAG"]
+__all__ = ["switch_off_assume"]

@@ -115,7 +115,7 @@ LOC_CONFIRMED = "scheduler cache: confirmed (added by the assigned-pod informer)
 LOCATIONS = (LOC_API, LOC_PODQUEUE, LOC_SCHEDULE_ONE, LOC_BACKOFF, LOC_ASSUMED, LOC_FINISHED, LOC_DELTA_FIFO, LOC_CONFIRMED)
 """The places a pod can be, in the order of its journey (the choices of :func:`pod_location_question`)."""
 
-#: stages whose snapshot is taken just *before* the call (scheduler/instrument.py)
+#: stages whose snapshot is taken just *before* the call (observe/scheduler.py)
 _BEFORE_STAGES = frozenset({"bind", "cache.addPod", "expirePod"})
 _SCHEDULE_ONE_STAGES = frozenset({"fifo.pop", "scheduleOne.pop", "schedule.start", "schedule.predicates",
                                   "schedule.predicate_node", "schedule.priorities", "selectHost"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from kschedlearn.api.v1 import Pod
 from kschedlearn.simulation.questions import Question, _choices
+from kschedlearn.observe.views import queue_state
 
 _DELTA_TYPES = ("Added", "Updated", "Deleted", "Sync")
 
@@ -35,7 +36,7 @@ def fifo_pop_question(seed: int) -> Question:
     fifo = new_fifo(meta_namespace_key_func)
     for op, name, rv in ops:
         getattr(fifo, op)(_pod(name, rv))
-    if not fifo.debug_state().items:  # keep at least one item so that Pop returns
+    if not queue_state(fifo).items:  # keep at least one item so that Pop returns
         fifo.add(_pod("d", 3))
         ops.append(("add", "d", 3))
     rt = Runtime(seed=seed)
@@ -44,7 +45,7 @@ def fifo_pop_question(seed: int) -> Question:
     pool = [f"default/{n} (resourceVersion {rv})" for n in names for rv in (1, 2, 3)]
     script = "; ".join(f"{op}({n}, rv {rv})" for op, n, rv in ops)
     prompt = f"client-go FIFO, seed {seed}: {script}. What does the next Pop return?"
-    line = list(fifo.debug_state().queue)
+    line = list(queue_state(fifo).queue)
     explanation = (f"Add/Update keep a queued key's place and replace its object (so Pop returns the newest "
                    f"version); Delete removes the item but leaves its key in the line as a ghost that Pop "
                    f"skips; a deleted key that is added again goes to the back only if it is not still in the "
@@ -76,7 +77,7 @@ def delta_fifo_question(seed: int) -> Question:
             getattr(d, op)(_pod("p", rv))
             ops.append(f"{op}(p)")
     rt = Runtime(seed=seed)
-    if not d.debug_state().queue:
+    if not queue_state(d).queue:
         truth = "nothing: the key p is not queued"
     else:
         deltas = rt.run_fn(d.pop, lambda _deltas: None)

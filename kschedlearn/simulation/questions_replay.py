@@ -18,6 +18,8 @@ from kschedlearn.simulation.questions import Question, _choices
 from kschedlearn.simulation.simulation import Simulation
 
 SAMPLE_DUMP = Path(__file__).resolve().parents[1] / "scenarios" / "data" / "dumps" / "sample-cluster.yaml"
+#: real captures of real clusters (sources and licences in the README there)
+REAL_DUMPS = SAMPLE_DUMP.parent / "real"
 
 
 def apply_pod(sim: Simulation, name: str, cpu: str, memory: str = "128Mi", labels: dict[str, str] | None = None) -> None:
@@ -78,4 +80,4 @@ def replay_placement_question(seed: int, dump: str | Path = SAMPLE_DUMP) -> Ques
     return Question(prompt, choices, short[truth], explanation, pick.seq, Path(dump).stem, seed)
 
 
-__all__ = ["apply_pod", "kubectl_apply_question", "replay_placement_question", "SAMPLE_DUMP"]
+__all__ = ["apply_pod", "kubectl_apply_question", "replay_placement_question", "SAMPLE_DUMP", "REAL_DUMPS"]

@@ -20,6 +20,7 @@ Results are plain ``attrs`` values; drawing them is :mod:`kschedlearn.viz.scale`
 from __future__ import annotations
 
 import cProfile
+import inspect
 import gc
 import pstats
 import time
@@ -126,11 +127,13 @@ class Harness:
     config: Any
     workload: Workload
     engine: str
+    #: the fast paths beside the mirror stay in place while the harness lives (as in a world)
+    fast_paths: Any = None
 
 
 def build(workload: Workload, engine: str = "mirrored") -> Harness:
     """Wire the 1.6 scheduler over ``workload`` and wait until its cache and listers hold it all."""
-    from kschedlearn.accelerated import ENGINES, create_from_provider_accelerated
+    from kschedlearn.accelerated import ENGINES, create_from_provider_accelerated, fast_paths
     from kschedlearn.client_go.informers import new_shared_informer_factory
     from kschedlearn.scheduler.factory import plugins
     from kschedlearn.scheduler.factory.factory import new_config_factory
@@ -170,7 +173,7 @@ def build(workload: Workload, engine: str = "mirrored") -> Harness:
            and len(cfg.node_lister.list()) >= len(workload.nodes)
            and len(factory.service_lister.list(everything)) >= len(workload.services)
            and len(factory.controller_lister.list(everything)) >= len(workload.controllers))
-    return Harness(runtime=rt, config=cfg, workload=workload, engine=engine)
+    return Harness(runtime=rt, config=cfg, workload=workload, engine=engine, fast_paths=fast_paths.acquire())
 
 
 def _place(h: Harness, pod: Pod) -> str:
@@ -367,7 +370,7 @@ def count_calls(h: Harness, pod: Pod, functions: Sequence[Callable[..., Any]]) -
     stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
     out: dict[str, CallCount] = {}
     for fn in functions:
-        code = fn.__code__
+        code = inspect.unwrap(fn).__code__  # (a simulation may have a trace point in front of it)
         key = (code.co_filename, code.co_firstlineno, code.co_name)
         _, ncalls, _, _, callers = stats.get(key, (0, 0, 0, 0, {}))
         by = tuple(sorted(((c[2], v[1] if isinstance(v, tuple) else v) for c, v in callers.items()), key=lambda x: -x[1]))

@@ -38,12 +38,24 @@ from kschedlearn.apiserver.rest.httpserver import LOOPBACK, Answer, SimHTTPServe
 from kschedlearn.apiserver.rest.tls import self_signed
 from kschedlearn.apiserver.rest.types import RestRequest, Response, WatchRequest
 from kschedlearn.apiserver.rest.watch import WatchHub
+from kschedlearn.apiserver.rest.writes import is_dry_run
+from kschedlearn.apimachinery.api.errors import Status
 from kschedlearn.scenarios.scenario import Action
 
 if TYPE_CHECKING:
     from kschedlearn.simulation.simulation import Simulation
 
 T = TypeVar("T")
+
+
+def ended_answer(sim: Simulation) -> Response:
+    """The 503 a write gets once the scenario has ended (kschedlearn-only: a real API server never ends)."""
+    last = sim.trace[-1] if sim.trace else None
+    where = f" at t={last.time:g}s (event {last.seq})" if last is not None else ""
+    message = (f"kschedlearn: the scenario {sim.scenario.name!r} has ended{where}; nothing runs any more, so this "
+               "write was not applied (a pod created now would never be scheduled): go back with sim.back() or "
+               "sim.goto(n) to change the past, or serve a scenario that runs on (kschedlearn serve)")
+    return Response(503, Status(message=message, reason="ServiceUnavailable", code=503).to_dict())
 
 
 def kubeconfig_text(server: str, token: str, ca_pem: bytes, name: str = "kschedlearn") -> str:
@@ -111,8 +123,15 @@ class Serving:
         return self.hub
 
     def execute(self, req: RestRequest) -> Answer:
-        """(simulation thread) answer one request."""
-        if req.mutating:
+        """(simulation thread) answer one request.
+
+        A write is recorded and applied at the cursor; a dry run (``dryRun=All``) is answered from
+        the live world without being recorded (it changes nothing); a write after the end of a
+        finished scenario is refused (503): nothing would ever run again to act on it.
+        """
+        if req.mutating and not is_dry_run(req):
+            if self.sim.finished:
+                return ended_answer(self.sim)
             answer = self.sim.apply_external(Action(at=self.sim.time, kind="request", arg=req))
         else:
             answer = RestHandler(self.sim.world.api, server_address=f"{LOOPBACK}:{self.port}").handle(req)

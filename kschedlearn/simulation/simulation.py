@@ -91,8 +91,8 @@ class Simulation(Questions):
     def from_manifests(cls, text_or_path: str | Path, seed: int = 0, **kwargs: Any) -> Simulation:
         """Replay a real cluster: the output of ``kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc -A -o yaml``.
 
-        Bound pods stay where they are; pending pods are placed by the simulated 1.6 scheduler.
-        What 1.6 does not read is reported once in ``sim.import_report`` (``.summary()``).
+        Bound pods stay where they are; pending pods are placed by the simulated 1.6 scheduler. Read
+        item by item; what was changed or skipped is reported once in ``sim.import_report`` (``.summary()``).
         """
         from kschedlearn.scenarios.cluster_dump import load_cluster_dump
 
@@ -309,8 +309,8 @@ class Simulation(Questions):
         world = self.world
         if self.cursor >= len(self.trace) - 1:
             return world
-        target = self.cursor
-        self._world = self._replay(target)
+        world.close()
+        self._world = self._replay(self.cursor)
         return self._world
 
     def _replay(self, target: int) -> World:

@@ -20,14 +20,14 @@ from kschedlearn.apiserver.rest.handler import RestHandler
 from kschedlearn.apiserver.rest.types import Response
 from kschedlearn.apiserver.server import APIServer
 from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
-from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
 from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
 from kschedlearn.scenarios.scenario import Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
-from kschedlearn.scheduler.instrument import instrument_scheduler
-from kschedlearn.simulation.no_assume import switch_off_assume
+from kschedlearn.observe import Observation, ReplicaHandles, attach
+from kschedlearn.observe.replica import observe_kube_scheduler
+from kschedlearn.observe.sharing import Source
+from kschedlearn.observe.views import backoff_state, cache_state, queue_state
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
-from kschedlearn.trace.sharing import watch_cache, watch_queue
 from kschedlearn.trace.snapshot import SnapshotBuilder
 
 register_stage("workload", "", "The scenario's timeline acted on the cluster (a pod or node came or went, or a fault was set up).")
@@ -48,7 +48,7 @@ class Replica:
     name: str
     flags: tuple[str, ...]
     process: sim.Process
-    handles: RunningScheduler
+    handles: ReplicaHandles
 
 
 @attrs.define(eq=False)
@@ -64,6 +64,9 @@ class World:
     kubelet: KubeletSim
     replicas: dict[str, Replica]
     builder: SnapshotBuilder
+    observation: Observation
+    #: the fast paths beside the mirror stay in place while this world lives
+    fast_paths: Any = None
     finished: bool = False
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
 
@@ -79,6 +82,13 @@ class World:
         if event is None and self.runtime.now >= self.scenario.duration:
             self.finished = True
         return event
+
+    def close(self) -> None:
+        """This world will not run again (the notebook replaced it): its trace points come off
+        the process-wide probes and its lease on the fast paths ends."""
+        self.observation.close()
+        if self.fast_paths is not None:
+            self.fast_paths.release()
 
     # -- acting on the cluster -----------------------------------------------------------
     def apply(self, action: Action, *, stage: str = "workload") -> Any:
@@ -242,6 +252,8 @@ def _describe(action: Action) -> str:
 
 
 def _plain(arg: Any) -> Any:
+    if hasattr(arg, "to_plain"):  # an HTTP request: its body as text, or base64 when binary (protobuf)
+        return arg.to_plain()
     if hasattr(arg, "to_dict"):
         return arg.to_dict()
     if attrs.has(type(arg)):
@@ -257,7 +269,6 @@ def build_world(
     snapshot_every: int = 1,
     log_verbosity: int = 4,
     capture_stacks: bool = True,
-    on_replica_created: Callable[[RunningScheduler], None] | None = None,
     registry: Any = None,
     engine: str = "mirrored",
 ) -> World:
@@ -268,7 +279,7 @@ def build_world(
     statement-by-statement mirror) or ``"accelerated"`` (same outcomes and trace, less work per
     pod; ``kschedlearn.accelerated``), swapped in as each replica's scheduler is created.
     """
-    from kschedlearn.accelerated import ENGINES, accelerate_config
+    from kschedlearn.accelerated import ENGINES, fast_paths
 
     if engine not in ENGINES:
         raise ValueError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
@@ -276,6 +287,7 @@ def build_world(
     tracer = Tracer(capture_stacks=capture_stacks, log_verbosity=log_verbosity,
                     snapshot_every=snapshot_every if snapshots else 0)
     rt.tracer = tracer
+    observation = attach(rt)
     api = APIServer(rt)
     client = new_for_server(api)
     for obj in scenario.objects:
@@ -286,36 +298,27 @@ def build_world(
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
     kubelet = start_kubelet_sim(rt, client)
     world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,
-                  kubelet=kubelet, replicas={}, builder=builder)
+                  kubelet=kubelet, replicas={}, builder=builder, observation=observation,
+                  fast_paths=fast_paths.acquire())
     builder.api_objects = world.objects
     builder.api_version = lambda: api.storage.resource_version
     if snapshots:
         tracer.snapshot_fn = builder
         tracer.listeners.append(builder.observe)
 
+    def on_config(handles: ReplicaHandles, config: Any) -> None:
+        """A replica's CreateFromKeys returned its scheduler Config: point the views at it."""
+        replica = next(r for r in world.replicas.values() if r.handles is handles)
+        _attach_to_builder(world, replica)
+
+    observe_kube_scheduler(rt, assume=scenario.assume, engine=engine, on_config=on_config)
     for spec in scenario.schedulers:
         proc = rt.new_process(spec.name)
-        handles = RunningScheduler(s=None)
-        replica = Replica(spec.name, scenario.flags_for(spec), proc, handles)
+        replica = Replica(spec.name, scenario.flags_for(spec), proc, observation.handles(proc))
         world.replicas[spec.name] = replica
 
-        def created(h: RunningScheduler, replica: Replica = replica) -> None:
-            if engine == "accelerated":
-                accelerate_config(h.scheduler.config)
-            instrument_scheduler(h)
-            if not scenario.assume:
-                switch_off_assume(h)
-            watch_cache(h.scheduler.config.scheduler_cache)  # cheap snapshots (trace/sharing.py)
-            watch_queue(h.config_factory.pod_queue)
-            watch_queue(h.config_factory.scheduled_pod_populator.config.queue)
-            _attach_to_builder(world, replica)
-            if on_replica_created is not None:
-                on_replica_created(h)
-
-        def main(replica: Replica = replica, created: Callable[[RunningScheduler], None] = created) -> None:
-            kube_scheduler.main(replica.flags, server=api, hostname=replica.name,
-                                handles=replica.handles, on_created=created,
-                                registry=copy_registry(registry))
+        def main(replica: Replica = replica) -> None:
+            kube_scheduler.main(replica.flags, server=api, hostname=replica.name, registry=copy_registry(registry))
 
         rt.go(main, name=f"{spec.name} main", process=proc)
 
@@ -327,50 +330,39 @@ def build_world(
 
 def _attach_to_builder(world: World, replica: Replica) -> None:
     """Point the snapshot builder at "the focused replica" (the leader, else the first alive
-    one): proxies look it up at every snapshot, so after a fail-over the views follow the new
+    one): its sources look it up at every snapshot, so after a fail-over the views follow the new
     leader."""
     if world.builder.cache is not None:
         return
-    world.builder.cache = _Focused(world, lambda h: h.scheduler.config.scheduler_cache)
+    world.builder.cache = Source(_focused(world, lambda h: h.scheduler.config.scheduler_cache), cache_state)
     world.builder.queues = {
-        "podQueue": _FocusedQueue(world, lambda h: h.config_factory.pod_queue, "FIFO"),
-        "scheduledPodPopulator": _FocusedQueue(
-            world, lambda h: h.config_factory.scheduled_pod_populator.config.queue, "DeltaFIFO"),
+        "podQueue": Source(_focused(world, lambda h: h.config_factory.pod_queue), queue_state, "FIFO"),
+        "scheduledPodPopulator": Source(
+            _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue), queue_state,
+            "DeltaFIFO"),
     }
-    world.builder.backoff = _Focused(world, lambda h: _LazyBackoff(h.config_factory))
+    world.builder.queues["nodeInformer"] = Source(_focused(world, _node_informer_queue), queue_state, "DeltaFIFO")
+    # the factory creates its PodBackoff inside CreateFromKeys: read it when asked
+    world.builder.backoff = Source(_focused(world, lambda h: h.config_factory.pod_backoff), backoff_state)
 
 
-@attrs.define(eq=False)
-class _Focused:
-    """``debug_state()`` of a part of whichever replica is focused right now."""
+def _node_informer_queue(handles: ReplicaHandles) -> Any:
+    """The DeltaFIFO of the replica's shared node informer (None until the informer runs)."""
+    informer = handles.informer_factory.informers.get(Node) if handles.informer_factory is not None else None
+    controller = informer.controller if informer is not None else None
+    return controller.config.queue if controller is not None else None
 
-    world: World
-    part: Callable[[RunningScheduler], Any]
 
-    def _target(self) -> Any:
-        replica = self.world.focused()
+def _focused(world: World, part: Callable[[ReplicaHandles], Any]) -> Callable[[], Any]:
+    """``part`` of whichever replica is focused right now (None before it exists)."""
+
+    def target() -> Any:
+        replica = world.focused()
         if replica is None or replica.handles.scheduler is None:
             return None
-        return self.part(replica.handles)
+        return part(replica.handles)
 
-    def debug_state(self) -> Any:
-        target = self._target()
-        return target.debug_state() if target is not None else None
-
-
-@attrs.define(eq=False)
-class _FocusedQueue(_Focused):
-    kind: str = "FIFO"
-
-
-@attrs.define(eq=False)
-class _LazyBackoff:
-    """The factory creates its PodBackoff inside CreateFromKeys; read it when needed."""
-
-    factory: Any
-
-    def debug_state(self) -> tuple[Any, ...]:
-        return self.factory.pod_backoff.debug_state() if self.factory.pod_backoff is not None else ()
+    return target
 
 
 def _play_timeline(world: World) -> None:

@@ -17,16 +17,11 @@ from typing import Any
 import attrs
 
 from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
-from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent, _new_event
+from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent
 from kschedlearn.trace.stages import CATALOGUE, stage as lookup_stage
 
-# the runtime, the tracer and the trace-point wrappers are not part of the Go story
-_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace")
-
-
-def _is_instrument_module(mod: str) -> bool:
-    """``kschedlearn.scheduler.instrument``, ``...core.instrument``, ``...cache.instrument``, ..."""
-    return mod.endswith(".instrument")
+# the runtime, the tracer and the observation layer's trace points are not part of the Go story
+_SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace", "kschedlearn.observe")
 
 
 #: while an ``in_frame`` event is being recorded: the observed function's frame, which every
@@ -169,7 +164,7 @@ def _frame(f: Any, mod: str, lines: dict[int, Frame]) -> Frame:
 
 
 def _is_mirrored_frame_module(mod: str) -> bool:
-    return mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES) and not _is_instrument_module(mod)
+    return mod.startswith("kschedlearn.") and not mod.startswith(_SKIP_MODULES)
 
 
 @functools.cache
@@ -297,7 +292,7 @@ class Tracer:
                                 self.snapshot_fn, stage, data)
         # positional, in TraceEvent's field order: seq, time, goroutine, process, stage, go_ref,
         # message, why, data, stack, snapshot, observed
-        event = _new_event(
+        event = TraceEvent(
             seq, rt.now, g.name if g is not None else "", g.process.name if g is not None else "",
             stage, info.go_ref, message, why if why is not None else info.why, data, stack, snap, observed,
         )
@@ -308,6 +303,10 @@ class Tracer:
             except Exception as err:  # noqa: BLE001 - see listener_errors
                 self.listener_errors.append((event, err))
         return event
+
+    def on_exit(self, rt: Runtime, g: Goroutine, code: int, stdout: str) -> None:
+        """A simulated process printed ``stdout`` and called ``os.Exit(code)``."""
+        self.record(rt, g, "process.exit", stdout.rstrip("\n"), None, {"stdout": stdout, "exit_code": code})
 
     def on_crash(self, rt: Runtime, g: Goroutine, exc: BaseException) -> None:
         self.record(

@@ -3,7 +3,8 @@
 Go: https://github.com/kubernetes/kubernetes/blob/v1.6.1/vendor/github.com/golang/glog/glog.go
 
 Each call becomes a ``log`` trace event on the current runtime (level and verbosity in
-``data``). Outside a traced runtime the line goes to Python's ``logging`` (logger
+``data``); a simulation's observation layer may attach trace points right after a given line
+(``Observation.on_log``), whether or not its verbosity is on. Outside a traced runtime the line goes to Python's ``logging`` (logger
 ``kschedlearn.glog``). ``fatalf`` raises :class:`FatalError`, which kills the calling goroutine's
 simulated process — exactly what ``glog.Fatalf`` (exit code 255) does to the Go binary.
 """
@@ -11,6 +12,7 @@ simulated process — exactly what ``glog.Fatalf`` (exit code 255) does to the G
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 import attrs
@@ -46,14 +48,20 @@ def _log(level: str, verbosity: int, fmt: str, args: tuple[Any, ...]) -> None:
     costs a level check, not a formatted message.
     """
     g = current_goroutine()
-    tracer = g.runtime.tracer if g is not None else None
+    runtime = g.runtime if g is not None else None
+    tracer = runtime.tracer if runtime is not None else None
     if tracer is not None:
         if _enabled(g, tracer, verbosity, 3):
             emit("log", sprintf(fmt, *args), data={"level": level, "v": verbosity})
-        return
-    py_level = _PY_LEVEL[level]
-    if _logger.isEnabledFor(py_level):
-        _logger.log(py_level, sprintf(fmt, *args))
+    else:
+        py_level = _PY_LEVEL[level]
+        if _logger.isEnabledFor(py_level):
+            _logger.log(py_level, sprintf(fmt, *args))
+    observation = runtime.observation if runtime is not None else None
+    if observation is not None and observation.log_hooks:
+        # the simulation's trace points at this line (kschedlearn.observe): the logging function
+        # is one frame up, the mirrored line that logs two
+        observation.after_log(fmt, args, sys._getframe(2))
 
 
 def _enabled(g: Any, tracer: Any, verbosity: int, depth: int) -> bool:

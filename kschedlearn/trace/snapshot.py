@@ -43,7 +43,7 @@ from kschedlearn.trace.attrs_json import decode, encode
 from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import PodHolderView, next_holders
-from kschedlearn.trace.sharing import Reuse, shared_items, type_name, watch_cache, watch_queue
+from kschedlearn.trace.sharing import Reuse, shared_items
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -332,7 +332,9 @@ def _pod_view(obj: Any) -> PodView:
 class SnapshotBuilder:
     """Holds references to live components; ``builder()`` returns a fresh :class:`Snapshot`.
 
-    ``queues``: name -> FIFO/DeltaFIFO; ``stores``: name -> anything with ``list_keys()``;
+    ``queues``: name -> a source whose ``debug_state()`` is a queue's view and ``kind`` its kind;
+    ``cache`` / ``backoff``: sources of those views (``kschedlearn.observe.sharing.Source``: the
+    observation layer reads the live objects); ``stores``: name -> anything with ``list_keys()``;
     ``api_objects``: returns the API server's objects (``api_version``, optional: its revision
     counter — while it stands still the last API view is reused); ``leader_candidates``: identities
     of the scheduler replicas. Register ``observe`` as a tracer listener so ``stages_seen`` grows.
@@ -425,8 +427,7 @@ class SnapshotBuilder:
         )
 
     def _cache(self) -> Any:
-        # watching is a no-op once done, or for a proxy (the world watches the replicas' caches)
-        return watch_cache(self.cache).debug_state() if self.cache is not None else None
+        return self.cache.debug_state() if self.cache is not None else None
 
     def _backoff(self) -> tuple[BackoffEntryView, ...] | None:
         if self.backoff is None:
@@ -437,10 +438,9 @@ class SnapshotBuilder:
     def _queues(self) -> dict[str, QueueView]:
         out = {}
         for name, q in self.queues.items():
-            state = watch_queue(q).debug_state()  # the same object while a watched queue stands still
+            state = q.debug_state()  # the same object while a watched queue stands still
             if state is not None:
-                # a proxy for "the focused replica's queue" names its kind itself
-                kind = getattr(q, "kind", None) or type_name(q)
+                kind = q.kind
                 out[name] = self._reuse["queue:" + name].get(
                     (kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
         return self._reuse["queues"].get(list(out.items()), lambda: out)

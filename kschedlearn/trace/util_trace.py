@@ -6,7 +6,7 @@ https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserve
 
 ``step`` records a message and a time, as Go's ``Step`` does; the trace points the notebook
 pauses at around these steps (``schedule.start``, ``schedule.predicates``) are attached from
-outside (``kschedlearn.scheduler.core.instrument``), with the data the views need.
+outside (``kschedlearn.observe.generic_scheduler``), with the data the views need.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The ``cache`` view: the scheduler cache's nodes, their pods and resource use.
 
-Go: none — kschedlearn-only (DESIGN §8); draws ``SchedulerCache.debug_state()``
+Go: none — kschedlearn-only (DESIGN §8); draws the scheduler cache's view (``observe.views.cache_state``)
 (schedulercache/cache.go's ``nodes`` map of NodeInfo and ``podStates`` / ``assumedPods``).
 Each node shows requested vs allocatable CPU, memory and pod count as text bars; assumed pods
 are marked with their TTL countdown (``deadline - now``, which only starts at FinishBinding).

@@ -4,7 +4,9 @@ Go: none — kschedlearn-only (DESIGN §8, the seed article's "multi-queue cache
 loop API server → Reflector → podQueue (FIFO) → scheduleOne (NextPod, predicates, priorities,
 selectHost) → AssumePod into the scheduler cache → bind goroutine → API server → assigned-pod
 Reflector → DeltaFIFO → processLoop (handlers: addPodToCache …) → cache confirm, plus
-cleanupAssumedPods expiring assumed pods and the error path through podBackoff.
+cleanupAssumedPods expiring assumed pods and the error path through podBackoff — and the lane that
+fills the cache's nodes: the shared node informer's Reflector → DeltaFIFO → processLoop →
+addNodeToCache / updateNodeInCache / deleteNodeFromCache.
 
 The followed pod is a *token*: wherever it is at the cursor — a queue row, scheduleOne's hands
 (with the phase it is in), the bind goroutine, the processLoop, a cache row (assumed / binding
@@ -31,6 +33,8 @@ POD_QUEUE = "podQueue"
 """Snapshot queue name of the scheduler's FIFO of unassigned pods (ConfigFactory.PodQueue)."""
 ASSIGNED_QUEUE = "scheduledPodPopulator"
 """Snapshot queue name of the assigned-pod informer's DeltaFIFO (ConfigFactory.scheduledPodPopulator)."""
+NODE_QUEUE = "nodeInformer"
+"""Snapshot queue name of the shared node informer's DeltaFIFO (its handlers keep the cache's nodes)."""
 
 SCHEDULE_ONE_STEPS = (
     ("NextPod", ("fifo.pop", "scheduleOne.pop")),
@@ -72,6 +76,8 @@ _EDGES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("processLoop", "cache", "AddPod (confirm)\n/ Update / Remove",
      ("handler.addPodToCache", "cache.addPod", "cache.updatePod", "cache.removePod")),
     ("cleanup", "cache", "expire", ("cleanupAssumedPods", "expirePod")),
+    ("apiserver", "nodeQueue", "node Reflector\n→ Added / Updated / …", ()),
+    ("nodeQueue", "cache", "HandleDeltas → addNodeToCache\n/ updateNodeInCache / deleteNodeFromCache", ()),
     ("scheduleOne", "backoff", "error → backoff", ("error.backoff",)),
     ("backoff", "podQueue", "AddIfNotPresent", ("error.requeue",)),
 )
@@ -311,6 +317,9 @@ def pipeline(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
     dname, d = _find_queue(snap, ASSIGNED_QUEUE, "DeltaFIFO")
     prev_d = (prev.queues or {}).get(dname) if prev else None
     _queue_node(g, "deltaFIFO", "DeltaFIFO (assigned pods)", d, prev_d, follow)
+    nq = (snap.queues or {}).get(NODE_QUEUE)
+    prev_n = (prev.queues or {}).get(NODE_QUEUE) if prev else None
+    _queue_node(g, "nodeQueue", "DeltaFIFO (node informer)", nq, prev_n, None)
     _cache_node(g, snap, prev, follow)
     _backoff_node(g, snap, follow)
     holders: dict[str, list[PodHolderView]] = {}
@@ -324,7 +333,7 @@ def pipeline(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
                  holders.get("processLoop", []), PROCESS_LOOP_STEPS, follow)
     g.node("cleanup", "cleanupAssumedPods\n(every 1s)", shape="box", style="rounded,dashed")
     _legend(g)
-    for group in (("apiserver", "legend"), ("backoff", "podQueue", "deltaFIFO"),
+    for group in (("apiserver", "legend"), ("backoff", "podQueue", "deltaFIFO", "nodeQueue"),
                   ("scheduleOne", "processLoop", "cleanup"), ("bind", "cache")):
         with g.subgraph() as s:
             s.attr(rank="same")

@@ -15,16 +15,18 @@ from kschedlearn.viz._common import (
     ACTIVE, FOLLOW_BG, IDLE_FG, MAX_ROWS, VISITED_BG, esc, mark, new_digraph,
 )
 
-# (label, Go location, stages that mean "reached", Python function names on the stack)
+# (label, Go file, stages that mean "reached", Python function names on the stack); the Go file is
+# in the v1.6.1 tree, written without its plugin/cmd/kube-scheduler/, plugin/pkg/scheduler/, pkg/ or
+# staging/src/k8s.io/ prefix (main keeps its full path: two files are called scheduler.go)
 CHAIN: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("main", "plugin/cmd/kube-scheduler/scheduler.go", ("main",), ("main",)),
     ("NewSchedulerServer", "app/options/options.go", ("NewSchedulerServer",), ("new_scheduler_server",)),
     ("app.Run", "app/server.go", ("Run",), ("run",)),
-    ("createClient", "app/server.go", ("createClient",), ("create_client",)),
-    ("createRecorder", "app/server.go", ("createRecorder",), ("create_recorder",)),
-    ("NewSharedInformerFactory", "client-go/informers/factory.go", ("NewSharedInformerFactory",),
+    ("createClient", "app/configurator.go", ("createClient",), ("create_client",)),
+    ("createRecorder", "app/configurator.go", ("createRecorder",), ("create_recorder",)),
+    ("NewSharedInformerFactory", "client/informers/informers_generated/externalversions/factory.go", ("NewSharedInformerFactory",),
      ("new_shared_informer_factory",)),
-    ("createScheduler", "app/server.go", ("createScheduler",), ("create_scheduler",)),
+    ("createScheduler", "app/configurator.go", ("createScheduler",), ("create_scheduler",)),
     ("NewConfigFactory", "factory/factory.go", ("NewConfigFactory",), ("new_config_factory",)),
     ("schedulercache.New", "schedulercache/cache.go", ("schedulercache.New",), ("new",)),
     ("NewIndexerInformer", "client-go/tools/cache/controller.go", ("NewIndexerInformer",),
@@ -33,7 +35,7 @@ CHAIN: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("CreateFromKeys", "factory/factory.go", ("CreateFromKeys",), ("create_from_keys",)),
     ("ConfigFactory.Run", "factory/factory.go", ("ConfigFactory.Run",), ()),
     ("startHTTP", "app/server.go", ("startHTTP",), ("start_http",)),
-    ("informerFactory.Start", "client-go/informers/factory.go", ("informerFactory.Start",), ()),
+    ("informerFactory.Start", "client/informers/informers_generated/externalversions/factory.go", ("informerFactory.Start",), ()),
     ("leader election", "client/leaderelection/leaderelection.go",
      ("leaderelection.start", "leaderelection.acquire", "leaderelection.renew"), ("acquire", "run_leader_election")),
     ("Scheduler.Run", "scheduler.go", ("Scheduler.Run",), ()),

@@ -1,9 +1,11 @@
 """HTML for the explorer's source pane and its banner (crashes, the end of the scenario).
 
-Go: none — kschedlearn-only (DESIGN §9; Python Tutor's code pane). Pure functions of a
+Go: none — kschedlearn-only (DESIGN §9; Python Tutor's code pane). Functions of a
 :class:`~kschedlearn.simulation.where.CodeLocation` and of crash records, so the live widget and
-the static HTML of a saved notebook show the same thing. No script is needed: the pane shows a
-window of the function around the current line, so that line is always in view.
+the static HTML of a saved notebook show the same thing: the mirrored Python function and, beside
+it, its Go twin (fetched from the v1.6.1 tag on first view, then cached:
+``kschedlearn.simulation.go_source``). No script is needed: each side shows a window of its
+function around the current line, so that line is always in view; long lines wrap.
 """
 
 from __future__ import annotations
@@ -12,19 +14,24 @@ import html
 from collections.abc import Sequence
 
 from kschedlearn.simulation.checks import ProcessCrash
+from kschedlearn.simulation.go_source import GoLine
 from kschedlearn.simulation.where import GO_BLOB, CodeLocation, SourceLine
 
 #: a function longer than this is shown as its ``def`` line plus a window around the current line
-WINDOW = 9
+#: (``WINDOW`` lines before and after it), so that the current line is always in view
+WINDOW = 5
 _PHASES = {
     "running": "running this line",
-    "returned": "has just returned (its last statement)",
-    "entering": "is about to run (its first statement)",
+    "calling": "about to call {calls}",
+    "returned": "{calls} has just returned here",
+    "entering": "a goroutine is about to run this function (its first statement)",
     "raised": "raised here",
 }
+# long lines wrap (never cut off at the right); a long function scrolls inside its own box
 _PRE = ("margin:0;padding:4px 0;font-family:var(--jp-code-font-family,monospace);font-size:12px;"
-        "line-height:1.45;background:var(--jp-cell-editor-background,#f7f7f7);overflow-x:auto;"
-        "white-space:pre")
+        "line-height:1.45;background:var(--jp-cell-editor-background,#f7f7f7);overflow:auto;"
+        "white-space:pre-wrap;overflow-wrap:anywhere")
+_COLUMN = "flex:1 1 300px;min-width:0"
 
 
 def _signature_end(lines: Sequence[SourceLine]) -> int:
@@ -70,15 +77,48 @@ def _window(lines: Sequence[SourceLine]) -> list[SourceLine | None]:
     return shown
 
 
-def _line_html(line: SourceLine | None) -> str:
+def _line_html(line: SourceLine | GoLine | None, kind: str = "source") -> str:
     if line is None:
-        return '<span class="kschedlearn-source-gap" style="color:#999">      ⋮</span>'
+        return f'<span class="kschedlearn-{kind}-gap" style="color:#999;display:block">      ⋮</span>'
     number = f'<span style="color:#999;user-select:none">{line.number:5d}  </span>'
     text = html.escape(line.text) or " "
     if line.current:
-        return (f'<span class="kschedlearn-source-current" style="display:block;background:#fff3b0;'
+        return (f'<span class="kschedlearn-{kind}-current" style="display:block;background:#fff3b0;'
                 f'box-shadow:inset 3px 0 0 #f9a825;font-weight:bold">{number}{text}</span>')
-    return f'<span class="kschedlearn-source-line" style="display:block">{number}{text}</span>'
+    return f'<span class="kschedlearn-{kind}-line" style="display:block">{number}{text}</span>'
+
+
+def _go_window(lines: Sequence[GoLine]) -> list[GoLine | None]:
+    """The Go function whole when short; else its first line and a window around the current one."""
+    if len(lines) <= 2 * WINDOW + 4:
+        return list(lines)
+    current = next((i for i, line in enumerate(lines) if line.current), 0)
+    start, stop = max(current - WINDOW, 1), min(current + WINDOW + 1, len(lines))
+    shown: list[GoLine | None] = [lines[0]]
+    if start > 1:
+        shown.append(None)
+    shown.extend(lines[start:stop])
+    if stop < len(lines):
+        shown.append(None)
+    return shown
+
+
+def go_column(loc: CodeLocation) -> str:
+    """The right half: the Go twin's text with the Go line of the current statement highlighted,
+    or why it cannot be shown (with the link)."""
+    text = loc.go_source()
+    label = (f'<div style="color:#666;font-size:11px">Go · {html.escape(loc.go_symbol or "?")} · v1.6.1'
+             f'{" line " + str(loc.go_line) if loc.go_line else ""}</div>')
+    if text.problem:
+        url = html.escape(text.url, quote=True)
+        body = (f'<div class="kschedlearn-go-unreachable" style="color:#6d4c00;background:#fff8e1;padding:4px 6px">'
+                f'{html.escape(text.problem.split(": http")[0])}: '
+                f'<a href="{url}" target="_blank" rel="noopener noreferrer" style="overflow-wrap:anywhere">'
+                f"{html.escape(text.url)}</a></div>")
+        return f'<div class="kschedlearn-go" style="{_COLUMN}">{label}{body}</div>'
+    lines = "".join(_line_html(line, "go") for line in _go_window(text.lines))
+    return (f'<div class="kschedlearn-go" style="{_COLUMN}">{label}'
+            f'<pre class="kschedlearn-go-code" style="{_PRE}">{lines}</pre></div>')
 
 
 def go_anchor(loc: CodeLocation) -> str:
@@ -93,24 +133,31 @@ def go_anchor(loc: CodeLocation) -> str:
 
 
 def source_pane(loc: CodeLocation | None) -> str:
-    """The source pane: file, function and phase, the Go link, and the numbered Python source
-    with the current line highlighted."""
+    """The source pane: the mirrored Python function with the current Go-twin statement
+    highlighted, beside the Go function it mirrors with the corresponding Go line highlighted;
+    above them the phase (which call the trace point stands at), the files and the Go link;
+    below them, the fast paths that ran in the mirror's place, if any."""
     if loc is None:
         return ('<div class="kschedlearn-source"><i style="color:#666">No mirrored code runs at this '
                 "event (an API server step, the scenario's timeline or a change made by hand).</i></div>")
     lines = loc.source()
     body = "".join(_line_html(line) for line in _window(lines))
-    phase = _PHASES.get(loc.phase, loc.phase)
+    phase = _PHASES.get(loc.phase, loc.phase).format(calls=html.escape(loc.calls or "the call"))
+    fast = "".join(
+        f'<div class="kschedlearn-source-fast-path" style="color:#4a148c;background:#f3e5f5;padding:2px 6px;'
+        f'margin-top:2px">⚡ {html.escape(note)}</div>' for note in loc.fast_paths)
     return (
-        # contain:inline-size: the long code lines scroll inside the pane instead of widening it
-        '<div class="kschedlearn-source" style="min-width:0;width:100%;contain:inline-size;line-height:1.4">'
+        '<div class="kschedlearn-source" style="min-width:0;width:100%;line-height:1.4">'
         '<div class="kschedlearn-source-head" style="display:flex;flex-wrap:wrap;gap:2px 12px;'
         'align-items:baseline;margin-bottom:2px">'
         f'<span><b class="kschedlearn-source-function">{html.escape(loc.python_function)}</b>'
         f' <span style="color:#666">{phase} · line {loc.python_line}</span></span>'
-        f'<span style="color:#666;font-size:11px">{html.escape(loc.python_file)}</span>'
         f"<span>{go_anchor(loc)}</span></div>"
+        '<div class="kschedlearn-source-columns" style="display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start">'
+        f'<div class="kschedlearn-python" style="{_COLUMN}">'
+        f'<div style="color:#666;font-size:11px">Python · {html.escape(loc.python_file)}</div>'
         f'<pre class="kschedlearn-source-code" style="{_PRE}">{body}</pre></div>'
+        f"{go_column(loc)}</div>{fast}</div>"
     )
 
 
@@ -144,4 +191,4 @@ def banner(crashes: Sequence[ProcessCrash], cursor: int, ended: str = "") -> str
     return "".join(parts)
 
 
-__all__ = ["source_pane", "banner", "go_anchor", "WINDOW"]
+__all__ = ["source_pane", "banner", "go_anchor", "go_column", "WINDOW"]

@@ -20,6 +20,7 @@ import graphviz
 from kschedlearn.api.v1 import Pod
 from kschedlearn.client_go.tools.cache import (DeletedFinalStateUnknown, ErrRequeue, meta_namespace_key_func,
                                                new_delta_fifo, new_fifo, new_store, pop)
+from kschedlearn.observe.views import queue_state
 from kschedlearn.sim import Runtime
 from kschedlearn.viz import View
 
@@ -32,7 +33,7 @@ def mk(name, rv="1"):
 
 def draw(q, title):
     """The queue's keys in order; a dashed box is a key left behind by a delete (a ghost)."""
-    st = q.debug_state()
+    st = queue_state(q)
     g = graphviz.Digraph(title, graph_attr={"rankdir": "LR", "label": title, "labelloc": "t"},
                          node_attr={"shape": "box", "fontsize": "10", "fontname": "Helvetica"})
     g.node("head", "Pop ▶", shape="plaintext")
@@ -71,7 +72,7 @@ draw(fifo, "add a, b, c; update a")
 
 # %%
 fifo.delete(mk("b"))
-print(fifo.debug_state().queue, "items:", list(fifo.debug_state().items))
+print(queue_state(fifo).queue, "items:", list(queue_state(fifo).items))
 draw(fifo, "delete b: a ghost key stays")
 
 # %% [markdown]
@@ -132,7 +133,7 @@ draw(fifo, "replace([z, y]): x is gone, order reset")
 
 # %%
 fifo.add_if_not_present(mk("z", rv="99"))        # z is queued: ignored
-print("z rv:", fifo.debug_state().items["default/z"].metadata.resource_version)
+print("z rv:", queue_state(fifo).items["default/z"].metadata.resource_version)
 
 def not_now(obj):
     raise ErrRequeue(RuntimeError(f"{obj.metadata.name}: try again later"))

@@ -5,8 +5,8 @@
 # `kubectl`. Here the simulation's embedded API server gets an **HTTP face** that speaks the
 # Kubernetes REST API (JSON, as 1.6 did): `kubectl get`, `apply`, `describe`, `cordon`,
 # `delete` and `get -w` work against it, and so does the official Kubernetes Python client.
-# Then we load the dump of a (made-up but realistic) modern cluster and ask how the 1.6
-# scheduler would have placed its pending pods — and why.
+# Then we replay a real cluster, captured by someone else, and ask how the 1.6 scheduler would
+# have placed its pending pods — and why.
 #
 # What you need to know about the face (kschedlearn-only, `kschedlearn/apiserver/rest/`):
 #
@@ -83,7 +83,7 @@ PredictCell(R.kubectl_apply_question, seed=1, activity="13/kubectl-apply")
 serving.stop()
 
 # %% [markdown]
-# ## Your own cluster, scheduled by 1.6
+# ## A real cluster, replayed on 1.6
 #
 # `Simulation.from_manifests(...)` (and `kschedlearn serve --from DUMP.yaml`) read the output of
 #
@@ -91,20 +91,116 @@ serving.stop()
 # kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc -A -o yaml > dump.yaml
 # ```
 #
-# from a modern cluster. Bound pods stay where they are; pending pods are scheduled by the
-# simulated 1.6 kube-scheduler. What 1.6 does not read is listed once — never reinterpreted.
-# The project ships a sample: 12 nodes in three zones, three Deployments, a StatefulSet with
-# zonal volumes, a DaemonSet, and a scale-up that left 10 pods pending.
+# from a modern cluster (JSON too, and the `List`s of a support bundle concatenated into one).
+# Bound pods stay where they are; pending pods are scheduled by the simulated 1.6 kube-scheduler.
+# The dump is read item by item: an item 1.6 could not take is skipped and named, never the
+# whole dump.
+#
+# The project ships eight real captures, written by others (support bundles, sonobuoy results,
+# tool fixtures; sources and licences in `kschedlearn/scenarios/data/dumps/real/README.md`).
+# Here is one: an **OpenShift 4.7** cluster (Kubernetes 1.20) with one master and one worker,
+# captured by OpenShift's Insights operator on 2021-07-07. One pod was pending: the ingress
+# router.
+
+# %%
+openshift = Simulation.from_manifests(R.REAL_DUMPS / "openshift-4.7.json", seed=1)
+report = openshift.import_report
+print(report.summary())
+
+# %% [markdown]
+# ## Reading the report
+#
+# Everything the 1.6 scheduler does not read is reported once, by kind, field and count, in
+# three parts:
+#
+# 1. **What changes scheduling** — where 1.6 may place pods differently from the captured
+#    cluster. Here: OpenShift gives its operators `priorityClassName: system-cluster-critical`.
+#    1.6 has no priority and no preemption: if this cluster were full, 1.6 would leave a critical
+#    pod pending rather than evict a less important one.
+# 2. **What 1.6 did not have** — fields born after 1.6 that cannot change its placements:
+#    `status.podIPs`, `spec.enableServiceLinks`, `ephemeral-storage` and `hugepages-*` in the
+#    nodes' capacity.
+# 3. **What kschedlearn does not model** — fields 1.6 *had* but its scheduler never read: `env`,
+#    probes, `volumeMounts`, secret and configMap volumes, `status.containerStatuses`. They are
+#    not "unknown to 1.6"; they are just irrelevant to scheduling.
+#
+# The report is plain data too:
+
+# %%
+for finding in report.changes_scheduling:
+    print(f"{finding.kind} {finding.field} ×{finding.count}: {finding.action}")
+print(len(report.not_in_1_6), "fields 1.6 did not have;", len(report.not_modelled), "fields kschedlearn does not model")
+
+# %% [markdown]
+# Other captures show the rest of what a modern cluster carries. The k3s 1.33 support bundle, for
+# example: its DaemonSet pod pins itself to its node with a `matchFields` term (1.12+), which
+# 1.6's API server would refuse; the replay drops the term (the pod is bound and stays put) and
+# says that in 1.6 the DaemonSet controller set `spec.nodeName` itself. Pods asking for
+# `nvidia.com/gpu` are kept but reported: 1.6's PodFitsResources never checked extended
+# resources.
+
+# %%
+k3s = Simulation.from_manifests(R.REAL_DUMPS / "k3s-v1.33.json", seed=1)
+for finding in k3s.import_report.changes_scheduling + k3s.import_report.not_in_1_6:
+    if "matchFields" in finding.field or "topologySpread" in finding.field:
+        print(f"{finding.kind} {finding.field} ×{finding.count}: {finding.action}")
+
+# %% [markdown]
+# ## kubectl sees the cluster as it was captured
+#
+# Served, the replayed nodes show their own kubelet version, roles and OS image in
+# `kubectl get nodes`:
+
+# %%
+serving = openshift.serve(kubeconfig="openshift.kubeconfig")
+try:
+    print(serving.run_kubectl("get nodes -o wide"))
+except FileNotFoundError as err:
+    print(err)
+serving.stop()
+
+# %% [markdown]
+# ## Where does 1.6 put the pending router?
+#
+# The captured cluster said, in the router's `PodScheduled` condition: *0/2 nodes are
+# available: 1 node(s) didn't have free ports for the requested pod ports, 1 node(s) had taint
+# {node-role.kubernetes.io/master: }, that the pod didn't tolerate.* **Predict before you run:**
+# will 1.6 agree?
+
+# %%
+openshift.run_until(lambda e: e.time > 3)
+router = openshift.decision("openshift-ingress/router-default-7bbdcfcf9b-7xdln")[-1]
+print("chosen:", router.host or "(none)")
+for verdict in router.verdicts:
+    reasons = [r for _, rs in verdict.predicates for r in rs]
+    print(f"  {verdict.node}: {'fits' if verdict.fits else ', '.join(reasons)}")
+
+# %% [markdown]
+# 1.6 binds the router to the worker. The master is out for two reasons, as in the real cluster:
+# the router's `nodeSelector` asks for `node-role.kubernetes.io/worker`, and it does not tolerate
+# the master's taint. But the worker's host ports 80, 443 and 1936 are free *in the dump*: what
+# held them was the other router replica, and the Insights archive keeps only some pods (those
+# of troubled operators and the pending ones). **A replay is only as complete as its capture** —
+# read what a dump holds before trusting a placement.
+
+# %%
+openshift.show("decision", pod="openshift-ingress/router-default-7bbdcfcf9b-7xdln")
+
+# %% [markdown]
+# ## A bigger (generated) cluster
+#
+# The captures above are small. The project also ships a generated dump shaped like a modern
+# cloud cluster: 12 nodes in three zones, three Deployments, a StatefulSet with zonal volumes, a
+# DaemonSet, and a scale-up that left 10 pods pending. Three of its nodes carry their zone only
+# under the new `topology.kubernetes.io/zone` label; 1.6 reads
+# `failure-domain.beta.kubernetes.io/zone`, so for it those nodes have no zone — the report puts
+# that under what changes scheduling.
 
 # %%
 replay = Simulation.from_manifests(R.SAMPLE_DUMP, seed=1)
-print(replay.import_report.summary())
+print("\n".join(line for line in replay.import_report.summary().splitlines()[:8]))
 
 # %% [markdown]
-# Read the list: `topologySpreadConstraints` (1.18+) and `preemptionPolicy` mean nothing to 1.6,
-# and three nodes carry their zone only under the new `topology.kubernetes.io/zone` label —
-# 1.6 reads `failure-domain.beta.kubernetes.io/zone`, so for it those nodes have no zone.
-#
 # **Predict, then check.** Before running it: where does 1.6 put one of the pending pods?
 
 # %% tags=["predict"]
@@ -148,6 +244,9 @@ PredictCell(R.replay_placement_question, seed=3, activity="13/replay-3")
 # - Writes are recorded external actions at the cursor: deterministic, replayed, dropped by a fork.
 # - `kubectl apply` is a POST; the pod then takes the same path as every pod: reflector →
 #   podQueue → scheduleOne → assume → bind (`POST namespaces/{ns}/bindings`) → informer → cache.
-# - `Simulation.from_manifests` replays a real cluster's dump: unknown kinds and fields are listed,
-#   never silently changed; 1.6 places the pending pods — and shows what it does *not* know
-#   (topology spread constraints, the new zone label).
+# - `Simulation.from_manifests` replays a real cluster's dump item by item. Its report says what
+#   changes scheduling (priorities, topology spread, `matchFields`, resource names and zone labels
+#   1.6 did not know), what 1.6 did not have, and what kschedlearn does not model — never
+#   silently.
+# - A replay is only as complete as its capture: the OpenShift router fits in the replay because
+#   the pod that held its ports was not captured.

@@ -28,7 +28,8 @@ from kschedlearn.api.v1 import (
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithmprovider.defaults import register_defaults
 from kschedlearn.scheduler.core.generic_scheduler import new_generic_scheduler
-from kschedlearn.scheduler.core.instrument import instrument_algorithm
+from kschedlearn.observe import attach
+from kschedlearn.observe.generic_scheduler import observe_algorithm, observe_module_functions
 from kschedlearn.scheduler.factory import plugins
 from kschedlearn.scheduler.schedulercache import cache as schedulercache
 from kschedlearn.client_go.listers.apps.v1beta1 import StatefulSetLister
@@ -231,7 +232,7 @@ def _build(sc: dict, nodes: list[Node], engine: str) -> tuple[Any, Any]:
                                  configs, plugins._get_priority_metadata_producer(args, registry=reg), [])
     algo = accelerate(algo) if engine == "accelerated" else algo
     # the schedule.* / selectHost trace points are attached from outside, as the world does
-    return cache, instrument_algorithm(algo), node_lister
+    return cache, observe_algorithm(algo), node_lister
 
 
 def _store(objs: list[Any]) -> Any:
@@ -271,6 +272,7 @@ def _play(sc: dict, engine: str, traced: bool = True) -> list[Any]:
     rt = sim.Runtime(seed=1)
     if traced:
         rt.tracer = trace.Tracer(capture_stacks=False, log_verbosity=0, snapshot_every=0)
+        observe_module_functions(attach(rt))
     transcript: list[Any] = []
 
     def body() -> None:

@@ -100,13 +100,14 @@ def test_conflict_on_stale_update(client, h):
 def test_update_keeps_status_and_update_status_keeps_spec(client, h):
     pods = client.core_v1().pods("default")
     p = pods.create(h.make_pod("web-1"))
-    changed = attrs.evolve(p, status=attrs.evolve(p.status, phase="Running"),
-                           spec=attrs.evolve(p.spec, hostname="x"))
+    def image(pod, name):  # an image is one of the few spec fields 1.6 lets an update change
+        return attrs.evolve(pod.spec, containers=(attrs.evolve(pod.spec.containers[0], image=name),))
+
+    changed = attrs.evolve(p, status=attrs.evolve(p.status, phase="Running"), spec=image(p, "x"))
     u = pods.update(changed)
-    assert u.status.phase == "Pending" and u.spec.hostname == "x"
-    s = pods.update_status(attrs.evolve(changed, metadata=u.metadata,
-                                        spec=attrs.evolve(u.spec, hostname="y")))
-    assert s.status.phase == "Running" and s.spec.hostname == "x"
+    assert u.status.phase == "Pending" and u.spec.containers[0].image == "x"
+    s = pods.update_status(attrs.evolve(changed, metadata=u.metadata, spec=image(u, "y")))
+    assert s.status.phase == "Running" and s.spec.containers[0].image == "x"
 
 
 def test_noop_update_does_not_bump_resource_version(client, h):

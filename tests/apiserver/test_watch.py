@@ -68,12 +68,15 @@ def test_watch_from_resource_version_replays(client, rt, h):
     assert box.types() == [("ADDED", "b"), ("DELETED", "a"), ("ADDED", "c")]
 
 
-def test_watch_from_zero_means_from_now(client, rt, h):
+@pytest.mark.parametrize("rv", ["0", ""])
+def test_watch_without_a_resource_version_starts_with_the_existing_objects(client, rt, h, rv):
+    """1.6's watch cache (GetAllEventsSinceThreadUnsafe(0)): every current object as ADDED first."""
+    client.core_v1().pods("default").create(h.make_pod("z"))
     client.core_v1().pods("default").create(h.make_pod("a"))
-    box = h.collect(rt, client.core_v1().pods().watch(resource_version="0"))
+    box = h.collect(rt, client.core_v1().pods().watch(resource_version=rv))
     client.core_v1().pods("default").create(h.make_pod("b"))
     h.settle(rt)
-    assert box.types() == [("ADDED", "b")]
+    assert box.types() == [("ADDED", "a"), ("ADDED", "z"), ("ADDED", "b")]
 
 
 def test_too_old_resource_version(client, server, rt, h):

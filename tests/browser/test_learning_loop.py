@@ -62,7 +62,7 @@ def test_lab_lands_on_notebook_00_with_exercises_reachable_and_no_news(lab_serve
     assert {"notebooks", "exercises"} <= names
 
 
-def test_source_pane_shows_assume_pod_with_one_highlighted_line(lab_server: Any, small_page: Any,
+def test_source_pane_shows_the_assume_call_with_one_highlighted_line(lab_server: Any, small_page: Any,
                                                                 artifacts: Path) -> None:
     page = small_page
     nb = nbformat.v4.new_notebook()
@@ -79,12 +79,14 @@ def test_source_pane_shows_assume_pod_with_one_highlighted_line(lab_server: Any,
     pane = explorer.locator(".kschedlearn-source")
     pane.wait_for(state="visible")
     try:
-        assert "assume_pod" in pane.locator(".kschedlearn-source-function").inner_text()
+        # scheduleOne's call of AssumePod, beside the Go twin (or the link to it when offline)
+        assert "schedule_one" in pane.locator(".kschedlearn-source-function").inner_text()
         assert pane.locator(".kschedlearn-source-current").count() == 1
-        assert "_assumed_pods[key] = True" in pane.locator(".kschedlearn-source-current").inner_text()
+        assert "assume_pod(assumed)" in pane.locator(".kschedlearn-source-current").inner_text()
         link = pane.locator("a.kschedlearn-source-go")
         assert link.get_attribute("target") == "_blank"
-        assert link.get_attribute("href").endswith("schedulercache/cache.go#L109-L128")
+        assert link.get_attribute("href").endswith("plugin/pkg/scheduler/scheduler.go#L148-L225")
+        assert pane.locator(".kschedlearn-go").count() == 1
         # nothing sticks out sideways: no horizontal scrolling of the output to read the pane
         assert explorer.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
         box, out = pane.bounding_box(), explorer.bounding_box()
@@ -93,11 +95,11 @@ def test_source_pane_shows_assume_pod_with_one_highlighted_line(lab_server: Any,
     finally:
         pane.evaluate("el => el.scrollIntoView({block: 'center', inline: 'nearest'})")
         page.screenshot(path=str(artifacts / "lab-source-pane-1366.png"))
-    # Back moves the pane off assume_pod; Step brings it back
+    # Back moves the pane off scheduleOne (to Schedule's selectHost call); Step brings it back
     explorer.locator("button.kschedlearn-back").click()
-    _wait_for_source(explorer, "assume_pod", present=False)
+    _wait_for_source(explorer, "schedule_one", present=False)
     explorer.locator("button.kschedlearn-step").click()
-    _wait_for_source(explorer, "assume_pod", present=True)
+    _wait_for_source(explorer, "schedule_one", present=True)
     assert pane.locator(".kschedlearn-source-current").count() == 1
     explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(artifacts / "lab-explorer-top-1366.png"))

@@ -20,6 +20,8 @@ import pytest
 
 from kschedlearn import Simulation
 from kschedlearn.curriculum import questions_course as QC
+
+from kschedlearn.observe.views import queue_state
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
 from kschedlearn.simulation import questions_replay as R
@@ -174,7 +176,7 @@ def _truth_delta_fifo(q: Q.Question) -> str:
             getattr(d, op)(C._pod("p", rv))
         else:
             d.replace([C._pod("p", rv)] if listed else [], str(rv))
-    if not d.debug_state().queue:
+    if not queue_state(d).queue:
         return "nothing: the key p is not queued"
     return " → ".join(str(x.type) for x in Runtime(seed=1).run_fn(d.pop, lambda _d: None))
 

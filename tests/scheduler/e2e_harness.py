@@ -24,7 +24,9 @@ from kschedlearn.api.v1 import Node, Pod
 from kschedlearn.apiserver.clientset import new_for_server
 from kschedlearn.apiserver.server import APIServer
 from kschedlearn.cmd.kube_scheduler.app import server as app
-from kschedlearn.scheduler.instrument import instrument_scheduler
+from kschedlearn.observe.observation import ReplicaHandles
+from kschedlearn.observe.replica import observe_kube_scheduler
+from kschedlearn.observe.views import cache_state
 
 SCHEDULER_PROCESS = "scheduler-0"
 
@@ -83,7 +85,7 @@ class Cluster:
     rt: sim.Runtime
     api: APIServer
     cs: Any  # an unthrottled "kubectl" client (the scheduler has its own, rate-limited one)
-    h: app.RunningScheduler
+    h: ReplicaHandles
     proc: sim.Process
 
     # -- driving ---------------------------------------------------------------------------
@@ -159,7 +161,7 @@ class Cluster:
 
     def cache_pods(self) -> dict[str, set[str]]:
         """node name → pod keys in the scheduler cache (nodes without pods left out)."""
-        return {n.name: set(n.pods) for n in self.cache.debug_state().nodes if n.pods}
+        return {n.name: set(n.pods) for n in cache_state(self.cache).nodes if n.pods}
 
     def crashes(self) -> list[Any]:
         return list(self.rt.crashes)
@@ -189,8 +191,8 @@ def start_cluster(nodes: Iterable[str] | int = 5, seed: int = 1, start: float = 
         cs.core_v1().nodes().create(node_manifest(name))
     s = scheduler_server(**server_overrides)
     proc = rt.new_process(SCHEDULER_PROCESS)
-    h = app.RunningScheduler(s)
-    rt.go(lambda: app.run(s, api, handles=h, on_created=instrument_scheduler), process=proc, name="main")
+    h = observe_kube_scheduler(rt).handles(proc)  # the trace points, as a world attaches them
+    rt.go(lambda: app.run(s, api), process=proc, name="main")
     rt.run(until=start)
     return Cluster(rt=rt, api=api, cs=cs, h=h, proc=proc)
 

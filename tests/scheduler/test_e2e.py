@@ -11,6 +11,7 @@ import attrs
 import pytest
 
 from e2e_harness import SCHEDULER_PROCESS, pod_request, start_cluster
+from kschedlearn.observe.views import cache_state
 
 FIT_ERROR_5CPU = "No nodes are available that match all of the following predicates:: Insufficient cpu (5)."
 
@@ -43,7 +44,7 @@ def test_50_pods_on_5_nodes_each_bound_once_with_event_and_consistent_cache():
 
     # the cache agrees with the API server, and nothing is left assumed
     assert c.cache_pods() == c.server_bound()
-    state = c.cache.debug_state()
+    state = cache_state(c.cache)
     assert state.assumed_pods == ()
     by_key = {f"{p.metadata.namespace}/{p.metadata.name}": p for p in c.pods()}
     for n in state.nodes:
@@ -154,7 +155,7 @@ def test_assumed_pod_expires_when_its_add_event_is_late():
     assert adds[0].time == pytest.approx(1.0 + 60, abs=1)
 
     # after the late event the pod is back and counted once
-    (node,) = c.cache.debug_state().nodes
+    (node,) = cache_state(c.cache).nodes
     assert node.pods == ("default/p",)
     assert node.requested.milli_cpu == 1000
     assert c.bind_counts() == {"default/p": 1}
@@ -166,10 +167,10 @@ def test_expired_pod_frees_resources_until_the_late_add():
     c.rt.run(stop_when=lambda: bool(c.trace("assume", pod="default/p")))
     c.api.faults.stall_watches(60, "pods")
     c.run_until(45)  # expired at ~32, the Add is held until 61
-    (node,) = c.cache.debug_state().nodes
+    (node,) = cache_state(c.cache).nodes
     assert node.pods == ()
     assert node.requested.milli_cpu == 0
-    assert c.cache.debug_state().pod_states == ()
+    assert cache_state(c.cache).pod_states == ()
 
 
 def test_pod_with_deletion_timestamp_is_skipped():

@@ -35,6 +35,7 @@ from kschedlearn.apimachinery import labels
 from kschedlearn.client_go.tools.cache.fifo import FIFO, new_fifo, pop
 from kschedlearn.client_go.tools.cache.store import meta_namespace_key_func
 from kschedlearn.client_go.tools.record.event import new_broadcaster
+from kschedlearn.observe.views import cache_state
 from kschedlearn.scheduler.algorithm.predicates.error import (
     ERR_POD_NOT_FITS_HOST_PORTS,
     new_insufficient_resource_error,
@@ -556,7 +557,7 @@ def test_scheduler_bind_failure_forgets_the_assumed_pod_in_the_real_cache() -> N
     rt.run(until=rt.now + 0.5)
     assert seen == [1]
     assert scache.list(labels.everything()) == []
-    assert scache.debug_state().pod_states == ()
+    assert cache_state(scache).pod_states == ()
     assert [(e.type, e.reason, e.message) for e in events] == [
         ("Normal", "FailedScheduling", "Binding rejected: conflict")]
     stop.close()

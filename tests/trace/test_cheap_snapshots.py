@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from kschedlearn import Simulation
 from kschedlearn.scenarios.scenario import bundled_names
-from kschedlearn.scheduler.schedulercache import cache as cache_module
 from kschedlearn.trace import core as trace_core
 from kschedlearn.trace.core import Frame, _is_mirrored_frame_module
-from kschedlearn.trace.sharing import is_watched
+from kschedlearn.observe import views
+from kschedlearn.observe.sharing import is_watched
 from kschedlearn.trace.snapshot import Snapshot, SnapshotBuilder
 
 MAX_EVENTS = 300  # per scenario: start-up, scheduling, binding, leader renewals
@@ -45,23 +45,22 @@ def _naive_stack(limit: int = 40) -> tuple[Frame, ...]:
 
 @attrs.define(eq=False)
 class _Fresh:
-    """A source's ``debug_state`` built from scratch: the class's own method (not the watched
-    instance's), with an empty per-node memo (the shared one is put back afterwards)."""
+    """A cache source's view built from scratch: with an empty per-node memo (the shared one is
+    put back afterwards), never the watched picture."""
 
     source: Any
 
     def debug_state(self) -> Any:
-        target = getattr(self.source, "_target", None)
-        cache = target() if target is not None else self.source
+        cache = self.source.target()
         if cache is None:
             return None
-        saved = cache_module._DEBUG_MEMO.pop(cache, None)
+        saved = views.CACHE_MEMO.pop(cache, None)
         try:
-            return cache_module.SchedulerCache.debug_state(cache)
+            return views.cache_state(cache)
         finally:
-            cache_module._DEBUG_MEMO.pop(cache, None)
+            views.CACHE_MEMO.pop(cache, None)
             if saved is not None:
-                cache_module._DEBUG_MEMO[cache] = saved
+                views.CACHE_MEMO[cache] = saved
 
 
 def _full_rebuild(main: SnapshotBuilder, stage: str | None, data: Any, state: tuple[Any, ...]) -> Snapshot:

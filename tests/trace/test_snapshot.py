@@ -14,6 +14,7 @@ from kschedlearn.sim import Runtime
 from kschedlearn.trace.snapshot import (
     LEADER_ANNOTATION, QueueView, Snapshot, SnapshotBuilder, api_server_view,
 )
+from kschedlearn.observe.sharing import queue_source
 
 MANIFESTS = f"""
 apiVersion: v1
@@ -64,7 +65,8 @@ def test_builder_over_live_components_and_json_round_trip() -> None:
     fifo.add(pods[1])
     dfifo.add(pods[0])
     dfifo.update(pods[0])
-    builder = SnapshotBuilder(runtime=rt, queues={"podQueue": fifo, "scheduledPodPopulator": dfifo},
+    builder = SnapshotBuilder(runtime=rt, queues={"podQueue": queue_source(fifo),
+                                                  "scheduledPodPopulator": queue_source(dfifo)},
                               api_objects=_objects, leader_candidates=("sched-a", "sched-b"))
     snap = builder("main")
     assert snap.queues is not None

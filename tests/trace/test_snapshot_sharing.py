@@ -53,13 +53,13 @@ def test_back_and_goto_show_the_recorded_snapshots() -> None:
 
 def test_shared_snapshots_equal_fresh_ones() -> None:
     """Sharing changes identity only: a snapshot equals one built without any memo."""
-    from kschedlearn.scheduler.schedulercache import cache as cache_module
+    from kschedlearn.observe import views
 
     sim = Simulation.from_scenario("three-nodes", seed=1)
     sim.run()
     builder = sim.world.builder
     shared = builder()
-    cache_module._DEBUG_MEMO.clear()
+    views.CACHE_MEMO.clear()
     builder._api_memo.clear()
     builder._goroutine_memo.clear()
     fresh = builder()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedlearn.scheduler.schedulercache.cache import (
+from kschedlearn.trace.cache_view import (
     CacheDebugState, NodeDebugState, PodDebugState, ResourceSnapshot,
 )
 from kschedlearn.trace.core import Frame

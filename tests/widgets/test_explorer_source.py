@@ -22,14 +22,17 @@ def _explorer_at(stage: str) -> Explorer:
     return Explorer(sim)
 
 
-def test_source_pane_at_assume_shows_assume_pod_with_one_current_line_and_the_go_link():
+def test_source_pane_at_assume_shows_the_assume_call_with_one_current_line_and_the_go_link():
     ex = _explorer_at("assume")
     pane = ex.w["source"].value
-    assert "SchedulerCache.assume_pod" in pane and "kschedlearn/scheduler/schedulercache/cache.py" in pane
+    # the trace point stands at scheduleOne's call of AssumePod, which has just returned
+    assert "Scheduler.schedule_one" in pane and "kschedlearn/scheduler/scheduler.py" in pane
+    assert "schedulerCache.AssumePod has just returned here" in pane
     (current,) = _current_lines(pane)
-    assert "_assumed_pods[key] = True" in current
+    assert "self.config.scheduler_cache.assume_pod(assumed)" in current
     link = re.search(r'<a class="kschedlearn-source-go" href="([^"]+)" target="_blank"', pane)
-    assert link and link.group(1) == GO + "plugin/pkg/scheduler/schedulercache/cache.go#L109-L128"
+    assert link and link.group(1) == GO + "plugin/pkg/scheduler/scheduler.go#L148-L225"
+    assert 'class="kschedlearn-go"' in pane  # the Go half (its text, or why it is not reachable)
 
 
 def test_source_pane_follows_step_back_and_jump():
@@ -42,7 +45,7 @@ def test_source_pane_follows_step_back_and_jump():
     assert ex.w["source"].value == at_assume
     select = next(ev.seq for ev in sim.trace if ev.stage == "selectHost")
     ex.w["timeline"].value = select
-    assert "GenericScheduler._select_host" in ex.w["source"].value
+    assert "genericScheduler.selectHost has just returned here" in ex.w["source"].value
     assert len(_current_lines(ex.w["source"].value)) == 1
     assert ex.last_error is None
 
@@ -60,7 +63,7 @@ def test_saved_output_has_the_source_pane_in_static_html():
     ex = _explorer_at("assume")
     bundle = ex.box._repr_mimebundle_()
     page = bundle["text/html"]
-    assert 'src="data:image/svg+xml;base64,' in page and "SchedulerCache.assume_pod" in page and len(_current_lines(page)) == 1
+    assert 'src="data:image/svg+xml;base64,' in page and "Scheduler.schedule_one" in page and len(_current_lines(page)) == 1
     assert 'target="_blank"' in page
     assert "<svg" in bundle["image/svg+xml"]
 

@@ -68,6 +68,7 @@ __all__ = [
     "describe_object",
     "field",
     "format_time",
+    "manifest_fields",
     "parse_time",
 ]
 
@@ -383,6 +384,14 @@ def _plan(cls: type) -> tuple[_FieldPlan, ...]:
             )
         )
     return tuple(plans)
+
+
+def manifest_fields(cls: type) -> dict[str, Any]:
+    """The manifest keys an API class models, each with its type hint (``{"nodeName": str, ...}``).
+
+    kschedlearn-only: lets an importer tell a key kschedlearn reads from one it drops.
+    """
+    return {fp.key: fp.tp for fp in _plan(cls)}
 
 
 def _decode_struct(cls: type, value: Any, path: str) -> Any:

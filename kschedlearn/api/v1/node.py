@@ -18,7 +18,7 @@ from kschedlearn.api.v1.meta import ObjectMeta, OwnerReference
 
 __all__ = [
     "AvoidPods", "ContainerImage", "Node", "NodeAddress", "NodeCondition", "NodeSpec",
-    "NodeStatus", "PodSignature", "PreferAvoidPodsEntry", "Taint",
+    "NodeStatus", "NodeSystemInfo", "PodSignature", "PreferAvoidPodsEntry", "Taint",
     "NODE_DISK_PRESSURE", "NODE_MEMORY_PRESSURE", "NODE_NETWORK_UNAVAILABLE", "NODE_OUT_OF_DISK",
     "NODE_READY", "NODE_EXTERNAL_IP", "NODE_HOSTNAME", "NODE_INTERNAL_IP",
     "TAINT_EFFECT_NO_EXECUTE", "TAINT_EFFECT_NO_SCHEDULE", "TAINT_EFFECT_PREFER_NO_SCHEDULE",
@@ -108,14 +108,40 @@ class ContainerImage(Serializable):
 
 
 @attrs.frozen(kw_only=True)
+class NodeSystemInfo(Serializable):
+    """What the kubelet reports about its machine (``kubectl get nodes`` shows the versions).
+
+    Go: v1.NodeSystemInfo,
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/v1/types.go#L3136-L3162
+    (Go writes every field, none is ``omitempty``). The scheduler never reads it.
+    """
+
+    machine_id: str = field(default="", json="machineID", omitempty=False)
+    system_uuid: str = field(default="", json="systemUUID", omitempty=False)
+    boot_id: str = field(default="", json="bootID", omitempty=False)
+    kernel_version: str = field(default="", omitempty=False)
+    os_image: str = field(default="", json="osImage", omitempty=False)
+    container_runtime_version: str = field(default="", omitempty=False)
+    kubelet_version: str = field(default="", omitempty=False)
+    kube_proxy_version: str = field(default="", omitempty=False)
+    operating_system: str = field(default="", omitempty=False)
+    architecture: str = field(default="", omitempty=False)
+
+
+@attrs.frozen(kw_only=True)
 class NodeStatus(Serializable):
-    """Go: v1.NodeStatus (subset)."""
+    """Go: v1.NodeStatus (subset).
+
+    Differs from Go: ``node_info`` is None (and not written) unless the node reported it, as a
+    replayed cluster's nodes do; Go's struct field is always written.
+    """
 
     capacity: ResourceList = field(factory=dict)
     allocatable: ResourceList = field(factory=dict)
     phase: str = ""
     conditions: tuple[NodeCondition, ...] = ()
     addresses: tuple[NodeAddress, ...] = ()
+    node_info: NodeSystemInfo | None = None
     images: tuple[ContainerImage, ...] = ()
 
 

@@ -3,6 +3,6 @@
 https://github.com/kubernetes/kubernetes/tree/v1.6.1/pkg/api/validation
 """
 
-from kschedlearn.api.validation.validation import validate_object
+from kschedlearn.api.validation.validation import validate_object, validate_object_update
 
-__all__ = ["validate_object"]
+__all__ = ["validate_object", "validate_object_update"]

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.api.v1.times import EPOCH
+from kschedlearn.api.v1.times import EPOCH, format_time
 from kschedlearn.apimachinery.util.validation import field as f
 from kschedlearn.apimachinery.util.validation.validation import (
     is_dns1123_label,
@@ -472,6 +472,142 @@ def _go_sec_nsec(added: float) -> tuple[int, int]:
     return whole + _GO_UNIX_TO_INTERNAL, int(round((stamp - whole) * 1e9))
 
 
+# -- updates ---------------------------------------------------------------------------------------
+
+FIELD_IMMUTABLE = "field is immutable"
+POD_UPDATE_FORBIDDEN = ("pod updates may not change fields other than `containers[*].image` or "
+                        "`spec.activeDeadlineSeconds` or `spec.tolerations` (only additions to existing tolerations)")
+
+
+def validate_object_meta_update(new: Any, old: Any, path: str = "metadata") -> Errors:
+    """Go: objectmeta.go ``ValidateObjectMetaUpdate`` after its repairs (which the API server's
+    ``prepare_for_update`` made: uid, creation time, a deletion already under way).
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go#L198-L261
+    Differs from Go: a changed deletion time prints as its RFC 3339 text and a grace period as a
+    number, where Go's ``%#v`` prints pointers.
+    """
+    errs: Errors = []
+    if new.deletion_grace_period_seconds is not None and new.deletion_grace_period_seconds != old.deletion_grace_period_seconds:
+        errs.append(f.invalid(f.child(path, "deletionGracePeriodSeconds"), new.deletion_grace_period_seconds,
+                              "field is immutable; may only be changed via deletion"))
+    if new.deletion_timestamp is not None and new.deletion_timestamp != old.deletion_timestamp:
+        errs.append(f.invalid(f.child(path, "deletionTimestamp"), format_time(new.deletion_timestamp),
+                              "field is immutable; may only be changed via deletion"))
+    if old.deletion_timestamp is not None:
+        extra = sorted(set(new.finalizers) - set(old.finalizers))
+        if extra:
+            listed = ", ".join(f.go_value(x) for x in extra)
+            errs.append(f.forbidden(f.child(path, "finalizers"), "no new finalizers can be added if the object is "
+                                    f"being deleted, found new finalizers []string{{{listed}}}"))
+    if not new.resource_version:
+        errs.append(f.invalid(f.child(path, "resourceVersion"), "", "must be specified for an update"))
+    if new.generation < old.generation:
+        errs.append(f.invalid(f.child(path, "generation"), new.generation, "must not be decremented"))
+    for name in ("name", "namespace", "uid"):
+        if getattr(new, name) != getattr(old, name):
+            errs.append(f.invalid(f.child(path, name), getattr(new, name), FIELD_IMMUTABLE))
+    errs += validate_labels(new.labels, f.child(path, "labels"))
+    errs += validate_annotations(new.annotations, f.child(path, "annotations"))
+    return errs
+
+
+def _container_updates(new: Sequence[Any], old: Sequence[Any], path: str) -> tuple[Errors, bool]:
+    """Go: ``ValidateContainerUpdates`` (the count may not change). Differs from Go: an empty
+    ``image`` is not required here either (see the module docstring)."""
+    if len(new) != len(old):
+        return [f.forbidden(path, "pod updates may not add or remove containers")], True
+    return [], False
+
+
+def _only_added_tolerations(new: Sequence[Any], old: Sequence[Any], path: str) -> Errors:
+    """Go: ``validateOnlyAddedTolerations`` (every old toleration kept, tolerationSeconds aside)."""
+    kept = [attrs.evolve(t, toleration_seconds=None) for t in new]
+    for toleration in old:
+        if attrs.evolve(toleration, toleration_seconds=None) not in kept:
+            return [f.forbidden(path, "existing toleration can not be modified except its tolerationSeconds")]
+    return validate_tolerations(new, path)
+
+
+def validate_pod_update(new: Any, old: Any) -> Errors:
+    """Go: ``ValidatePodUpdate`` — only images, ``activeDeadlineSeconds`` (set, or lowered) and
+    added tolerations may change in a pod's spec.
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/validation/validation.go#L2433-L2510
+    """
+    errs = validate_object_meta_update(new.metadata, old.metadata)
+    errs += validate_pod_specific_annotations(new.metadata.annotations, "metadata.annotations")
+    for name in ("containers", "initContainers"):
+        attr = "containers" if name == "containers" else "init_containers"
+        found, stop = _container_updates(getattr(new.spec, attr), getattr(old.spec, attr), f.child("spec", name))
+        errs += found
+        if stop:
+            return errs
+    deadline, old_deadline = new.spec.active_deadline_seconds, old.spec.active_deadline_seconds
+    if deadline is not None:
+        if deadline < 0:
+            return errs + [f.invalid("spec.activeDeadlineSeconds", deadline, IS_NEGATIVE_ERROR_MSG)]
+        if old_deadline is not None and old_deadline < deadline:
+            return errs + [f.invalid("spec.activeDeadlineSeconds", deadline, "must be less than or equal to previous value")]
+    elif old_deadline is not None:
+        errs.append(f.invalid("spec.activeDeadlineSeconds", None, "must not update from a positive integer to nil value"))
+    munged = attrs.evolve(
+        new.spec,
+        containers=tuple(attrs.evolve(c, image=o.image) for c, o in zip(new.spec.containers, old.spec.containers)),
+        init_containers=tuple(attrs.evolve(c, image=o.image)
+                              for c, o in zip(new.spec.init_containers, old.spec.init_containers)),
+        active_deadline_seconds=old_deadline, tolerations=old.spec.tolerations)
+    errs += _only_added_tolerations(new.spec.tolerations, old.spec.tolerations, "spec.tolerations")
+    if munged != old.spec:
+        errs.append(f.forbidden("spec", POD_UPDATE_FORBIDDEN))
+    return errs
+
+
+def validate_node_update(new: Any, old: Any) -> Errors:
+    """Go: ``ValidateNodeUpdate`` — labels, taints, capacity, unschedulable, the status and a first
+    podCIDR may change; anything else in the spec is forbidden.
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/api/validation/validation.go#L3036-L3099
+    """
+    errs = validate_object_meta_update(new.metadata, old.metadata)
+    errs += validate_node_specific_annotations(new.metadata.annotations, "metadata.annotations")
+    for part in ("capacity", "allocatable"):
+        for name, q in getattr(new.status, part).items():
+            errs += _quantity(q, f.key(f.child("status", part), name))
+    old_spec = old.spec
+    if not old_spec.pod_cidr:
+        old_spec = attrs.evolve(old_spec, pod_cidr=new.spec.pod_cidr)
+    elif old_spec.pod_cidr != new.spec.pod_cidr:
+        errs.append(f.forbidden("spec.podCIDR", 'node updates may not change podCIDR except from "" to valid'))
+    if new.spec.taints:
+        errs += _validate_node_taints(new.spec.taints, f.child("metadata", "taints"))
+    old_spec = attrs.evolve(old_spec, unschedulable=new.spec.unschedulable, taints=new.spec.taints)
+    if old_spec != new.spec:
+        errs.append(f.forbidden("[]", "node updates may only change labels, taints or capacity"))  # Go: NewPath("")
+    return errs
+
+
+def validate_object_update(resource: str, new: Any, old: Any, *, status_only: bool = False) -> Errors:
+    """The errors of an update of ``old`` to ``new`` (``status_only``: the ``/status`` subresource).
+
+    Go: ``rest.BeforeUpdate``'s ``validateCommonFields`` and then the strategy's ``ValidateUpdate``
+    (``ValidatePod`` + ``ValidatePodUpdate``, ``ValidatePodStatusUpdate``, ``ValidateNode`` +
+    ``ValidateNodeUpdate``, ... of each kind's ``strategy.go``); for kinds whose spec rules
+    kschedlearn does not model, the metadata rules and the kind's own ``Validate``.
+    """
+    errs = validate_object_meta_update(new.metadata, old.metadata)
+    if resource == "pods":
+        if status_only:  # Go: ValidatePodStatusUpdate: the metadata rules (PrepareForUpdate kept the spec)
+            return errs
+        return errs + validate_pod(new) + validate_pod_update(new, old)
+    if resource == "nodes":
+        return errs + validate_node(new) + validate_node_update(new, old)
+    if resource == "services" and not status_only and old.spec.type != "ExternalName" and old.spec.cluster_ip \
+            and new.spec.type != "ExternalName" and new.spec.cluster_ip != old.spec.cluster_ip:
+        errs.append(f.invalid("spec.clusterIP", new.spec.cluster_ip, FIELD_IMMUTABLE))
+    return errs + validate_object(resource, new)
+
+
 _NAMESPACED_META_ONLY = ("services", "replicationcontrollers", "replicasets", "statefulsets", "endpoints",
                          "persistentvolumeclaims", "events")
 
@@ -493,6 +629,7 @@ def validate_object(resource: str, obj: Any) -> Errors:
     return []
 
 
-__all__ = ["validate_object", "validate_pod", "validate_pod_spec", "validate_node", "validate_object_meta",
+__all__ = ["validate_object", "validate_object_update", "validate_pod_update", "validate_node_update",
+           "validate_object_meta_update", "validate_pod", "validate_pod_spec", "validate_node", "validate_object_meta",
            "validate_labels", "validate_label_selector", "validate_affinity", "validate_tolerations",
            "validate_resource_requirements", "validate_container_ports", "validate_containers"]

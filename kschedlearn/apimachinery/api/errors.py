@@ -17,6 +17,7 @@ from typing import ClassVar
 import attrs
 
 __all__ = [
+    "StatusCause",
     "AlreadyExistsError", "BadRequestError", "ConflictError", "ForbiddenError", "GoneError",
     "GroupResource", "InternalError", "InvalidError", "MethodNotAllowedError", "NotFoundError",
     "ServerTimeoutError", "ServiceUnavailableError", "Status", "StatusDetails", "StatusError",
@@ -62,13 +63,23 @@ class GroupResource:
 
 
 @attrs.frozen(kw_only=True)
+class StatusCause:
+    """One reason a request failed, e.g. one field error of an Invalid. Go: metav1.StatusCause
+    (``type`` is written as ``reason``, as Go's JSON tag says)."""
+
+    type: str = ""
+    message: str = ""
+    field: str = ""
+
+
+@attrs.frozen(kw_only=True)
 class StatusDetails:
     """Which object a failure is about. Go: metav1.StatusDetails."""
 
     name: str = ""
     group: str = ""
     kind: str = ""
-    causes: tuple[str, ...] = ()
+    causes: tuple[StatusCause, ...] = ()
     retry_after_seconds: int = 0
 
 
@@ -91,13 +102,19 @@ class Status:
 
     def to_dict(self) -> dict[str, object]:
         """Manifest form, as ``kubectl`` would print the Status."""
-        d: dict[str, object] = {"kind": "Status", "apiVersion": "v1", "metadata": {},
-                                "status": self.status, "message": self.message,
-                                "reason": self.reason, "code": self.code}
+        d: dict[str, object] = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": self.status}
+        # Go's json tags: message, reason and details are omitempty (a nil *StatusDetails is left out)
+        d.update({k: v for k, v in (("message", self.message), ("reason", self.reason)) if v})
         if self.details is not None:
             d["details"] = {k: v for k, v in (("name", self.details.name),
                                               ("group", self.details.group),
                                               ("kind", self.details.kind)) if v}
+            if self.details.causes:
+                d["details"]["causes"] = [{k: v for k, v in (("reason", c.type), ("message", c.message),
+                                                             ("field", c.field)) if v} for c in self.details.causes]
+            if self.details.retry_after_seconds:
+                d["details"]["retryAfterSeconds"] = self.details.retry_after_seconds
+        d["code"] = self.code
         return d
 
 
@@ -289,12 +306,15 @@ def new_gone(message: str) -> StatusError:
     return _make(GoneError, message)
 
 
-def new_invalid(kind: str, name: str, errs: str) -> StatusError:
-    """Go: errors.NewInvalid — ``Pod "web-1" is invalid: <field errors>``.
+def new_invalid(kind: str, name: str, errs: str, causes: tuple[StatusCause, ...] = ()) -> StatusError:
+    """Go: errors.NewInvalid — ``Pod "web-1" is invalid: <field errors>``, one cause per field error.
 
-    Differs from Go: the field errors come as one preformatted string, not a field.ErrorList.
+    Differs from Go: the field errors come as one preformatted string (and, when the caller has
+    them, as ``causes``), not a field.ErrorList.
     """
-    return _make(InvalidError, f'{kind} "{name}" is invalid: {errs}', None, name, kind)
+    details = StatusDetails(name=name, kind=kind, causes=causes)
+    return InvalidError(Status(message=f'{kind} "{name}" is invalid: {errs}', reason=InvalidError.default_reason,
+                               details=details, code=InvalidError.default_code))
 
 
 def new_bad_request(reason: str) -> StatusError:

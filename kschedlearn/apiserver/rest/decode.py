@@ -22,16 +22,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import attrs
+
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1 import KINDS
 from kschedlearn.api.v1._gojson_types import interpret_error
 from kschedlearn.apimachinery import fields, labels
 from kschedlearn.apimachinery.api.errors import Status, StatusDetails, StatusError, new_bad_request
+from kschedlearn.apiserver.rest import negotiate, protobuf
+from kschedlearn.apiserver.rest.types import RestRequest
 
 
-def summarize_data(data: str, max_length: int = 30) -> str:
+def summarize_data(data: bytes | str, max_length: int = 30) -> str:
     """Go: ``summarizeData`` (the body's start as text when it is an object, else in hex)."""
-    raw = data.encode("utf-8")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     if not raw:
         return "<empty>"
     cut = raw[:max_length]
@@ -58,17 +62,8 @@ def _parse_group_version(api_version: str) -> tuple[str, str] | None:
     return None
 
 
-def decode_body(body_text: str, kind: str, group_version: str) -> Any:
-    """The request body as a ``kind`` object of ``group_version``, or 1.6's 400 BadRequest."""
-    bad = interpret_error(body_text)
-    if not bad:
-        doc = json.loads(body_text)
-        api_version = doc.get("apiVersion") or ""
-        if _parse_group_version(api_version) is None:
-            bad = f"unexpected GroupVersion string: {api_version}"
-    if bad:  # Go: Interpret failed, so the decoder knows no kind (gvk nil)
-        raise new_bad_request(f"the object provided is unrecognized (must be of type {kind}): {bad} "
-                              f"({summarize_data(body_text)})")
+def _check_kind(doc: dict[str, Any], kind: str, group_version: str, body: bytes) -> Any:
+    """Go: the typed half of ``Decode`` and ``transformDecodeError`` once the kind is known."""
     body_kind = doc.get("kind") or kind
     api_version = doc.get("apiVersion") or group_version
     version = _parse_group_version(api_version)[1]  # type: ignore[index]
@@ -88,6 +83,110 @@ def decode_body(body_text: str, kind: str, group_version: str) -> Any:
         raise new_bad_request(prefix + str(err)) from None
 
 
+def unrecognized(kind: str, detail: str, body: bytes) -> StatusError:
+    """Go: ``transformDecodeError`` without a kind (the body's start as text or hex)."""
+    return new_bad_request(f"the object provided is unrecognized (must be of type {kind}): {detail} "
+                           f"({summarize_data(body)})")
+
+
+def yaml_to_json(body: bytes) -> bytes:
+    """Go: the YAML serializer's ``yaml.YAMLToJSON`` before the JSON decoder (one document)."""
+    from kschedlearn.api.v1.yaml_load import YAMLProblem, yaml_documents  # noqa: PLC0415 - YAML bodies are rare
+
+    try:
+        docs = yaml_documents(body.decode("utf-8", errors="replace"))
+    except YAMLProblem as err:
+        raise new_bad_request(f"error converting YAML to JSON: {err}") from None
+    return json.dumps(docs[0] if docs else None, default=str).encode("utf-8")
+
+
+def json_document(req: RestRequest, kind: str) -> dict[str, Any]:
+    """A JSON (or YAML) body as a dict, or 1.6's 400 when the serializer cannot find its kind.
+
+    Go: ``SimpleMetaFactory.Interpret`` (encoding/json into ``struct{APIVersion, Kind string}``)
+    and ``schema.ParseGroupVersion`` of its apiVersion; the error goes through
+    ``transformDecodeError`` without a kind.
+    """
+    media = negotiate.input_media_type(req.content_type)
+    body = yaml_to_json(req.body) if media == negotiate.YAML else req.body
+    text = body.decode("utf-8", errors="replace")
+    bad = interpret_error(text)
+    if not bad:
+        doc = json.loads(text)
+        api_version = doc.get("apiVersion") or ""
+        if _parse_group_version(api_version) is None:
+            bad = f"unexpected GroupVersion string: {api_version}"
+    if bad:
+        raise unrecognized(kind, bad, body)
+    return doc if isinstance(doc, dict) else {}  # JSON null: Go decodes it into an empty object
+
+
+def decode_body(req: RestRequest, kind: str, group_version: str) -> Any:
+    """The request body as a ``kind`` object of ``group_version``, or 1.6's 400 BadRequest.
+
+    The body is JSON, YAML or protobuf, as its ``Content-Type`` says (415 for anything else).
+    """
+    if negotiate.input_media_type(req.content_type) == negotiate.PROTOBUF:
+        return _decode_protobuf(req.body, kind, group_version)
+    return _check_kind(json_document(req, kind), kind, group_version, req.body)
+
+
+def _decode_protobuf(body: bytes, kind: str, group_version: str) -> Any:
+    """Go: protobuf ``Serializer.Decode`` (prefix, ``runtime.Unknown``, ``copyKindDefaults``, the message)."""
+    try:
+        envelope = protobuf.decode_envelope(body)
+    except protobuf.ProtobufError as err:
+        raise unrecognized(kind, str(err), body) from None
+    api_version = envelope.api_version or group_version  # copyKindDefaults: kind and version from the route
+    body_kind = envelope.kind or kind
+    message = protobuf.message_for(api_version, body_kind)
+    if message is None:
+        return _check_kind({"kind": body_kind, "apiVersion": api_version}, kind, group_version, body)
+    try:
+        doc = protobuf.decode_object(message, attrs.evolve(envelope, api_version=api_version, kind=body_kind))
+    except protobuf.ProtobufError as err:
+        version = _parse_group_version(api_version)
+        raise new_bad_request(f"{body_kind} in version {json.dumps(version[1] if version else api_version)} "
+                              f"cannot be handled as a {kind}: {err}") from None
+    return _check_kind(doc, kind, group_version, body)
+
+
+def decode_options(req: RestRequest) -> dict[str, Any]:
+    """A DELETE's ``DeleteOptions`` body (JSON, YAML or protobuf) as a dict; ``{}`` for no body.
+
+    Go: ``DeleteResource`` decodes with ``metainternalversion.Codecs`` and hands a decode error
+    to ``scope.err`` as it is: a plain error, so 1.6 answers 500 with an empty reason (another
+    kind: ``no kind "Pod" is registered for version "v1"``).
+    """
+    if not req.body:
+        return {}
+    media = negotiate.input_media_type(req.content_type)
+    if media == negotiate.PROTOBUF:
+        try:
+            envelope = protobuf.decode_envelope(req.body)
+            doc = {"apiVersion": envelope.api_version or "v1", "kind": envelope.kind or "DeleteOptions"}
+            if doc["kind"] == "DeleteOptions":
+                doc.update(protobuf.decode_message("meta.DeleteOptions", envelope.raw))
+        except protobuf.ProtobufError as err:
+            raise plain_error(str(err)) from None
+    else:
+        body = yaml_to_json(req.body) if media == negotiate.YAML else req.body
+        text = body.decode("utf-8", errors="replace")
+        bad = interpret_error(text)
+        if bad:
+            raise plain_error(bad)
+        doc = json.loads(text) or {}
+    kind, api_version = doc.get("kind") or "DeleteOptions", doc.get("apiVersion") or "v1"
+    if kind != "DeleteOptions":
+        raise plain_error(f"no kind {json.dumps(kind)} is registered for version {json.dumps(api_version)}")
+    return doc
+
+
+def strconv_int(text: str) -> int:
+    """Go: ``strconv.ParseInt(text, 10, 64)``; raises ValueError with Go's text."""
+    return _strconv("ParseInt", text, 64, True)
+
+
 def _strconv(function: str, text: str, bits: int, signed: bool) -> int:
     """Go: ``strconv.ParseInt/ParseUint(text, 10, bits)``; raises ValueError with Go's text."""
     body = text[1:] if signed and text[:1] in "+-" else text
@@ -102,12 +201,16 @@ def _strconv(function: str, text: str, bits: int, signed: bool) -> int:
 
 def query_parameters(label_selector: str, field_selector: str, timeout: str) -> float | None:
     """Go: ``DecodeParameters`` into ListOptions: selectors and ``timeoutSeconds`` convertible
-    (else a plain error: 500). Returns the timeout in seconds (None when not given)."""
+    (else a plain error: 500). Returns the timeout in seconds (None when not given).
+
+    Differs from Go: a label selector's parse error is followed by the selector itself
+    (`` (labelSelector "a===b")``); 1.6's text alone does not say which parameter was wrong.
+    """
     if label_selector:
         try:
             labels.parse(label_selector)
         except ValueError as err:
-            raise plain_error(str(err)) from None
+            raise plain_error(f"{err} (labelSelector {json.dumps(label_selector, ensure_ascii=False)})") from None
     if field_selector:
         try:
             fields.parse_selector(field_selector)

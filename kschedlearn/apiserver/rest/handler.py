@@ -2,28 +2,28 @@
 
 Go: plays the part of the apiserver's REST handlers and their route table,
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go
-(getResourceHandler, ListResource, createHandler, UpdateResource, PatchResource,
-DeleteResource) and the installer's paths (``/api/v1/namespaces/{namespace}/{resource}/{name}``,
-``.../{subresource}``, ``/api/v1/watch/...``), with errors answered as ``metav1.Status``.
+(getResourceHandler, ListResource; the writes are in :mod:`.writes`) and the installer's paths
+(``/api/v1/namespaces/{namespace}/{resource}/{name}``, ``.../{subresource}``,
+``/api/v1/watch/...``), with errors answered as ``metav1.Status`` and every object and list
+linked as 1.6 linked them (:mod:`.selflink`). Answers go out in the encoding the ``Accept``
+header negotiates (:mod:`.negotiate`: JSON, YAML or protobuf).
 
 Differs from Go: kschedlearn-only. Requests never block: a watch request is only *resolved*
 here (into a :class:`~.types.WatchRequest`) and streamed by the HTTP layer. Namespaces are
 not stored: the served list is ``default``, ``kube-system``, ``kube-public`` and every
-namespace an object lives in; creating one succeeds and changes nothing. ``DELETE`` answers
-with the object's last state (as later releases do) instead of 1.6's ``Status``.
+namespace an object lives in; creating one succeeds and changes nothing. A path 1.6 did not
+serve gets 1.6's 404 text followed by where Kubernetes v1.6.1 kept that resource
+(:func:`.discovery.not_served_hint`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from kschedlearn.api.errors import ManifestError
-from kschedlearn.api.v1 import KINDS, Binding
-from kschedlearn.api.v1._gojson_check import syntax_error
 from kschedlearn.apimachinery.api.errors import (
     REASON_NOT_FOUND,
     Status,
@@ -33,11 +33,16 @@ from kschedlearn.apimachinery.api.errors import (
     new_invalid,
 )
 from kschedlearn.apiserver.registry import RESOURCES
-from kschedlearn.apiserver.rest import decode, discovery, tables
-from kschedlearn.apiserver.rest.patch import PatchError, apply_patch
-from kschedlearn.apiserver.rest.types import RestRequest, Response, WatchRequest
+from kschedlearn.apiserver.rest import decode, discovery, negotiate, openapi, tables, writes
+from kschedlearn.apiserver.rest.patch import PatchError
+from kschedlearn.apiserver.rest.protobuf import message_for
+from kschedlearn.apiserver.rest.selflink import Namer
+from kschedlearn.apiserver.rest.types import JSON, RestRequest, Response, WatchRequest
 
 BUILTIN_NAMESPACES = ("default", "kube-public", "kube-system")
+NOT_FOUND_TEXT = "the server could not find the requested resource"
+#: subresources 1.6 served on pods and nodes that kschedlearn has no kubelet behind (404 here)
+_KUBELET_SUBRESOURCES = ("log", "exec", "attach", "portforward", "proxy")
 
 
 @attrs.frozen
@@ -51,6 +56,10 @@ class Route:
     subresource: str = ""
     watch_path: bool = False
 
+    @property
+    def prefix(self) -> str:
+        return "/api/v1" if self.group_version == "v1" else f"/apis/{self.group_version}"
+
 
 def _status(code: int, reason: str, message: str, details: StatusDetails | None = None) -> Response:
     return Response(code, Status(message=message, reason=reason, code=code, details=details).to_dict())
@@ -60,8 +69,14 @@ def _from_error(err: StatusError) -> Response:
     return Response(err.code or 500, err.status().to_dict())
 
 
-def not_found_path() -> Response:
-    return _status(404, REASON_NOT_FOUND, "the server could not find the requested resource",
+def not_found_path(hint: str = "") -> Response:
+    """Go: go-restful's 404 for a path no route serves (``details: {}``), plus kschedlearn's hint."""
+    return _status(404, REASON_NOT_FOUND, NOT_FOUND_TEXT + (f" ({hint})" if hint else ""), StatusDetails())
+
+
+def method_not_allowed() -> Response:
+    """Go: go-restful's 405 (a route exists, not for this verb)."""
+    return _status(405, "MethodNotAllowed", "the server does not allow this method on the requested resource",
                    StatusDetails())
 
 
@@ -102,15 +117,32 @@ class RestHandler:
 
     # -- entry ---------------------------------------------------------------------------
     def handle(self, req: RestRequest) -> Response | WatchRequest:
-        """The answer to ``req`` (or, for a watch, what to stream)."""
+        """The answer to ``req`` (or, for a watch, what to stream), in the negotiated encoding."""
         try:
-            return self._dispatch(req)
+            answer = self._dispatch(req)
         except StatusError as err:
-            return _from_error(err)
+            answer = _from_error(err)
         except (ManifestError, PatchError) as err:
-            return _from_error(new_bad_request(str(err)))
+            answer = _from_error(new_bad_request(str(err)))
         except ValueError as err:  # e.g. an unknown resource name from the registry
-            return _from_error(new_bad_request(str(err)))
+            answer = _from_error(new_bad_request(str(err)))
+        if isinstance(answer, Response) and parse_route(req.path) is not None:
+            return self._negotiated(req, answer)
+        return answer
+
+    @staticmethod
+    def _negotiated(req: RestRequest, answer: Response) -> Response:
+        """Go: ``WriteObjectNegotiated`` / ``ErrorNegotiated`` — a 406 goes out as raw JSON with no
+        kind (1.6's ``writeRawJSON`` of the Status)."""
+        try:
+            media = negotiate.output_media_type(req.accept)
+        except StatusError as err:
+            body = {k: v for k, v in err.status().to_dict().items() if k not in ("kind", "apiVersion")}
+            return Response(406, body)
+        body = answer.body
+        if media == negotiate.PROTOBUF and message_for(body.get("apiVersion", ""), body.get("kind", "")) is None:
+            media = JSON  # a Table or discovery document: JSON, which 1.6's clients read by Content-Type
+        return attrs.evolve(answer, content_type=media)
 
     def _dispatch(self, req: RestRequest) -> Response | WatchRequest:
         static = self._static(req)
@@ -123,7 +155,7 @@ class RestHandler:
             return self._namespaces(req, route)
         served = discovery.find_served(route.group_version, route.resource)
         if served is None or route.resource == "namespaces":
-            return not_found_path()
+            return not_found_path(discovery.not_served_hint(route.group_version, route.resource))
         if served.namespaced and not route.namespace and req.method != "GET":
             return not_found_path()
         if not served.namespaced and route.namespace:
@@ -143,14 +175,17 @@ class RestHandler:
         if path == "/apis":
             return Response(200, discovery.api_group_list(self.server_address))
         if path == "/openapi/v3":
-            return Response(200, discovery.openapi_v3_root())
+            return Response(200, openapi.openapi_v3_root())
         if path.startswith("/openapi/v3/"):
-            doc = discovery.openapi_v3_group_version(path.removeprefix("/openapi/v3/"))
-            return Response(200, doc) if doc is not None else not_found_path()
+            tail = path.removeprefix("/openapi/v3/")
+            doc = openapi.openapi_v3_group_version(tail)
+            gv = "v1" if tail == "api/v1" else tail.removeprefix("apis/")
+            return Response(200, doc) if doc is not None else not_found_path(discovery.not_served_hint(gv, ""))
         parts = [p for p in path.split("/") if p]
         if parts == ["api", "v1"] or (len(parts) == 3 and parts[0] == "apis"):
-            body = discovery.api_resource_list("/".join(parts[1:]) if parts[0] == "apis" else "v1")
-            return Response(200, body) if body is not None else not_found_path()
+            gv = "/".join(parts[1:]) if parts[0] == "apis" else "v1"
+            body = discovery.api_resource_list(gv)
+            return Response(200, body) if body is not None else not_found_path(discovery.not_served_hint(gv, ""))
         if len(parts) == 2 and parts[0] == "apis":
             group = discovery.api_group(parts[1], self.server_address)
             return Response(200, group) if group is not None else not_found_path()
@@ -166,165 +201,109 @@ class RestHandler:
 
     @staticmethod
     def _namespace_object(name: str) -> dict[str, Any]:
-        return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name},
+        # Go: namespaces are cluster-scoped, so rootScopeNaming links them as "/api/v1/namespaces<name>"
+        link = Namer("/api/v1", "namespaces", False).item_link(name, "")
+        return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "selfLink": link},
                 "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}
 
     def _namespaces(self, req: RestRequest, route: Route) -> Response:
         names = self._namespace_names()
         if req.method == "POST" and not route.name:
-            body = _json_body(req)
+            body = writes.json_body(req)
             name = (body.get("metadata") or {}).get("name", "") if isinstance(body, dict) else ""
             if not name:
                 raise new_invalid("Namespace", "", "metadata.name: Required value: name or generateName is required")
             return Response(201, self._namespace_object(name))
         if req.method != "GET":
-            return _status(405, "MethodNotAllowed", f"{req.method} is not supported on namespaces")
+            return method_not_allowed()
         if route.name:
             if route.name not in names:
                 return _status(404, REASON_NOT_FOUND, f'namespaces "{route.name}" not found',
                                StatusDetails(name=route.name, kind="namespaces"))
             return Response(200, self._namespace_object(route.name))
         rv = str(self.api.storage.resource_version)
-        return Response(200, {"kind": "NamespaceList", "apiVersion": "v1", "metadata": {"resourceVersion": rv},
+        return Response(200, {"kind": "NamespaceList", "apiVersion": "v1",
+                              "metadata": {"selfLink": req.path, "resourceVersion": rv},
                               "items": [self._namespace_object(n) for n in names]})
 
     # -- stored resources ----------------------------------------------------------------
     def _resource(self, req: RestRequest, route: Route) -> Response | WatchRequest:
         resource, method = route.resource, req.method
-        if resource == "bindings":
-            return self._bind(req, route.namespace) if method == "POST" and not route.name else not_found_path()
-        if route.subresource == "binding":
-            return self._bind(req, route.namespace, route.name) if method == "POST" else not_found_path()
-        if route.subresource not in ("", "status"):
+        if route.subresource in _KUBELET_SUBRESOURCES or route.subresource not in ("", "status", "binding", "eviction"):
             return not_found_path()
+        namespaced = RESOURCES[resource].namespaced if resource in RESOURCES else True
+        namer = Namer(route.prefix, resource, namespaced, route.subresource)
+        w = writes.Writes(self.api, route, namer, req)
+        if resource == "bindings":
+            return w.bind() if method == "POST" and not route.name else method_not_allowed()
+        if route.subresource in ("binding", "eviction"):
+            if resource != "pods":
+                return not_found_path()
+            if method != "POST":
+                return method_not_allowed()
+            return w.bind() if route.subresource == "binding" else w.evict()
         if not route.name:
             if method == "GET":
-                return self._collection_get(req, route)
-            if method == "POST":
-                return self._create(req, route)
-            return _status(405, "MethodNotAllowed", f"{method} is not supported on a collection here")
+                return self._collection_get(req, route, namer)
+            if method == "POST" and not route.subresource:
+                return w.create()
+            if method == "DELETE" and "deletecollection" in discovery.find_served(route.group_version, resource).verbs:
+                return w.delete_collection()
+            return method_not_allowed()
         if route.watch_path and method == "GET":
-            return self._watch(req, route, name=route.name)
+            return self._watch(req, route, namer, name=route.name)
         if method == "GET":
-            obj = self.api.get(resource, route.namespace, route.name)
-            return self._encode_one(req, resource, obj)
+            obj = self.api.get(resource, route.namespace, route.name, faults=False)
+            return self._encode_one(req, resource, obj, namer)
         if method == "PUT":
-            return self._update(req, route)
+            return w.update()
         if method == "PATCH":
-            return self._patch(req, route)
-        if method == "DELETE":
-            return self._delete(req, route)
-        return _status(405, "MethodNotAllowed", f"{method} is not supported")
+            return w.patch()
+        if method == "DELETE" and not route.subresource:
+            return w.delete()
+        return method_not_allowed()
 
-    def _encode_one(self, req: RestRequest, resource: str, obj: Any) -> Response:
+    def _encode_one(self, req: RestRequest, resource: str, obj: Any, namer: Namer) -> Response:
         if tables.wants_table(req.accept):
             return Response(200, tables.table(resource, [obj], self._now(), obj.metadata.resource_version,
                                               include_object=req.param("includeObject", "PartialObjectMetadata")))
-        return Response(200, obj.to_dict())
+        return Response(200, namer.link(obj.to_dict()))
 
-    def _collection_get(self, req: RestRequest, route: Route) -> Response | WatchRequest:
+    def _collection_get(self, req: RestRequest, route: Route, namer: Namer) -> Response | WatchRequest:
         decode.query_parameters(req.param("labelSelector"), req.param("fieldSelector"), req.param("timeoutSeconds"))
         if route.watch_path or req.param("watch") in ("1", "true", "True"):
-            return self._watch(req, route)
+            return self._watch(req, route, namer)
         info = RESOURCES[route.resource]
         self.api._filter(info, route.namespace, "", req.param("fieldSelector"))  # Go: field labels first (400)
         decode.list_resource_version(req.param("resourceVersion"))
         lst = self.api.list(route.resource, route.namespace, label_selector=req.param("labelSelector"),
                             field_selector=req.param("fieldSelector"),
-                            resource_version=req.param("resourceVersion"))
+                            resource_version=req.param("resourceVersion"), faults=False)
         rv = lst.metadata.resource_version
         if tables.wants_table(req.accept):
             return Response(200, tables.table(route.resource, lst.items, self._now(), rv,
                                               include_object=req.param("includeObject", "PartialObjectMetadata")))
-        return Response(200, {"kind": f"{info.kind}List", "apiVersion": route.group_version,
-                              "metadata": {"resourceVersion": rv},
-                              "items": [o.to_dict() for o in lst.items]})
+        return Response(200, namer.link_list({"kind": f"{info.kind}List", "apiVersion": route.group_version,
+                                              "metadata": {"resourceVersion": rv},
+                                              "items": [o.to_dict() for o in lst.items]}, req.path))
 
-    def _watch(self, req: RestRequest, route: Route, name: str = "") -> WatchRequest:
+    def _watch(self, req: RestRequest, route: Route, namer: Namer, name: str = "") -> WatchRequest:
         timeout_s = decode.query_parameters(req.param("labelSelector"), req.param("fieldSelector"),
                                             req.param("timeoutSeconds"))
         fsel = req.param("fieldSelector")
         if name:
-            fsel = ",".join(s for s in (fsel, f"metadata.name={name}") if s)
+            if fsel:  # Go: ListResource refuses a name and a field selector together
+                raise new_bad_request("both a name and a field selector provided; please provide one or the other.")
+            fsel = f"metadata.name={name}"
         info = RESOURCES[route.resource]
-        # resolve the selectors now, so a bad one is a 400 before anything streams
+        # resolve the selectors now, so a bad one is an error before anything streams
         self.api._filter(info, route.namespace, req.param("labelSelector"), fsel)
         rv_int = decode.watch_resource_version(req.param("resourceVersion"), route.resource)
+        as_table = tables.wants_table(req.accept)
+        media = negotiate.output_media_type(req.accept)
         return WatchRequest(route.resource, route.namespace, req.param("labelSelector"), fsel, rv_int,
-                            timeout_s, tables.wants_table(req.accept),
-                            req.param("includeObject", "PartialObjectMetadata"))
-
-    def _decode(self, req: RestRequest, route: Route) -> Any:
-        return decode.decode_body(req.body, RESOURCES[route.resource].kind, route.group_version)
-
-    def _create(self, req: RestRequest, route: Route) -> Response:
-        obj = self._decode(req, route)
-        if req.param("dryRun"):
-            return Response(201, obj.to_dict())
-        return Response(201, self.api.create(route.resource, route.namespace, obj).to_dict())
-
-    def _write(self, route: Route, obj: Any) -> Any:
-        if route.subresource == "status":
-            return self.api.update_status(route.resource, route.namespace, obj)
-        return self.api.update(route.resource, route.namespace, obj)
-
-    def _update(self, req: RestRequest, route: Route) -> Response:
-        obj = self._decode(req, route)
-        if obj.metadata.name != route.name:
-            raise new_bad_request(f"the name of the object ({obj.metadata.name}) does not match the name on the URL ({route.name})")
-        return Response(200, self._write(route, obj).to_dict())
-
-    def _patch(self, req: RestRequest, route: Route) -> Response:
-        current = self.api.get(route.resource, route.namespace, route.name)
-        patched = apply_patch(req.content_type, current.to_dict(), _json_body(req))
-        if not isinstance(patched, dict):
-            raise new_bad_request("the patched object is not a JSON object")
-        info = RESOURCES[route.resource]
-        patched["kind"], patched["apiVersion"] = info.kind, KINDS[info.kind].api_version
-        obj = KINDS[info.kind].from_dict(patched, path="patched object")
-        if (obj.metadata.name, obj.metadata.namespace) != (current.metadata.name, current.metadata.namespace):
-            raise new_bad_request("a patch may not change metadata.name or metadata.namespace")
-        # unconditional unless the patch itself carries a resourceVersion
-        if obj.metadata.resource_version == current.metadata.resource_version:
-            obj = attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, resource_version=""))
-        return Response(200, self._write(route, obj).to_dict())
-
-    def _delete(self, req: RestRequest, route: Route) -> Response:
-        grace = req.param("gracePeriodSeconds")
-        body = _json_body(req) if req.body.strip() else {}
-        if isinstance(body, dict) and body.get("gracePeriodSeconds") is not None:
-            grace = str(body["gracePeriodSeconds"])
-        try:
-            grace_s = int(grace) if grace != "" else None
-        except ValueError:
-            raise new_bad_request(f"invalid gracePeriodSeconds {grace!r}") from None
-        before = self.api.get(route.resource, route.namespace, route.name)
-        self.api.delete(route.resource, route.namespace, route.name, grace_period_seconds=grace_s)
-        after = self.api.storage.get(route.resource, (route.namespace if RESOURCES[route.resource].namespaced else "", route.name))
-        return Response(200, (after if after is not None else before).to_dict())
-
-    def _bind(self, req: RestRequest, namespace: str, pod_name: str = "") -> Response:
-        body = _json_body(req)
-        if not isinstance(body, dict):
-            raise new_bad_request("the body of a Binding must be a JSON object")
-        body = {**body, "kind": "Binding", "apiVersion": "v1"}
-        binding = Binding.from_dict(body, path="request body")
-        if pod_name and binding.metadata.name != pod_name:
-            raise new_bad_request(f"the binding names pod {binding.metadata.name!r}, the URL {pod_name!r}")
-        self.api.bind(namespace, binding)
-        return Response(201, Status(status="Success", code=201).to_dict())
+                            timeout_s, as_table, req.param("includeObject", "PartialObjectMetadata"),
+                            protobuf=media == negotiate.PROTOBUF and not as_table, link=namer)
 
 
-def _json_body(req: RestRequest) -> Any:
-    if not req.body.strip():
-        raise new_bad_request("the request has no body")
-    bad = syntax_error(req.body)  # Go's encoding/json text
-    if bad:
-        raise new_bad_request(bad)
-    try:
-        return json.loads(req.body)
-    except (ValueError, RecursionError) as err:
-        raise new_bad_request(f"the body is not valid JSON: {err}") from None
-
-
-__all__ = ["RestHandler", "Route", "parse_route", "BUILTIN_NAMESPACES"]
+__all__ = ["RestHandler", "Route", "parse_route", "BUILTIN_NAMESPACES", "not_found_path", "method_not_allowed"]

@@ -68,9 +68,30 @@ def _node_status(node: Any) -> str:
     return out + (",SchedulingDisabled" if node.spec.unschedulable else "")
 
 
+#: a label ``node-role.kubernetes.io/<role>`` names a role, as does the older ``kubernetes.io/role: <role>``
+_ROLE_PREFIX, _ROLE_LABEL = "node-role.kubernetes.io/", "kubernetes.io/role"
+
+
+def _node_roles(labels: dict[str, str]) -> str:
+    """The ROLES column as later kubectl printers compute it (``findNodeRoles``), "<none>" if none."""
+    roles = {k[len(_ROLE_PREFIX):] for k in labels if k.startswith(_ROLE_PREFIX) and k != _ROLE_PREFIX}
+    if labels.get(_ROLE_LABEL):
+        roles.add(labels[_ROLE_LABEL])
+    return ",".join(sorted(roles)) or "<none>"
+
+
+def _address(node: Any, kind: str) -> str:
+    return next((a.address for a in node.status.addresses if a.type == kind), "<none>")
+
+
 def _node_row(node: Any, now: float) -> list[Any]:
-    return [node.metadata.name, _node_status(node), "<none>", _age(node, now), "v1.6.1",
-            "<none>", "<none>", "<unknown>", "<unknown>", "<unknown>"]
+    # A replayed cluster's node shows what its kubelet reported; a simulated node is a 1.6.1 kubelet.
+    info = node.status.node_info
+    version = info.kubelet_version if info is not None and info.kubelet_version else "v1.6.1"
+    system = [(getattr(info, f) or "<unknown>") if info is not None else "<unknown>"
+              for f in ("os_image", "kernel_version", "container_runtime_version")]
+    return [node.metadata.name, _node_status(node), _node_roles(node.metadata.labels), _age(node, now), version,
+            _address(node, "InternalIP"), _address(node, "ExternalIP"), *system]
 
 
 _NODE_COLS = [_NAME_COL, _col("Status"), _col("Roles"), _col("Age"), _col("Version"),

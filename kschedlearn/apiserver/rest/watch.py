@@ -2,9 +2,11 @@
 
 Go: the watch side of the cacher,
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/apiserver/pkg/storage/cacher.go
-(``cacheWatcher``: events since a resourceVersion, then live ones; a change that enters or
-leaves the filter is ADDED or DELETED) and the watch encoder of
-``staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go`` (one JSON object per event).
+(``cacheWatcher``: events since a resourceVersion, or every existing object as ADDED for a
+watch without one; then live ones; a change that enters or leaves the filter is ADDED or
+DELETED) and the watch encoder of ``staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go``
+(one JSON object per event, or one length-prefixed protobuf ``WatchEvent`` frame; each object's
+selfLink set by the route's namer, as ``WatchServer.Fixup`` does).
 
 Differs from Go: kschedlearn-only. A client's watch is *not* part of the simulated world: it
 listens to the API server's storage from outside (like the snapshot builder does), so opening
@@ -21,9 +23,9 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.apimachinery.api.errors import new_gone
+from kschedlearn.apimachinery.api.errors import Status, new_gone
 from kschedlearn.apiserver.registry import RESOURCES
-from kschedlearn.apiserver.rest import tables
+from kschedlearn.apiserver.rest import protobuf, tables
 from kschedlearn.apiserver.rest.types import WatchRequest
 from kschedlearn.apiserver.storage import HistoryEntry, WatchFilter
 
@@ -76,11 +78,11 @@ class WatchHub:
         history = self.api.storage.history(req.resource)
         too_old = history.too_old_message(req.resource_version) if req.resource_version else None
         if too_old is not None:
-            stream.put(_line("ERROR", new_gone(too_old).status().to_dict()))
+            stream.put(_encode(req, "ERROR", new_gone(too_old).status().to_dict()))
             stream.close()
             return stream
-        for entry in history.since(req.resource_version) if req.resource_version else ():
-            self._send(stream, flt, entry)
+        for event in self.api.watch_start(req.resource, flt, req.resource_version):
+            self._put(stream, event)
         self.streams.append((stream, flt))
         return stream
 
@@ -93,15 +95,22 @@ class WatchHub:
 
     def _send(self, stream: WatchStream, flt: WatchFilter, entry: HistoryEntry) -> None:
         event = flt.translate(entry)
-        if event is None:
-            return
-        obj = event.object
-        if stream.request.as_table:
-            body = tables.table(stream.request.resource, [obj], self.api.now(), obj.metadata.resource_version,
-                                include_object=stream.request.include_object, with_columns=not stream.sent)
+        if event is not None:
+            self._put(stream, event)
+
+    def _put(self, stream: WatchStream, event: Any) -> None:
+        obj, req = event.object, stream.request
+        if req.as_table:
+            body = tables.table(req.resource, [obj], self.api.now(), obj.metadata.resource_version,
+                                include_object=req.include_object, with_columns=not stream.sent)
         else:
-            body = obj.to_dict()
-        stream.put(_line(event.type, body))
+            body = obj.to_dict() if req.link is None else req.link.link(obj.to_dict())
+        try:
+            stream.put(_encode(req, event.type, body))
+        except protobuf.ProtobufError as err:  # a schema gap: end this client's watch, never the writer
+            status = Status(message=f"kschedlearn: {err}", reason="InternalError", code=500)
+            stream.put(_encode(req, "ERROR", status.to_dict()))
+            stream.close()
 
     def detach(self) -> None:
         """Close every stream and stop listening (the world they watched is gone)."""
@@ -113,7 +122,10 @@ class WatchHub:
             self._attached = False
 
 
-def _line(type_: str, obj: dict[str, Any]) -> bytes:
+def _encode(req: WatchRequest, type_: str, obj: dict[str, Any]) -> bytes:
+    """One event: a protobuf frame, or a JSON line (Go's JSON framer writes one object per line)."""
+    if req.protobuf and not req.as_table:
+        return protobuf.watch_frame(type_, obj)
     return json.dumps({"type": type_, "object": obj}, separators=(",", ":")).encode("utf-8") + b"\n"
 
 

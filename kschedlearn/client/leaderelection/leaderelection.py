@@ -37,7 +37,7 @@ from kschedlearn.client.leaderelection.resourcelock.interface import (
     LeaderElectionRecord,
 )
 from kschedlearn.sim import Chan
-from kschedlearn.trace import emit, glog, register_stage
+from kschedlearn.trace import glog
 
 _GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go"
 
@@ -45,24 +45,6 @@ _GO = "https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderele
 JITTER_FACTOR = 1.2
 
 _ZERO_TIME = float("-inf")  # Go's zero time.Time: before every simulated instant
-
-register_stage(
-    "leaderelection.acquire", _GO + "#L176-L192",
-    "A candidate tries to become leader: it reads the lock record and takes it if nobody "
-    "holds it or the holder has not renewed for a whole lease duration (on this candidate's "
-    "own clock). Failed attempts are retried every RetryPeriod plus jitter.",
-)
-register_stage(
-    "leaderelection.renew", _GO + "#L194-L211",
-    "The leader rewrites the lock record (a new renewTime) to show it is alive; the other "
-    "candidates see the record change and restart their lease countdown.",
-)
-register_stage(
-    "leaderelection.lost", _GO + "#L194-L211",
-    "The leader could not renew the lock within RenewDeadline. It stops leading; the "
-    "scheduler's OnStoppedLeading callback then exits the process (\"lost master\").",
-)
-
 
 class LeaderElectionConfigError(ValueError):
     """Go: the error ``NewLeaderElector`` returns for a bad configuration (RunOrDie panics)."""
@@ -109,7 +91,7 @@ def new_leader_elector(lec: LeaderElectionConfig) -> LeaderElector:
     return LeaderElector(config=lec)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class LeaderElector:
     """One candidate: its config plus what it last saw in the lock and when (local time).
 
@@ -126,6 +108,7 @@ class LeaderElector:
         """Block until leader, start ``on_started_leading``, renew until that fails, then stop.
 
         Go: LeaderElector.Run. Go's deferred ``HandleCrash`` re-panics, so
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L142-L153
         ``on_stopped_leading`` runs only on the normal path -- a crash (or a killed process)
         skips it, exactly as here where it simply follows the body.
         """
@@ -149,28 +132,22 @@ class LeaderElector:
 
         Go: LeaderElector.acquire -- ``wait.JitterUntil`` with JitterFactor 1.2, sliding (the
         pause starts after each attempt).
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L176-L192
         """
         stop = Chan(name="leaderelection.acquire")
         lock = self.config.lock
         assert lock is not None
         glog.infof("attempting to acquire leader lease...")
-        attempts = 0
 
         def try_once() -> None:
-            nonlocal attempts
-            attempts += 1
             succeeded = self._try_acquire_or_renew()
             self._maybe_report_transition()
             desc = lock.describe()
             if not succeeded:
                 glog.v(4).infof("failed to acquire lease %v", desc)
-                self._emit("leaderelection.acquire", f"{lock.identity()}: failed to acquire lease {desc}",
-                           attempt=attempts, result="held" if self.get_leader() else "failed")
                 return
             lock.record_event("became leader")
             glog.infof("successfully acquired lease %v", desc)
-            self._emit("leaderelection.acquire", f"{lock.identity()}: successfully acquired lease {desc}",
-                       attempt=attempts, result="acquired")
             stop.close()
 
         wait.jitter_until(try_once, self.config.retry_period, JITTER_FACTOR, True, stop)
@@ -179,6 +156,7 @@ class LeaderElector:
         """Renew every RetryPeriod; return once a renewal has failed for RenewDeadline.
 
         Go: LeaderElector.renew -- ``wait.Until(body, 0)`` whose body is
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L194-L211
         ``wait.Poll(RetryPeriod, RenewDeadline, tryAcquireOrRenew)``: each poll waits one
         RetryPeriod, then tries; it gives up after RenewDeadline without a success.
         """
@@ -196,13 +174,9 @@ class LeaderElector:
             desc = lock.describe()
             if err is None:
                 glog.v(4).infof("successfully renewed lease %v", desc)
-                self._emit("leaderelection.renew", f"{lock.identity()}: successfully renewed lease {desc}",
-                           result="renewed")
                 return
             lock.record_event("stopped leading")
             glog.infof("failed to renew lease %v", desc)
-            self._emit("leaderelection.lost", f"{lock.identity()}: failed to renew lease {desc}",
-                       result="lost", error=str(err))
             stop.close()
 
         wait.until(body, 0, stop)
@@ -212,6 +186,7 @@ class LeaderElector:
 
         Go: LeaderElector.tryAcquireOrRenew. The takeover rule: fail if the record *changed*
         less than LeaseDuration ago (local time of the change) and is held by someone else.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L213-L269
         """
         lock = self.config.lock
         assert lock is not None
@@ -275,6 +250,7 @@ class LeaderElector:
         """Call ``on_new_leader`` (in a new goroutine) when the observed holder changed.
 
         Go: LeaderElector.maybeReportTransition. The scheduler sets no such callback.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L271-L279
         """
         if self.observed_record.holder_identity == self.reported_leader:
             return
@@ -282,23 +258,12 @@ class LeaderElector:
         if self.config.callbacks.on_new_leader is not None:
             sim.go(self.config.callbacks.on_new_leader, self.reported_leader, name="OnNewLeader")
 
-    def _emit(self, stage: str, message: str, **data: Any) -> None:
-        """Trace point beside Go's log line, carrying the record as this candidate sees it."""
-        rec = self.observed_record
-        emit(stage, message, data={
-            "identity": self.config.lock.identity() if self.config.lock else "",
-            "holder": rec.holder_identity,
-            "leader_transitions": rec.leader_transitions,
-            "observed_time": self.observed_time,
-            "lease_expires": self.observed_time + self.config.lease_duration,
-            **data,
-        })
-
 
 def run_or_die(lec: LeaderElectionConfig) -> None:
     """Validate and run; a bad config raises (Go panics, which ends the process).
 
     Go: RunOrDie.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/leaderelection.go#L155-L163
     """
     le = new_leader_elector(lec)
     le.run()

@@ -42,15 +42,6 @@ from kschedlearn.client_go.tools.cache.shared_informer import (
     new_shared_index_informer,
 )
 from kschedlearn.sim import Chan
-from kschedlearn.trace import emit, register_stage
-from kschedlearn.trace.stages import K8S
-
-register_stage(
-    "informerFactory.Start",
-    K8S + "pkg/client/informers/informers_generated/externalversions/factory.go#L63-L74",
-    "The shared informer factory starts (in goroutines) every informer that was requested so "
-    "far; each lists, then watches its kind.",
-)
 
 NewInformerFunc = Callable[[Any, float], SharedIndexInformer]
 """Go: internalinterfaces.NewInformerFunc."""
@@ -186,7 +177,7 @@ class _AppsGroup:
         return AppsV1beta1Interface(self.factory)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class SharedInformerFactory:
     """Go: factory.go ``sharedInformerFactory``."""
 
@@ -202,14 +193,10 @@ class SharedInformerFactory:
         Go: ``(*sharedInformerFactory).Start``
         """
         with self.lock:
-            started = []
             for informer_type, informer in self.informers.items():
                 if not self.started_informers.get(informer_type, False):
                     sim.go(informer.run, stop_ch, name=f"informer {informer_type.__name__}")
                     self.started_informers[informer_type] = True
-                    started.append(informer_type.__name__)
-            emit("informerFactory.Start", f"started informers: {', '.join(started) or 'none'}",
-                 data={"started": started})
 
     def informer_for(self, obj_type: type, new_func: NewInformerFunc) -> SharedIndexInformer:
         """The one informer for ``obj_type``, created with ``new_func`` the first time.
@@ -235,10 +222,6 @@ class SharedInformerFactory:
     def apps(self) -> _AppsGroup:
         """Go: ``Apps()``."""
         return _AppsGroup(self)
-
-    def debug_state(self) -> dict[str, Any]:
-        """Every registered informer's debug state, by kind name. kschedlearn-only."""
-        return {t.__name__: inf.debug_state() for t, inf in self.informers.items()}
 
 
 def new_shared_informer_factory(client: Any, default_resync: float) -> SharedInformerFactory:

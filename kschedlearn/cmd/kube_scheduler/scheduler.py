@@ -1,4 +1,4 @@
-"""``main`` of kube-scheduler: defaults, flags, then ``app.Run``.
+"""``main`` of kube-scheduler: defaults, flags, logs, ``--version``, then ``app.Run``.
 
 Go: plugin/cmd/kube-scheduler/scheduler.go
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/scheduler.go#L30-L43
@@ -18,53 +18,34 @@ default, for teaching) instead of Go's default ``--v=0``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from kschedlearn.cmd.kube_scheduler.app import server as app
 from kschedlearn.cmd.kube_scheduler import main_flags
+from kschedlearn.cmd.kube_scheduler.app import server as app
 from kschedlearn.cmd.kube_scheduler.app.options import options
-from kschedlearn.sim.runtime import Process, current_goroutine
-from kschedlearn.trace import emit, glog
+from kschedlearn.trace import glog
 
 
-def main(
-    argv: Sequence[str],
-    *,
-    server: Any,
-    hostname: str = "scheduler-0",
-    handles: app.RunningScheduler | None = None,
-    on_created: Callable[[app.RunningScheduler], None] | None = None,
-    registry: Any = None,
-) -> None:
-    """Go: main() — ``NewSchedulerServer``, ``AddFlags`` + parse, ``app.Run(s)``."""
-    emit("main", "kube-scheduler " + " ".join(argv))
+def main(argv: Sequence[str], *, server: Any, hostname: str = "scheduler-0", registry: Any = None) -> None:
+    """Go: func main
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/scheduler.go#L30-L43
+
+    Differs from Go: glog's, logs' and verflag's package variables are one ``MainFlags`` and
+    ``pflag.CommandLine`` one flag set per command line; ``registry`` is the plugin registry of
+    this replica (None: the default one).
+    """
     s = options.new_scheduler_server()
-    emit("NewSchedulerServer", "defaults applied; leader-elect forced to true",
-         data={"leader_elect": s.leader_election.leader_elect})
-    s, mf = main_flags.parse_command_line(list(argv), s)
-    if mf.glog_set:
-        _own_process().glog = mf.logging  # logs.InitLogs: glog now answers for this process
-    printed = mf.version_requested()
-    if printed is not None:
-        _print_and_exit(printed)
-        return
-    if handles is not None:
-        handles.s = s
+    mf = main_flags.MainFlags()
+    command_line = main_flags.new_command_line(mf)
+    s.add_flags(command_line)
+
+    main_flags.init_flags(command_line, mf, argv)
+    main_flags.init_logs(mf)
+
+    main_flags.print_and_exit_if_requested(mf)
+
     try:
-        app.run(s, server, hostname=hostname, handles=handles, on_created=on_created, registry=registry)
+        app.run(s, server, hostname=hostname, registry=registry)
     except app.ConfigError as err:
         glog.fatalf("scheduler app failed to run: %v", err)
-
-
-def _own_process() -> Process:
-    g = current_goroutine()
-    assert g is not None, "main runs in a goroutine of its replica's process"
-    return g.process
-
-
-def _print_and_exit(line: str) -> None:
-    """Go: verflag.PrintAndExitIfRequested -- print the version to stdout and ``os.Exit(0)``."""
-    proc = _own_process()
-    emit("process.exit", line, data={"stdout": line + "\n", "exit_code": 0})
-    proc.runtime.kill_process(proc, "exit status 0")

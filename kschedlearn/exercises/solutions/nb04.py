@@ -1,6 +1,6 @@
 """Solutions for notebook 04: the informer (Reflector → DeltaFIFO → processLoop → handlers).
 
-Go: func NewInformer (its Process closure, lines 250-276)
+Go: func NewInformer (its Process func literal, lines 256-280)
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L283
 and staging/src/k8s.io/client-go/tools/cache/reflector.go,
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L339-L407
@@ -16,7 +16,8 @@ from kschedlearn.client_go.tools.cache.delta_fifo import ADDED, DELETED, SYNC, U
 def informer_process(client_state: Any, handler: Any, deltas: Deltas) -> None:
     """Apply one key's ``deltas`` to the informer's store and call the handler for each.
 
-    Go: the ``Process`` func inside NewInformer / NewIndexerInformer, controller.go#L250-L276.
+    Go: the ``Process`` func literal inside NewInformer (NewIndexerInformer has the same one),
+    controller.go#L220-L283.
     ``deltas`` is a tuple of ``Delta(type, object)``, **oldest first**; ``type`` is one of
     ``SYNC``, ``ADDED``, ``UPDATED``, ``DELETED``. ``client_state`` is the informer's store
     (``get(obj) -> (old, exists)``, ``add``, ``update``, ``delete``); ``handler`` has

@@ -96,7 +96,7 @@ def select_host(g: GenericScheduler, priority_list: list[HostPriority]) -> str:
 def selector_spread_reduce(nodes: list[tuple[str, str]], counts: dict[str, int]) -> list[int]:
     """SelectorSpreadPriority's scores from the matching-pod counts, zones included (float32).
 
-    Go: (*SelectorSpread).CalculateSpreadPriority (the part after counting, from line 150)
+    Go: (*SelectorSpread).CalculateSpreadPriority (the part after counting, from line 153)
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192. ``nodes`` are ``(name, zone)`` in order (zone "" = no zone
     labels); ``counts`` maps every node to its number of matching pods when the pod has
     selectors, and is empty when it has none. Go computes in float32: round every operation

@@ -2,7 +2,7 @@
 
 Go: (*SelectorSpread).CalculateSpreadPriority
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192
-(its zone score, lines 170-180, fixed upstream by PR #55172)
+(its zone score, line 177, fixed upstream by PR #55172)
 """
 
 from __future__ import annotations

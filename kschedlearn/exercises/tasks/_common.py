@@ -64,7 +64,16 @@ def node(name: str, milli_cpu: int, memory: int, pods: int = 110, labels: dict[s
 
 @contextmanager
 def swap_attr(owner: Any, name: str, value: Any) -> Iterator[None]:
-    """Temporarily replace ``owner.name`` (a module global or a class attribute)."""
+    """Temporarily replace ``owner.name`` (a module global or a class attribute). Where a
+    simulation's trace point stands in front of it (a process-wide probe of the observation
+    layer), ``value`` goes behind the probe: it runs, and it is observed as the original was."""
+    from kschedlearn.observe.wrap import behind_probe, is_probe
+
+    current = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
+    if is_probe(current):
+        with behind_probe(current, value):
+            yield
+        return
     old = getattr(owner, name)
     setattr(owner, name, value)
     try:

@@ -122,7 +122,7 @@ TASK = Task(
            "need the client; the scheduler needs all three. Informers must be requested before they are "
            "started. Whatever only the leader may do comes after the leader-election step; `sched.Run` never "
            "returns.",
-           "Go's app.Run (server.go ~L66): `kubecli, err := createClient(s)`, `recorder := createRecorder(kubecli, s)`, "
+           "Go's app.Run (server.go L65-L140): `kubecli, err := createClient(s)`, `recorder := createRecorder(kubecli, s)`, "
            "`informerFactory := informers.NewSharedInformerFactory(kubecli, 0)`, `sched, err := createScheduler(...)`, "
            "`go startHTTP(s)`, `informerFactory.Start(stop)`, `run := func(_ <-chan struct{}) { sched.Run(); select {} }`, "
            "`if !s.LeaderElection.LeaderElect { run(nil) }`, else `leaderelection.RunOrDie(... OnStartedLeading: run ...)`.",

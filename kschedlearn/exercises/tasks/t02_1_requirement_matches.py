@@ -147,13 +147,13 @@ TASK = Task(
            "Write `requirement_matches(key, operator, values, labels)` for one requirement. "
            "`plug_in_scenario(\"2.1\", requirement_matches)` runs spread-and-affinity, where selectors decide "
            "spreading and affinity, with your function in every selector."),
-    go_links=(("selector.go Requirement.Matches", GO + _SELECTOR_GO + "#L183-L220"),
+    go_links=(("selector.go Requirement.Matches", GO + _SELECTOR_GO + "#L161-L216"),
               ("selector_test.go TestSelectorMatches", GO + "staging/src/k8s.io/apimachinery/pkg/labels/selector_test.go#L106-L135"),
               ("selector_test.go TestRequirementSelectorMatching",
                GO + "staging/src/k8s.io/apimachinery/pkg/labels/selector_test.go#L379-L424")),
     hints=("Positive requirements (in, =, ==, exists, gt, lt) need the key; negative ones (notin, !=, !) are "
            "satisfied when it is missing.",
-           "Go's Requirement.Matches (selector.go ~L183): `case selection.In, selection.Equals, selection.DoubleEquals: "
+           "Go's Requirement.Matches (selector.go L161-L216): `case selection.In, selection.Equals, selection.DoubleEquals: "
            "if !ls.Has(r.key) { return false }; return r.hasValue(ls.Get(r.key))`; `case selection.NotIn, "
            "selection.NotEquals: if !ls.Has(r.key) { return true }; return !r.hasValue(...)`; Exists / DoesNotExist: "
            "`ls.Has(r.key)`; GreaterThan / LessThan: `strconv.ParseInt` both sides, false on error.",

@@ -19,6 +19,7 @@ from kschedlearn.client_go.tools.cache.fifo import FIFO, ErrRequeue, FIFOClosedE
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.observe.views import queue_state
 
 TASK_ID = "3.1"
 _REAL_POP = FIFO.pop  # captured before any patch
@@ -59,7 +60,7 @@ def _pop_all(ops: tuple[tuple[str, str, Any], ...], times: int) -> Callable[[Cal
     def run(pop: Callable[..., Any]) -> Any:
         f = _fifo(*ops)
         popped = [repr(pop(f, _noop)) for _ in range(times)]
-        return popped, list(f.debug_state().queue)
+        return popped, list(queue_state(f).queue)
     return run
 
 
@@ -70,7 +71,7 @@ def _requeue(pop: Callable[..., Any]) -> Any:
         raise ErrRequeue()
 
     got = pop(f, process)
-    return repr(got), list(f.debug_state().queue), sorted(map(repr, f.list()))
+    return repr(got), list(queue_state(f).queue), sorted(map(repr, f.list()))
 
 
 def _synced(pop: Callable[..., Any]) -> Any:
@@ -149,12 +150,12 @@ def _experiment(pop: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
                           ("add", "default/db-1", "v1"), ("update", "default/web-1", "v2"),
                           ("delete", "default/web-2", "v1"), ("add", "default/web-2", "v2")):
         getattr(f, op)(Obj(name, val))
-    rows.append(("podQueue after the informer's events", " ".join(f.debug_state().queue)))
+    rows.append(("podQueue after the informer's events", " ".join(queue_state(f).queue)))
     for i in range(3):
         with _patch(pop):
             item = fifo_module.pop(f)  # the real Pop(queue) helper, calling queue.pop
         rows.append((f"scheduleOne #{i + 1} pops", repr(item)))
-        rows.append((f"podQueue after pop #{i + 1}", " ".join(f.debug_state().queue) or "(empty)"))
+        rows.append((f"podQueue after pop #{i + 1}", " ".join(queue_state(f).queue) or "(empty)"))
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
@@ -178,14 +179,14 @@ TASK = Task(
         "Write `fifo_pop(f, process)`: the body of `FIFO.Pop` for a FIFO `f` whose key line is "
         "`f._queue` and whose items are `f._items`."
     ),
-    go_links=(("fifo.go Pop", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L149-L180"),
-              ("fifo.go Add", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L123-L135"),
+    go_links=(("fifo.go Pop", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L255-L293"),
+              ("fifo.go Add", GO + "staging/src/k8s.io/client-go/tools/cache/fifo.go#L137-L153"),
               ("fifo_test.go", GO + "staging/src/k8s.io/client-go/tools/cache/fifo_test.go")),
     hints=(
         "A FIFO is two structures: the line of keys (`f._queue`, a list) and the newest object per "
         "key (`f._items`, a dict). Pop takes keys off the front of the line until one still has an "
         "item; that item leaves the dict too.",
-        "Go's `(*FIFO).Pop` in fifo.go lines 149-180: an outer `for`, an inner `for len(f.queue) == 0` "
+        "Go's `(*FIFO).Pop` in fifo.go L255-L293: an outer `for`, an inner `for len(f.queue) == 0` "
         "that returns `FIFOClosedError` when closed or calls `f.cond.Wait()`, then `id := f.queue[0]; "
         "f.queue = f.queue[1:]`, the `initialPopulationCount` countdown, the ghost `continue`, "
         "`delete(f.items, id)`, `process(item)` and the `ErrRequeue` branch.",

@@ -19,6 +19,7 @@ from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
 from kschedlearn.exercises.tasks.t03_1_fifo_pop import Obj
+from kschedlearn.observe.views import queue_state
 
 TASK_ID = "3.2"
 NAME = "dedup_deltas"
@@ -64,7 +65,7 @@ def _queue(known: list[Obj] | None, ops: list[tuple[str, Any]]) -> Callable[[Cal
                     f.replace(arg, "0")
                 else:
                     getattr(f, op)(arg)
-            state = f.debug_state()
+            state = queue_state(f)
             return [(k, _show_deltas(state.items[k])) for k in state.queue if k in state.items]
     return run
 
@@ -120,10 +121,10 @@ def _experiment(dedup: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
         f = new_delta_fifo(_key, None, known)
         f.delete(Obj("default/web-1", "deleted"))
         rows.append(("after the watch reports web-1 deleted", "; ".join(
-            f"{k}: {_show_deltas(v)}" for k, v in f.debug_state().items.items())))
+            f"{k}: {_show_deltas(v)}" for k, v in queue_state(f).items.items())))
         f.replace([], "42")
         rows.append(("after the relist returns no pods", "; ".join(
-            f"{k}: {_show_deltas(v)}" for k, v in f.debug_state().items.items())))
+            f"{k}: {_show_deltas(v)}" for k, v in queue_state(f).items.items())))
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
@@ -141,11 +142,11 @@ TASK = Task(
            "After every append, `dedupDeltas` merges two deletions in a row; `Replace` (a relist) "
            "adds `DeletedFinalStateUnknown` tombstones for objects that vanished while nobody watched.\n\n"
            "Write `dedup_deltas(deltas)`."),
-    go_links=(("delta_fifo.go dedupDeltas", GO + "staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L354-L391"),
-              ("delta_fifo.go Replace", GO + "staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L451-L516")),
+    go_links=(("delta_fifo.go dedupDeltas", GO + "staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L262-L276"),
+              ("delta_fifo.go Replace", GO + "staging/src/k8s.io/client-go/tools/cache/delta_fifo.go#L462-L535")),
     hints=("Only the last two deltas matter, and only when both are deletions. Which of the two "
            "knows more about the object? A tombstone's object may be stale.",
-           "Go's `dedupDeltas` (delta_fifo.go ~L354) calls `isDup(a, b)` with `a` the newest and `b` "
+           "Go's `dedupDeltas` (delta_fifo.go L262-L276) calls `isDup(a, b)` with `a` the newest and `b` "
            "the one before; `isDeletionDup` returns `b` unless `b.Object` is a `DeletedFinalStateUnknown`.",
            "`if len(deltas) < 2: return deltas`; `a, b = deltas[-1], deltas[-2]`; if both types are "
            "`DELETED`: `keep = a if isinstance(b.object, DeletedFinalStateUnknown) else b`; "

@@ -1,9 +1,9 @@
 """Task 4.1: the informer's ``Process`` function - apply a key's Deltas, oldest first.
 
-Go: staging/src/k8s.io/client-go/tools/cache/controller.go (the Process closure of
-NewInformer / NewIndexerInformer) and controller_test.go (TestUpdate: the FROM→TO
-transition, resyncs FROM→FROM / TO→TO, delete after the final update; ExampleNewInformer)
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L250-L276
+Go: staging/src/k8s.io/client-go/tools/cache/controller.go, func NewInformer (the Process func
+literal inside it; NewIndexerInformer has the same one) and controller_test.go (TestUpdate: the
+FROM→TO transition, resyncs FROM→FROM / TO→TO, delete after the final update; ExampleNewInformer)
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L283
 """
 
 from __future__ import annotations
@@ -114,27 +114,11 @@ def _cases() -> list[fw.Case]:
     ]
 
 
-class _TracedHandler:
-    """Routes the learner's handler calls through the informer's trace points."""
-
-    def __init__(self, h: Any) -> None:
-        self._h = h
-
-    def on_add(self, obj: Any) -> None:
-        controller.dispatch_add(self._h, obj)
-
-    def on_update(self, old: Any, new: Any) -> None:
-        controller.dispatch_update(self._h, old, new)
-
-    def on_delete(self, obj: Any) -> None:
-        controller.dispatch_delete(self._h, obj)
-
-
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def factory(client_state: Any, h: Any) -> Callable[[Any], None]:
-        traced = _TracedHandler(h)
-        return lambda obj: fn(client_state, traced, obj)
+        # h is the informer's own handler: its calls are the handler.On* trace points
+        return lambda obj: fn(client_state, h, obj)
 
     with swap_attr(controller, "_informer_process", factory):
         yield
@@ -176,12 +160,13 @@ TASK = Task(
            "assumed pod).\n\nWrite `informer_process(client_state, handler, deltas)`. "
            "`plug_in_scenario(\"4.1\", informer_process)` runs three-nodes with your function inside the "
            "assigned-pod informer and compares every trace stage with the real run."),
-    go_links=(("controller.go NewInformer's Process", GO + "staging/src/k8s.io/client-go/tools/cache/controller.go#L250-L276"),
-              ("controller.go processLoop", GO + "staging/src/k8s.io/client-go/tools/cache/controller.go#L143-L160"),
-              ("controller_test.go TestUpdate", GO + "staging/src/k8s.io/client-go/tools/cache/controller_test.go#L294-L395")),
+    go_links=(("controller.go NewInformer (Process is the func literal inside it)",
+               GO + "staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L283"),
+              ("controller.go processLoop", GO + "staging/src/k8s.io/client-go/tools/cache/controller.go#L136-L158"),
+              ("controller_test.go TestUpdate", GO + "staging/src/k8s.io/client-go/tools/cache/controller_test.go#L294-L405")),
     hints=("Walk the deltas in the order they came (oldest first). The store, not the delta type, tells you "
            "whether this is an add or an update.",
-           "Go (controller.go ~L254): `for _, d := range obj.(Deltas) { switch d.Type { case Sync, Added, Updated: "
+           "Go, in NewInformer (controller.go L220-L283): `for _, d := range obj.(Deltas) { switch d.Type { case Sync, Added, Updated: "
            "if old, exists, err := clientState.Get(d.Object); err == nil && exists { clientState.Update(d.Object); "
            "h.OnUpdate(old, d.Object) } else { clientState.Add(d.Object); h.OnAdd(d.Object) }; case Deleted: "
            "clientState.Delete(d.Object); h.OnDelete(d.Object) } }`.",

@@ -116,12 +116,12 @@ TASK = Task(
            "requests (used by the predicates) and the *non-zero* requests, where a container without "
            "a cpu / memory request counts as 100m / 200Mi (used by the priorities, so empty pods spread).\n\n"
            "Write `calculate_resource(pod)`."),
-    go_links=(("node_info.go calculateResource", GO + "plugin/pkg/scheduler/schedulercache/node_info.go#L268-L290"),
-              ("node_info.go addPod", GO + "plugin/pkg/scheduler/schedulercache/node_info.go#L204-L221"),
+    go_links=(("node_info.go calculateResource", GO + "plugin/pkg/scheduler/schedulercache/node_info.go#L313-L336"),
+              ("node_info.go addPod", GO + "plugin/pkg/scheduler/schedulercache/node_info.go#L241-L260"),
               ("non_zero.go", GO + "plugin/pkg/scheduler/algorithm/priorities/util/non_zero.go")),
     hints=("Loop over `pod.spec.containers`; each has `resources.requests`, a dict of resource name to "
            "Quantity. Keep two kinds of sum: the exact requests, and the non-zero ones.",
-           "Go's `calculateResource` (node_info.go ~L268): a `switch rName` over cpu (`MilliValue`), "
+           "Go's `calculateResource` (node_info.go L313-L336): a `switch rName` over cpu (`MilliValue`), "
            "memory, nvidia-gpu (`Value`) and opaque int resources, then "
            "`priorityutil.GetNonzeroRequests(&c.Resources.Requests)` per container.",
            "`res = Resource()`; for each container: for name, q in requests: cpu → `res.milli_cpu += "

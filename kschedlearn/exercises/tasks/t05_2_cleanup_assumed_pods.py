@@ -15,6 +15,7 @@ from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
+from kschedlearn.observe.views import cache_state
 
 TASK_ID = "5.2"
 NAME = "cleanup_assumed_pods"
@@ -23,7 +24,7 @@ TTL = 10.0
 
 
 def _state(cache: SchedulerCache) -> tuple[Any, ...]:
-    st = cache.debug_state()
+    st = cache_state(cache)
     assumed = sorted(p.key for p in st.assumed_pods)
     used = {n.name: (n.requested.milli_cpu, n.requested.memory) for n in st.nodes if n.pods}
     return assumed, used
@@ -112,12 +113,12 @@ TASK = Task(
            "default); if the informer does not confirm the pod (`AddPod`) before the deadline, the "
            "1-second sweep `cleanupAssumedPods` expires it and frees its resources.\n\n"
            "Write `cleanup_assumed_pods(cache, now)`."),
-    go_links=(("cache.go cleanupAssumedPods", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L331-L357"),
-              ("cache.go finishBinding", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L121-L136"),
-              ("cache_test.go TestExpirePod", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go")),
+    go_links=(("cache.go cleanupAssumedPods", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L354-L377"),
+              ("cache.go finishBinding", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L134-L152"),
+              ("cache_test.go TestExpirePod", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L134-L188")),
     hints=("Only pods that are still assumed can expire, and only once their binding finished: that "
            "is when the deadline was set.",
-           "Go's `cleanupAssumedPods` (cache.go ~L331): `for key := range cache.assumedPods`, look up "
+           "Go's `cleanupAssumedPods` (cache.go L354-L377): `for key := range cache.assumedPods`, look up "
            "`cache.podStates[key]`, `if !ps.bindingFinished { continue }`, `if now.After(*ps.deadline)` "
            "then `cache.expirePod(key, ps)`.",
            "`for key in list(cache._assumed_pods): ps = cache._pod_states[key]`; `if not "

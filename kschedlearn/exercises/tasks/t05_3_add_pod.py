@@ -17,6 +17,7 @@ from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks._common import GO, compare, pod, requests, run_simulation, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
+from kschedlearn.observe.views import cache_state
 
 TASK_ID = "5.3"
 NAME = "add_pod"
@@ -26,7 +27,7 @@ TTL = 10.0
 
 def _state(cache: SchedulerCache) -> tuple[Any, ...]:
     """(assumed keys, {node: (milli cpu, memory, [pods])}, {pod: stored node})."""
-    st = cache.debug_state()
+    st = cache_state(cache)
     assumed = sorted(p.key for p in st.assumed_pods)
     used = {n.name: (n.requested.milli_cpu, n.requested.memory, sorted(n.pods)) for n in st.nodes if n.pods}
     stored = {k: s.pod.spec.node_name for k, s in sorted(cache._pod_states.items())}
@@ -145,11 +146,11 @@ TASK = Task(
            "Write `add_pod(cache, pod)`. `plug_in_scenario(\"5.3\", add_pod)` runs three-nodes (a confirm) and "
            "assume-expiry (a re-add after expiry) with your function and compares every trace stage."),
     go_links=(("cache.go AddPod", GO + "plugin/pkg/scheduler/schedulercache/cache.go#L214-L246"),
-              ("cache_test.go TestAddPodWillConfirm", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L192-L240"),
-              ("cache_test.go TestAddPodAfterExpiration", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L243-L287")),
+              ("cache_test.go TestAddPodWillConfirm", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L190-L240"),
+              ("cache_test.go TestAddPodAfterExpiration", GO + "plugin/pkg/scheduler/schedulercache/cache_test.go#L242-L286")),
     hints=("Look the pod up in podStates and assumedPods: assumed → confirm (and fix the node if it moved); "
            "unknown → add; already added → error.",
-           "Go's AddPod (cache.go ~L169): `currState, ok := cache.podStates[key]; switch { case ok && "
+           "Go's AddPod (cache.go L214-L246): `currState, ok := cache.podStates[key]; switch { case ok && "
            "cache.assumedPods[key]: if currState.pod.Spec.NodeName != pod.Spec.NodeName { cache.removePod(currState.pod); "
            "cache.addPod(pod) }; delete(cache.assumedPods, key); cache.podStates[key].deadline = nil; case !ok: "
            "cache.addPod(pod); cache.podStates[key] = &podState{pod: pod}; default: return fmt.Errorf(\"pod was "

@@ -158,11 +158,11 @@ TASK = Task(
     intro=("A *predicate* filters nodes: `(pod, meta, node_info) -> (fits, reasons)`. `PodFitsResources` "
            "checks the pod count and the free cpu, memory, GPUs and opaque integer resources of the node, "
            "collecting one `InsufficientResourceError` per shortage.\n\nWrite `pod_fits_resources`."),
-    go_links=(("predicates.go PodFitsResources", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L490-L540"),
-              ("predicates.go GetResourceRequest", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L446-L488")),
+    go_links=(("predicates.go PodFitsResources", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L546-L592"),
+              ("predicates.go GetResourceRequest", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L471-L540")),
     hints=("Fits means: for every resource, already requested on the node + requested by the pod <= "
            "allocatable. The pod count is a resource too, checked first.",
-           "Go's `PodFitsResources` (predicates.go ~L490): `allowedPodNumber`, then `podRequest` from the "
+           "Go's `PodFitsResources` (predicates.go L546-L592): `allowedPodNumber`, then `podRequest` from the "
            "metadata (or `GetResourceRequest`), an early return when it is all zero, then four `if "
            "allocatable.X < podRequest.X+nodeInfo.RequestedResource().X` checks and the opaque loop.",
            "Use `node_info.allowed_pod_number()`, `node_info.pods()`, `node_info.allocatable_resource()`, "

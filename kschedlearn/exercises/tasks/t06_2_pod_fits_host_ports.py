@@ -92,11 +92,11 @@ TASK = Task(
                   "from kschedlearn.scheduler.schedulercache.node_info import NodeInfo"),
     intro=("Two pods cannot bind the same host port on one node. In v1.6.1 `PodFitsHostPorts` compares "
            "port numbers only (protocol and host IP are ignored).\n\nWrite `pod_fits_host_ports`."),
-    go_links=(("predicates.go PodFitsHostPorts", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L791-L812"),
-              ("predicates.go GetUsedPorts", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L814-L830")),
+    go_links=(("predicates.go PodFitsHostPorts", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L827-L847"),
+              ("predicates.go GetUsedPorts", GO + "plugin/pkg/scheduler/algorithm/predicates/predicates.go#L849-L865")),
     hints=("Collect the host ports the pod wants and the ones the node's pods already use; any overlap "
            "(other than 0) means the pod does not fit.",
-           "Go's `PodFitsHostPorts` (predicates.go ~L791): `wantPorts` from the metadata or "
+           "Go's `PodFitsHostPorts` (predicates.go L827-L847): `wantPorts` from the metadata or "
            "`GetUsedPorts(pod)`, `existingPorts := GetUsedPorts(nodeInfo.Pods()...)`, then a loop "
            "`if wport != 0 && existingPorts[wport]` returning `ErrPodNotFitsHostPorts`.",
            "`want = meta.pod_ports if isinstance(meta, PredicateMetadata) else get_used_ports(pod)`; "

@@ -76,7 +76,7 @@ TASK = Task(
     go_links=(("least_requested.go", GO + "plugin/pkg/scheduler/algorithm/priorities/least_requested.go#L29-L91"),),
     hints=("Score each resource by the fraction that stays free, scaled to 0..10, then average cpu and "
            "memory. Use integer arithmetic throughout, like Go's int64.",
-           "Go's `calculateUnusedScore` (least_requested.go ~L50): `(capacity - requested) * 10 / "
+           "Go's `calculateUnusedScore` (least_requested.go L44-L57): `(capacity - requested) * 10 / "
            "capacity`, 0 if capacity is 0 or requested > capacity; `calculateUnusedPriority` adds "
            "`nodeInfo.NonZeroRequest()` to the pod's non-zero request and averages the two scores.",
            "`req = get_non_zero_requests(pod)`; `cpu = req.milli_cpu + node_info.nonzero_request().milli_cpu` "

@@ -49,11 +49,11 @@ TASK = Task(
     intro=("`BalancedResourceAllocation` prefers nodes whose cpu and memory would be used in similar "
            "proportions after the pod lands, so that neither runs out while the other idles. It is "
            "always paired with `LeastRequestedPriority`.\n\nWrite `balanced_resource_allocation_map`."),
-    go_links=(("balanced_resource_allocation.go", GO + "plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L39-L110"),),
+    go_links=(("balanced_resource_allocation.go", GO + "plugin/pkg/scheduler/algorithm/priorities/balanced_resource_allocation.go#L51-L116"),),
     hints=("Compute the used fraction of cpu and of memory (counting the pod); the closer they are, the "
            "higher the score. A fraction of 1 or more scores 0.",
-           "Go's `calculateBalancedResourceAllocation` (balanced_resource_allocation.go ~L60) and "
-           "`fractionOfCapacity` (1 when capacity is 0); `diff := math.Abs(cpuFraction - "
+           "Go's `calculateBalancedResourceAllocation` (balanced_resource_allocation.go L51-L92) and "
+           "`fractionOfCapacity` (L94-L99; 1 when capacity is 0); `diff := math.Abs(cpuFraction - "
            "memoryFraction)`; `score = int(10 - diff*10)`.",
            "Totals as in LeastRequested (`get_non_zero_requests(pod)` + `node_info.nonzero_request()`); "
            "`f = total / capacity if capacity else 1.0`; `score = 0 if cpu_f >= 1 or mem_f >= 1 else "

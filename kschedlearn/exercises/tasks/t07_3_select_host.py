@@ -105,7 +105,7 @@ TASK = Task(
     go_links=(("generic_scheduler.go selectHost", GO + "plugin/pkg/scheduler/core/generic_scheduler.go#L133-L150"),),
     hints=("Sort so the best come first; count how many share the top score; pick one of them by the "
            "counter and advance the counter.",
-           "Go's `selectHost` (generic_scheduler.go ~L133): `sort.Sort(sort.Reverse(priorityList))` "
+           "Go's `selectHost` (generic_scheduler.go L133-L150): `sort.Sort(sort.Reverse(priorityList))` "
            "(ordering by score, then host name), `maxScore := priorityList[0].Score`, "
            "`firstAfterMaxScore` via `sort.Search`, `ix := int(g.lastNodeIndex % uint64(firstAfterMaxScore))`, "
            "`g.lastNodeIndex++`.",

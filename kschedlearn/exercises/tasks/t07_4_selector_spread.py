@@ -160,15 +160,15 @@ TASK = Task(
            "so replicas spread across zones first. All of it is float32 arithmetic in Go - and the float32 "
            "details change real scores.\n\nThe counting (which pods match the pod's selectors on each node) "
            "is done for you. Write `selector_spread_reduce(nodes, counts)`. "
-           "`plug_in_scenario(\"7.4\", selector_spread_reduce)` runs spread-and-affinity (two zones) with your "
+           "`plug_in_scenario(\"7.4\", selector_spread_reduce)` runs spread-and-affinity (three zones) with your "
            "reduce step and compares every stage."),
     go_links=(("selector_spreading.go CalculateSpreadPriority",
                GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192"),
               ("selector_spreading_test.go TestZoneSelectorSpreadPriority",
-               GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading_test.go")),
+               GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading_test.go#L365-L568")),
     hints=("Two normalisations by the maximum: per node and per zone; then blend them 1/3 : 2/3 for nodes "
            "that have a zone. Go does all of it in float32 and truncates with int().",
-           "Go (selector_spreading.go ~L160): `fScore := maxPriority; if maxCountByNodeName > 0 { fScore = maxPriority * "
+           "Go, in `CalculateSpreadPriority` (selector_spreading.go L96-L192), the loop over the nodes: `fScore := maxPriority; if maxCountByNodeName > 0 { fScore = maxPriority * "
            "((maxCountByNodeName - countsByNodeName[node.Name]) / maxCountByNodeName) }`; `if haveZones { zoneId := "
            "utilnode.GetZoneKey(node); if zoneId != \"\" { zoneScore := maxPriority * ((maxCountByZone - countsByZone[zoneId]) / "
            "maxCountByZone); fScore = (fScore * (1.0 - zoneWeighting)) + (zoneWeighting * zoneScore) } }`; `int(fScore)`.",

@@ -99,11 +99,11 @@ TASK = Task(
     intro=("When scheduling a pod fails, the factory's error function waits before putting it back in "
            "`podQueue`: 1 s, then 2, 4, ... up to 60 s, per pod. Entries idle for longer than the maximum "
            "are garbage-collected, so the wait starts over.\n\nWrite `get_backoff(entry, max_duration)`."),
-    go_links=(("backoff_utils.go getBackoff", GO + "plugin/pkg/scheduler/util/backoff_utils.go#L63-L72"),
-              ("factory.go MakeDefaultErrorFunc", GO + "plugin/pkg/scheduler/factory/factory.go#L560-L600")),
+    go_links=(("backoff_utils.go getBackoff", GO + "plugin/pkg/scheduler/util/backoff_utils.go#L70-L79"),
+              ("factory.go MakeDefaultErrorFunc", GO + "plugin/pkg/scheduler/factory/factory.go#L514-L558")),
     hints=("Exponential backoff: hand out the current wait, remember twice as much for next time, never "
            "more than the maximum.",
-           "Go's `(*backoffEntry).getBackoff` (backoff_utils.go ~L63): `duration := entry.backoff; "
+           "Go's `(*backoffEntry).getBackoff` (backoff_utils.go L70-L79): `duration := entry.backoff; "
            "newDuration := time.Duration(duration) * 2; if newDuration > maxDuration { newDuration = "
            "maxDuration }; entry.backoff = newDuration; return duration`.",
            "`duration = entry.backoff`; `entry.backoff = min(duration * 2, max_duration)`; `return duration`."),

@@ -237,20 +237,22 @@ TASK = Task(
                   "from kschedlearn.scheduler.schedulercache.node_info import CacheError\n"
                   "from kschedlearn.scheduler.scheduler import Scheduler\n"
                   "from kschedlearn.trace import glog"),
-    intro=("The capstone. `scheduleOne` is the whole seed article in 40 lines: take the next pod from "
+    intro=("The capstone. `scheduleOne` is the whole seed article in one Go function of some 60 lines: take the next pod from "
            "`podQueue`, run the algorithm, *assume* a copy of the pod on the chosen node in the cache, and "
            "start a goroutine that POSTs the Binding - so the loop can take the next pod while the API "
-           "call is in flight. Two error paths: a failed `Schedule` (a FitError) records an event, sets the "
-           "PodScheduled condition and hands the pod to the error func (backoff, requeue); a failed bind "
+           "call is in flight. Two error paths: a failed `Schedule` (a FitError, or no nodes at all) records an event, asks for the "
+           "PodScheduled=False condition and hands the pod to the error func (backoff, requeue); a failed bind "
            "additionally *forgets* the assumed pod.\n\nWrite `schedule_one(sched)`. "
            "`plug_in_scenario(\"8.2\", schedule_one)` then runs the guided tour (three-nodes), bind-failure "
            "and assume-expiry with your scheduleOne and compares every trace stage with the real run."),
     go_links=(("scheduler.go scheduleOne", GO + "plugin/pkg/scheduler/scheduler.go#L148-L225"),
-              ("scheduler_test.go TestScheduler", GO + "plugin/pkg/scheduler/scheduler_test.go#L95-L185"),
-              ("schedulercache/interface.go (Assume/Finish/Forget)", GO + "plugin/pkg/scheduler/schedulercache/interface.go")),
+              ("scheduler_test.go TestScheduler", GO + "plugin/pkg/scheduler/scheduler_test.go#L100-L198"),
+              ("schedulercache/interface.go Cache (AssumePod, FinishBinding, ForgetPod)",
+               GO + "plugin/pkg/scheduler/schedulercache/interface.go#L24-L96")),
     hints=("Three phases: get a pod and a host (or fail); assume optimistically; bind in the background. "
-           "Every error path ends in the error func plus an event plus a PodScheduled=False condition.",
-           "Go's scheduleOne (scheduler.go ~L148): `pod := s.config.NextPod()`, deletion check, "
+           "Both failure paths - the algorithm's and the binding's - end in the error func plus an event plus a "
+           "PodScheduled=False condition; a pod being deleted gets only an event, an AssumePod error only a log line.",
+           "Go's scheduleOne (scheduler.go L148-L225): `pod := s.config.NextPod()`, deletion check, "
            "`dest, err := s.config.Algorithm.Schedule(pod, s.config.NodeLister)`, on error `s.config.Error(pod, err)`, "
            "`Recorder.Eventf(pod, v1.EventTypeWarning, \"FailedScheduling\", \"%v\", err)`, condition update; "
            "then `assumed := *pod; assumed.Spec.NodeName = dest; SchedulerCache.AssumePod(&assumed)`, "

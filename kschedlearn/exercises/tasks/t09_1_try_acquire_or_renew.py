@@ -218,10 +218,10 @@ TASK = Task(
            "`plug_in_scenario(\"9.1\", try_acquire_or_renew)` runs ha-failover with your function in both "
            "replicas and compares every stage - the takeover time must match."),
     go_links=(("leaderelection.go tryAcquireOrRenew", GO + "pkg/client/leaderelection/leaderelection.go#L213-L269"),
-              ("leaderelection_test.go TestTryAcquireOrRenew", GO + "pkg/client/leaderelection/leaderelection_test.go")),
+              ("leaderelection_test.go TestTryAcquireOrRenew", GO + "pkg/client/leaderelection/leaderelection_test.go#L39-L266")),
     hints=("Three outcomes: create the lock if there is none; back off if someone else's lease is still valid "
            "by your own observation; otherwise write yourself in (renewal or takeover).",
-           "Go (leaderelection.go ~L240): `oldLeaderElectionRecord, err := le.config.Lock.Get()` (NotFound → "
+           "Go's `tryAcquireOrRenew` (leaderelection.go L213-L269): `oldLeaderElectionRecord, err := le.config.Lock.Get()` (NotFound → "
            "Create); `if !reflect.DeepEqual(le.observedRecord, *oldLeaderElectionRecord) { le.observedRecord = ...; "
            "le.observedTime = time.Now() }`; `if le.observedTime.Add(le.config.LeaseDuration).After(now.Time) && "
            "oldLeaderElectionRecord.HolderIdentity != le.config.Lock.Identity() { return false }`; renew keeps "

@@ -157,9 +157,9 @@ TASK = Task(
            "own algorithm.\n\nWrite `register_plugins(registry)`: define a predicate `DedicatedNodes` and "
            "a priority map `FewestPods` and register both. Policy used by the checks:\n\n```json\n"
            + POLICY + "\n```"),
-    go_links=(("plugins.go RegisterFitPredicate", GO + "plugin/pkg/scheduler/factory/plugins.go#L97-L102"),
-              ("plugins.go RegisterPriorityFunction2", GO + "plugin/pkg/scheduler/factory/plugins.go#L193-L207"),
-              ("factory.go CreateFromConfig", GO + "plugin/pkg/scheduler/factory/factory.go#L359-L400")),
+    go_links=(("plugins.go RegisterFitPredicate", GO + "plugin/pkg/scheduler/factory/plugins.go#L97-L101"),
+              ("plugins.go RegisterPriorityFunction2", GO + "plugin/pkg/scheduler/factory/plugins.go#L190-L204"),
+              ("factory.go CreateFromConfig", GO + "plugin/pkg/scheduler/factory/factory.go#L309-L342")),
     hints=("You need two functions with the predicate and priority-map signatures, and two register "
            "calls. The policy only *chooses* registered names (and may override the weight).",
            "Go: `factory.RegisterFitPredicate(name, predicate)` and `factory.RegisterPriorityFunction2(name, "

@@ -2,7 +2,7 @@
 
 Go: (*SelectorSpread).CalculateSpreadPriority
 https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192
-— the quirk is in its zone score, lines 170-180:
+— the quirk is in its zone score, line 177:
 ``zoneScore := maxPriority * ((maxCountByZone - countsByZone[zoneId]) / maxCountByZone)`` is 0/0
 when no zone has a matching pod; fixed upstream in PR #55172 by giving such zones the maximum.
 
@@ -180,8 +180,8 @@ TASK = Task(
            "`kschedlearn.scheduler.algorithm.priorities.selector_spreading`, and write the one-line fix. "
            "`the_bug()` returns `(function, buggy line, fixed line)`; the check runs the scenario with your "
            "fix. `plug_in_scenario(\"11.1\", the_bug)` shows the changed outcome against 1.6."),
-    go_links=(("selector_spreading.go CalculateSpreadPriority (zone score)",
-               GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L170-L180"),),
+    go_links=(("selector_spreading.go CalculateSpreadPriority",
+               GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192"),),
     hints=("Look at SelectorSpreadPriority's row of the decision: the zoned nodes get -9223372036854775808, the "
            "minimum int64 - that is what Go's int() makes of NaN on amd64. Where can a NaN come from?",
            "In Go: `zoneScore := maxPriority * ((maxCountByZone - countsByZone[zoneId]) / maxCountByZone)`: with "

@@ -11,7 +11,7 @@ which Go runs in goroutines and waits for, run one after another in config order
 
 Nothing here exists only for the notebook: the ``schedule.*`` and ``selectHost`` trace points
 (each predicate's verdict, the score table, the round-robin pick) are attached from outside by
-``kschedlearn.scheduler.core.instrument``, which wraps these functions.
+``kschedlearn.observe.generic_scheduler``, which hooks these functions from outside.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class SchedulingError(Exception):
     """A plain ``fmt.Errorf`` error of this file (e.g. ``empty priorityList``)."""
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class GenericScheduler:
     """Go: core.genericScheduler (implements algorithm.ScheduleAlgorithm)."""
 

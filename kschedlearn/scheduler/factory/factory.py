@@ -16,11 +16,9 @@ Differs from Go: Go's ``sets.String`` of keys becomes a Python ``set``; errors r
 plugin registry is an explicit object (see ``plugins.py``). The informer factory's node list
 order is its store's insertion order (Go: map order).
 
-Trace points: the error path's (``error.backoff``, ``error.requeue``) are attached from outside
-by ``factory/instrument.py``. The three startup-chain markers (``NewConfigFactory``,
-``CreateFromKeys``, ``ConfigFactory.Run``) stay inline, like ``schedulercache.New`` in
-``cache.py`` and the markers of ``cmd/``: they fire while ``createScheduler`` runs, before the
-simulation can wrap anything (its ``on_created`` hook runs right after ``createScheduler``).
+Trace points (``NewConfigFactory``, ``CreateFromKeys``, ``ConfigFactory.Run``, the error path's
+``error.backoff`` and ``error.requeue``) are attached from outside, by the observation layer
+(``kschedlearn/observe/startup.py``, ``observe/scheduler.py``).
 """
 
 from __future__ import annotations
@@ -55,18 +53,8 @@ from kschedlearn.scheduler.core.generic_scheduler import ErrNoNodesAvailable, ne
 from kschedlearn.scheduler.factory import plugins
 from kschedlearn.scheduler.schedulercache import cache as schedulercache
 from kschedlearn.scheduler.util.backoff_utils import PodBackoff, create_default_pod_backoff
-from kschedlearn.trace import emit, glog, register_stage
-from kschedlearn.trace.stages import SCHED
+from kschedlearn.trace import glog
 
-_F = SCHED + "factory/factory.go"
-register_stage("NewConfigFactory", _F + "#L104-L167",
-               "NewConfigFactory creates the pod FIFO, the scheduler cache (30 s TTL) and the assigned-pod informer.")
-register_stage("CreateFromProvider", _F + "#L298-L307", "The predicates and priorities come from a named algorithm provider.")
-register_stage("CreateFromConfig", _F + "#L309-L342", "The predicates and priorities come from a policy file.")
-register_stage("CreateFromKeys", _F + "#L344-L388",
-               "CreateFromKeys builds the generic scheduler, starts the pod watches (Run) and returns the scheduler Config.")
-register_stage("ConfigFactory.Run", _F + "#L449-L456",
-               "Run starts the unassigned-pod reflector (feeding podQueue) and the assigned-pod informer (feeding the cache).")
 
 INITIAL_GET_BACKOFF = 0.1  # Go: initialGetBackoff = 100 * time.Millisecond
 MAXIMAL_GET_BACKOFF = 60.0  # Go: maximalGetBackoff = time.Minute
@@ -75,7 +63,7 @@ UNASSIGNED_POD_SELECTOR = "spec.nodeName==,status.phase!=Succeeded,status.phase!
 ASSIGNED_POD_SELECTOR = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class ConfigFactory:
     """Go: factory.ConfigFactory (implements scheduler.Configurator) — factory.go#L57-L100."""
 
@@ -240,8 +228,6 @@ class ConfigFactory:
         """
         glog.v(2).infof("Creating scheduler with fit predicates '%v' and priority functions '%v",
                         sorted(predicate_keys), sorted(priority_keys))
-        emit("CreateFromKeys", f"{len(predicate_keys)} predicates, {len(priority_keys)} priorities",
-             data={"predicates": sorted(predicate_keys), "priorities": sorted(priority_keys)})
 
         if self.hard_pod_affinity_symmetric_weight < 0 or self.hard_pod_affinity_symmetric_weight > 100:
             raise ValueError(
@@ -306,7 +292,6 @@ class ConfigFactory:
     # -- running -------------------------------------------------------------------------
     def run(self) -> None:
         """Start feeding podQueue and the cache. Go: ConfigFactory.Run — factory.go#L449-L455"""
-        emit("ConfigFactory.Run", "reflector(unassigned pods) → podQueue; go scheduledPodPopulator.Run")
         # Watch and queue pods that need scheduling: a bare reflector straight into the FIFO.
         self.unassigned_pod_reflector = new_reflector(
             self._create_unassigned_non_terminated_pod_lw(), Pod, self.pod_queue, 0,
@@ -361,7 +346,12 @@ class ConfigFactory:
         return error_func
 
     def _retry_after_backoff(self, backoff: PodBackoff, pod_queue: FIFO, pod: Pod) -> None:
-        """The goroutine of MakeDefaultErrorFunc (Go: an anonymous func under HandleCrash)."""
+        """The goroutine of MakeDefaultErrorFunc (Go: an anonymous func under HandleCrash).
+
+        Go: (ConfigFactory).MakeDefaultErrorFunc, its ``go func()``
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L514-L558
+        """
         pod_id = f"{pod.metadata.namespace}/{pod.metadata.name}"
         entry = backoff.get_entry(pod_id)
         if not entry.try_wait(backoff.max_duration):
@@ -386,15 +376,6 @@ class ConfigFactory:
                 pod_queue.add_if_not_present(fresh)
             return
 
-    def debug_state(self) -> dict[str, Any]:
-        """kschedlearn-only, not in Go: the queues and stores this factory owns, as plain data."""
-        return {
-            "podQueue": self.pod_queue.debug_state(),
-            "scheduledPodInformer": self.scheduled_pod_populator.debug_state(),
-            "cache": self.scheduler_cache.debug_state(),
-            "backoff": self.pod_backoff.debug_state() if self.pod_backoff is not None else (),
-        }
-
 
 def new_config_factory(
     scheduler_name: str,
@@ -414,7 +395,6 @@ def new_config_factory(
     Go: factory.NewConfigFactory — factory.go#L102-L167. ``registry`` is kschedlearn-only
     (None = the default plugin registry).
     """
-    emit("NewConfigFactory", f"scheduler {scheduler_name!r}")
     stop_everything = sim.Chan(name="StopEverything")
     scheduler_cache = schedulercache.new(30.0, stop_everything)
 
@@ -477,7 +457,8 @@ class NodePredicateLister:
 
     node_lister: Any
 
-    def list(self) -> list[Node]:
+    def list(self) -> list[Node]:  # noqa: A003 - Go's method name
+        """Go: func (n *nodePredicateLister) List() ([]*v1.Node, error) — factory.go#L394-L396"""
         return self.node_lister.list_with_predicate(get_node_condition_predicate())
 
 
@@ -547,7 +528,7 @@ class PVCInfo:
         return self.lister.persistent_volume_claims(namespace).get(name)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Binder:
     """Go: factory.binder — POST the Binding. factory.go#L578-L580"""
 

@@ -258,6 +258,7 @@ def register_custom_fit_predicate(policy: "PredicatePolicy", *, registry: Option
     argument the name must already be registered (reused as is). Otherwise: fatal.
 
     Go: func RegisterCustomFitPredicate(policy schedulerapi.PredicatePolicy) string
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/plugins.go#L113-L155
     """
     reg = _resolve(registry)
     predicate_factory: Optional[FitPredicateFactory] = None
@@ -373,6 +374,7 @@ def register_custom_priority_function(policy: "PriorityPolicy", *, registry: Opt
     loading a policy the changed weight also applies to any provider using that name.
 
     Go: func RegisterCustomPriorityFunction(policy schedulerapi.PriorityPolicy) string
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/plugins.go#L214-L260
     """
     reg = _resolve(registry)
     pcf: Optional[PriorityConfigFactory] = None

@@ -25,7 +25,6 @@ is random, Python dicts iterate in insertion order (deterministic by design).
 from __future__ import annotations
 
 import builtins
-import weakref
 from typing import TYPE_CHECKING
 
 import attrs
@@ -41,13 +40,7 @@ from kschedlearn.scheduler.schedulercache.node_info import (
     get_pod_key,
     new_node_info,
 )
-from kschedlearn.trace import emit, glog, register_stage
-# the debug view's values are the trace layer's (SchedulerCache implements its CacheDebugSource)
-from kschedlearn.trace.cache_view import CacheDebugState, NodeDebugState, PodDebugState, ResourceSnapshot
-from kschedlearn.trace.stages import SCHED as _SCHED
-
-register_stage("schedulercache.New", _SCHED + "schedulercache/cache.go#L34-L42",
-               "The scheduler cache is created and its cleanup goroutine (every 1 s) starts right away.")
+from kschedlearn.trace import glog
 
 if TYPE_CHECKING:
     from kschedlearn.api.v1 import Node, Pod
@@ -66,7 +59,6 @@ def new(ttl: float, stop: sim.Chan) -> SchedulerCache:
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L34-L42
     Differs from Go: must be called inside a simulated goroutine (it starts one).
     """
-    emit("schedulercache.New", f"TTL {ttl:g}s, cleanupAssumedPods every {_CLEAN_ASSUMED_PERIOD:g}s")
     cache = _new_scheduler_cache(ttl, _CLEAN_ASSUMED_PERIOD, stop)
     cache._run()
     return cache
@@ -85,7 +77,7 @@ class _PodState:
     binding_finished: bool = False
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class SchedulerCache:
     """The cache behind the ``Cache`` interface; one mutex guards every field.
 
@@ -381,50 +373,6 @@ class SchedulerCache:
         del self._assumed_pods[key]
         del self._pod_states[key]
 
-    def debug_state(self) -> CacheDebugState:
-        """A frozen, read-only picture of the cache for the trace snapshots and the diagrams.
-
-        kschedlearn-only, not in Go. It takes no lock on purpose: the notebook calls it while a
-        goroutine may be paused inside a locked section, and waiting there would deadlock.
-        """
-        memo = _DEBUG_MEMO.get(self)
-        if memo is None:
-            memo = _DEBUG_MEMO[self] = _DebugMemo()
-        # Everything a view shows changes a NodeInfo's generation or a pod state's fields: when
-        # neither moved since the last call, the last picture is still exact.
-        signature = (self._ttl, [(name, info, info.generation) for name, info in self._nodes.items()],
-                     [(key, ps, ps.pod, ps.deadline, ps.binding_finished, self._assumed_pods.get(key, False))
-                      for key, ps in self._pod_states.items()])
-        if memo.last is not None and memo.signature == signature:
-            return memo.last
-        memo.signature = signature
-        nodes = tuple(memo.node(name, info) for name, info in self._nodes.items())
-        pod_states = tuple(
-            memo.pod(key, ps, self._assumed_pods.get(key, False)) for key, ps in self._pod_states.items()
-        )
-        last = memo.last
-        if last is not None and last.ttl == self._ttl and len(last.nodes) == len(nodes) \
-                and len(last.pod_states) == len(pod_states) and all(a is b for a, b in zip(last.nodes, nodes)) and all(a is b for a, b in zip(last.pod_states, pod_states)):
-            return last  # nothing changed: the previous snapshot's part itself
-        memo.last = CacheDebugState(ttl=self._ttl, nodes=nodes, pod_states=pod_states)
-        return memo.last
-
-    # kschedlearn-only, not in Go: cheap read-only answers for the trace points attached from
-    # outside (``scheduler/instrument.py``); like ``debug_state`` they take no lock.
-    def debug_ttl(self) -> float:
-        """How long a bound assumed pod may wait for its confirmation (the factory's 30 s)."""
-        return self._ttl
-
-    def debug_assumed_keys(self) -> builtins.list[str]:
-        """The keys of the assumed pods, sorted."""
-        return sorted(self._assumed_pods)
-
-    def debug_pod_status(self, key: str) -> str:
-        """``"assumed"``, ``"added"`` (stored, confirmed) or ``"unknown"`` for a pod key."""
-        if key in self._assumed_pods:
-            return "assumed"
-        return "added" if key in self._pod_states else "unknown"
-
     def list(self, selector: Selector) -> builtins.list[Pod]:  # noqa: A003 - Go's method name
         """Every cached pod (assumed ones too) whose labels match.
 
@@ -447,46 +395,3 @@ def _new_scheduler_cache(ttl: float, period: float, stop: sim.Chan | None) -> Sc
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L67-L77
     """
     return SchedulerCache(stop=stop, ttl=ttl, period=period)
-
-
-# --- kschedlearn-only read-only views (debug_state) -----------------------------------------------
-
-# Structure sharing between snapshots: a NodeInfo's view is rebuilt only when its generation
-# moved (every change to a NodeInfo bumps it), a pod state's only when one of its fields did,
-# so consecutive snapshots share every unchanged part (the same objects).
-@attrs.define(eq=False)
-class _DebugMemo:
-    nodes: dict[str, tuple[NodeInfo, int, NodeDebugState]] = attrs.field(factory=dict)
-    pods: dict[str, tuple[_PodState, Pod, bool, float | None, bool, PodDebugState]] = attrs.field(factory=dict)
-    last: CacheDebugState | None = None
-    signature: object = None
-
-    def node(self, name: str, info: NodeInfo) -> NodeDebugState:
-        known = self.nodes.get(name)
-        if known is not None and known[0] is info and known[1] == info.generation:
-            return known[2]
-        view = NodeDebugState(
-            name=name,
-            has_node=info.node() is not None,
-            requested=ResourceSnapshot.of(info.requested_resource()),
-            nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
-            allocatable=ResourceSnapshot.of(info.allocatable_resource()),
-            allowed_pod_number=info.allowed_pod_number(),
-            pods=tuple(get_pod_key(p) for p in info.pods()),
-            generation=info.generation,
-        )
-        self.nodes[name] = (info, info.generation, view)
-        return view
-
-    def pod(self, key: str, ps: _PodState, assumed: bool) -> PodDebugState:
-        known = self.pods.get(key)
-        if known is not None and known[0] is ps and known[1] is ps.pod and known[2] == assumed \
-                and known[3] == ps.deadline and known[4] == ps.binding_finished:
-            return known[5]
-        view = PodDebugState(key=key, node_name=ps.pod.spec.node_name, assumed=assumed, deadline=ps.deadline,
-                             binding_finished=ps.binding_finished)
-        self.pods[key] = (ps, ps.pod, assumed, ps.deadline, ps.binding_finished, view)
-        return view
-
-
-_DEBUG_MEMO: weakref.WeakKeyDictionary[SchedulerCache, _DebugMemo] = weakref.WeakKeyDictionary()

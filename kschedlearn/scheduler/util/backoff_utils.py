@@ -70,6 +70,7 @@ class BackoffEntry:
         """Return the current delay and double the stored one (capped at ``max_duration``).
 
         Go: backoffEntry.getBackoff
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/util/backoff_utils.go#L70-L79
         """
         duration = self.backoff
         new_duration = duration * 2
@@ -80,7 +81,7 @@ class BackoffEntry:
         return duration
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class PodBackoff:
     """Go: util.PodBackoff — one entry per pod key."""
 
@@ -117,13 +118,6 @@ class PodBackoff:
             for pod_id in list(self.per_pod_backoff):
                 if now - self.per_pod_backoff[pod_id].last_update > self.max_duration:
                     del self.per_pod_backoff[pod_id]
-
-    def debug_state(self) -> tuple[tuple[str, float, float, bool], ...]:
-        """kschedlearn-only, not in Go: (pod key, next delay, last update, retry in flight)."""
-        return tuple(
-            (k, e.backoff, e.last_update, e.req_in_flight == 1)
-            for k, e in sorted(self.per_pod_backoff.items())
-        )
 
 
 def create_pod_backoff(default_duration: float, max_duration: float) -> PodBackoff:

@@ -40,6 +40,8 @@ from kschedlearn.client.leaderelection.resourcelock import (
 from kschedlearn.client_go.tools.record.event import new_broadcaster
 from kschedlearn.sim import Chan, Runtime
 from kschedlearn.trace import Tracer, glog
+from kschedlearn.observe import attach
+from kschedlearn.observe.leaderelection import observe_elector, observe_leader_election
 
 HOUR = 3600.0
 
@@ -263,6 +265,7 @@ class Cluster:
 def _start_cluster(identities: list[str], seed: int = 7) -> Cluster:
     rt = Runtime(seed=seed)
     rt.tracer = Tracer(capture_stacks=False, log_verbosity=4)
+    observe_leader_election(attach(rt))  # the trace points, as a simulated world attaches them
     server = APIServer(rt)
     clientset = new_for_server(server)
     cluster = Cluster(rt, server)
@@ -279,7 +282,8 @@ def _start_cluster(identities: list[str], seed: int = 7) -> Cluster:
         def stopped() -> None:
             glog.fatalf("lost master")  # what kube-scheduler's OnStoppedLeading does
 
-        le = new_leader_elector(_config(lock, on_started_leading=started, on_stopped_leading=stopped))
+        le = observe_elector(new_leader_elector(_config(lock, on_started_leading=started,
+                                                        on_stopped_leading=stopped)))
         proc = rt.new_process(f"kube-scheduler-{identity}")
         proc.go(le.run, name="leaderelection.Run")
         cluster.electors[identity] = le

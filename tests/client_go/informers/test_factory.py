@@ -15,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kschedlearn import sim
+from kschedlearn.observe.informers import observe_informer_factory
+from kschedlearn.observe.views import informer_factory_state
 from kschedlearn.api.v1 import Node, ObjectMeta, Pod, PodSpec
 from kschedlearn.apimachinery import labels
 from kschedlearn.apiserver import APIServer, new_for_server
@@ -35,7 +37,7 @@ def test_start_runs_only_requested_informers_once() -> None:
     rt.tracer = Tracer()
     server = APIServer(rt, validation=False)  # as Go's fake clientset
     client = new_for_server(server)
-    factory = new_shared_informer_factory(client, 0)
+    factory = observe_informer_factory(new_shared_informer_factory(client, 0))  # its trace point
     stop = sim.Chan()
 
     def body() -> Any:
@@ -61,7 +63,7 @@ def test_start_runs_only_requested_informers_once() -> None:
     assert nodes == ["n1"] and before == [] and after == ["p1"] and got == "p1"
     starts = [e.data["started"] for e in rt.tracer.events if e.stage == "informerFactory.Start"]
     assert starts == [["Node"], [], ["Pod"]]
-    assert set(factory.debug_state()) == {"Node", "Pod"}
+    assert set(informer_factory_state(factory)) == {"Node", "Pod"}
 
 
 @attrs.define

@@ -148,7 +148,9 @@ def test_startup_is_deterministic_per_seed() -> None:
 
 # -- call stacks -------------------------------------------------------------------------
 
-# stage → functions that must appear on the running goroutine's stack, outermost first
+# stage → functions that must appear on the running goroutine's stack, outermost first, followed
+# by the function its trace point stands at the call of (issue 21: a stage is attached from outside
+# at a call the Go code makes; the stack ends at the calling Go-twin line)
 EXPECTED_STACKS = {
     "main": ["main"],
     "Run": ["main", "run"],
@@ -186,7 +188,7 @@ def test_event_carries_the_goroutine_call_stack(default_start: tuple[Simulation,
                                                 stage: str) -> None:
     _, events = default_start
     ev = next(e for e in events if e.stage == stage)
-    functions = [f.function for f in ev.stack]
+    functions = [f.function for f in ev.stack] + _called(ev)
     assert _is_subsequence(EXPECTED_STACKS[stage], functions), functions
     # frames are mirrored code: kschedlearn modules, never the runtime or the tracer
     assert all(f.module.startswith("kschedlearn.") for f in ev.stack)
@@ -197,14 +199,24 @@ def test_event_carries_the_goroutine_call_stack(default_start: tuple[Simulation,
     assert ev.snapshot.goroutine == ev.goroutine
 
 
+def _called(ev: TraceEvent) -> list[str]:
+    """The function a "calling" / "returned" trace point stands at the call of."""
+    observed = ev.observed
+    return [observed.function] if observed is not None and observed.phase in ("calling", "returned") else []
+
+
 def test_stack_modules_name_the_mirrored_go_files(default_start: tuple[Simulation, list[TraceEvent]]) -> None:
     _, events = default_start
     by_stage = {e.stage: e for e in reversed(events)}
     assert by_stage["main"].stack[0].module == "kschedlearn.cmd.kube_scheduler.scheduler"
-    assert by_stage["Run"].stack[-1].module == "kschedlearn.cmd.kube_scheduler.app.server"
-    assert by_stage["createClient"].stack[-1].module == "kschedlearn.cmd.kube_scheduler.app.configurator"
-    assert by_stage["NewConfigFactory"].stack[-1].module == "kschedlearn.scheduler.factory.factory"
-    assert by_stage["schedulercache.New"].stack[-1].module == "kschedlearn.scheduler.schedulercache.cache"
+    # the innermost frame makes the observed call; the function called is named by the event
+    assert by_stage["Run"].stack[-1].module == "kschedlearn.cmd.kube_scheduler.scheduler"
+    assert by_stage["Run"].observed.module == "kschedlearn.cmd.kube_scheduler.app.server"
+    assert by_stage["createClient"].stack[-1].module == "kschedlearn.cmd.kube_scheduler.app.server"
+    assert by_stage["createClient"].observed.module == "kschedlearn.cmd.kube_scheduler.app.configurator"
+    assert by_stage["NewConfigFactory"].observed.module == "kschedlearn.scheduler.factory.factory"
+    assert by_stage["schedulercache.New"].stack[-1].module == "kschedlearn.scheduler.factory.factory"
+    assert by_stage["schedulercache.New"].observed.module == "kschedlearn.scheduler.schedulercache.cache"
     assert by_stage["leaderelection.acquire"].stack[-1].module == "kschedlearn.client.leaderelection.leaderelection"
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import attrs
 import pytest
+
+from kschedlearn.observe.views import cache_state
 from schedulercache_builders import OIR_PREFIX, make_base_pod, make_node
 
 from kschedlearn import sim
@@ -580,7 +582,7 @@ def test_debug_state_is_plain_frozen_data() -> None:
     assume_and_finish_binding(cache, _BASE, 3.0)
     other = make_base_pod(NODE, "other", "", "")
     cache.add_pod(other)
-    state = cache.debug_state()
+    state = cache_state(cache)
     (node,) = state.nodes
     assert node.name == NODE and node.has_node
     assert node.requested.milli_cpu == 100 and node.requested.memory == 500

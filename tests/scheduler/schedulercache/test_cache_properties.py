@@ -16,6 +16,8 @@ from typing import Any
 
 import attrs
 import pytest
+
+from kschedlearn.observe.views import cache_state
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -239,7 +241,7 @@ class CacheMachine(RuleBasedStateMachine):
 
     @invariant()
     def debug_state_agrees(self) -> None:
-        state = self.cache.debug_state()
+        state = cache_state(self.cache)
         assert {n.name for n in state.nodes} == set(self.cache._nodes)
         assert {p.key for p in state.assumed_pods} == set(self.cache._assumed_pods)
 

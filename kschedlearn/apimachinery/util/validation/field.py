@@ -25,6 +25,10 @@ NOT_SUPPORTED = "Unsupported value"
 FORBIDDEN = "Forbidden"
 TOO_LONG = "Too long"
 _NO_VALUE = (REQUIRED, FORBIDDEN, TOO_LONG)
+#: Go: the ``ErrorType`` constants behind those texts (a StatusCause's ``reason``)
+CAUSE_TYPES = {NOT_FOUND: "FieldValueNotFound", REQUIRED: "FieldValueRequired", DUPLICATE: "FieldValueDuplicate",
+               INVALID: "FieldValueInvalid", NOT_SUPPORTED: "FieldValueNotSupported",
+               FORBIDDEN: "FieldValueForbidden", TOO_LONG: "FieldValueTooLong"}
 
 
 def child(path: str, *names: str) -> str:

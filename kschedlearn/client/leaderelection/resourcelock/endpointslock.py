@@ -69,7 +69,10 @@ class EndpointsLock:
         return record
 
     def create(self, ler: LeaderElectionRecord) -> None:
-        """Create the Endpoints with only the record annotation. Go: EndpointsLock.Create."""
+        """Create the Endpoints with only the record annotation. Go: EndpointsLock.Create.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/resourcelock/endpointslock.go#L56-L72
+        """
         record_bytes = ler.to_json()
         self._e = self._endpoints().create(Endpoints(metadata=ObjectMeta(
             name=self.endpoints_meta.name,
@@ -82,6 +85,7 @@ class EndpointsLock:
 
         Go: EndpointsLock.Update -- the copy is the one from the last get/create, with its
         resourceVersion. Differs from Go: ``attrs.evolve`` instead of mutating the map.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/pkg/client/leaderelection/resourcelock/endpointslock.go#L74-L86
         """
         if self._e is None:
             raise LockNotInitializedError()

@@ -29,7 +29,6 @@ from kschedlearn.client_go.tools.cache.fifo import (
     PopProcessFunc,
     ProcessError,
     Queue,
-    QueueDebugState,
     new_fifo,
     pop,
 )

@@ -24,34 +24,16 @@ from kschedlearn.client_go.tools.cache.delta_fifo import (
     DELETED,
     SYNC,
     UPDATED,
-    Deltas,
     deletion_handling_meta_namespace_key_func,
     new_delta_fifo,
 )
 from kschedlearn.client_go.tools.cache.fifo import FIFOClosedError, ProcessError
 from kschedlearn.client_go.tools.cache.index import Indexers
 from kschedlearn.client_go.tools.cache.listwatch import ListerWatcher
-from kschedlearn.client_go.tools.cache.reflector import Reflector, new_reflector, store_debug_state
+from kschedlearn.client_go.tools.cache.reflector import Reflector, new_reflector
 from kschedlearn.client_go.tools.cache.store import Store, meta_namespace_key_func, new_indexer, new_store
 from kschedlearn.client_go.util.clock import Clock, RealClock
 from kschedlearn.sim import Chan
-from kschedlearn.trace import emit, register_stage
-from kschedlearn.trace.stages import CLIENT_GO_CACHE
-
-register_stage("NewIndexerInformer", CLIENT_GO_CACHE + "controller.go#L285-L349",
-               "An informer = a Reflector feeding a DeltaFIFO, drained by processLoop into an Indexer and the event handlers.")
-
-_GO = CLIENT_GO_CACHE + "controller.go"
-register_stage(
-    "controller.process_loop", _GO + "#L136-L158",
-    "The controller pops one key's Deltas from its queue and processes them (updating the "
-    "client store and calling the event handlers).",
-)
-for _kind, _lines in (("OnAdd", "#L189-L194"), ("OnUpdate", "#L196-L201"), ("OnDelete", "#L203-L208")):
-    register_stage(
-        f"handler.{_kind}", _GO + _lines,
-        f"An informer delivers a notification to a resource event handler's {_kind}.",
-    )
 
 ProcessFunc = Callable[[Any], None]
 """Go: controller.go ``type ProcessFunc func(obj interface{}) error`` (raises on error)."""
@@ -77,16 +59,7 @@ class Config:
     retry_on_error: bool = False
 
 
-@attrs.frozen
-class ControllerDebugState:
-    """A snapshot of a controller for the views. kschedlearn-only, not in Go."""
-
-    queue: Any
-    reflector: Any
-    has_synced: bool
-
-
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Controller:
     """Runs a reflector into ``config.queue`` and pops the queue into ``config.process``.
 
@@ -137,46 +110,13 @@ class Controller:
         """
         while True:
             try:
-                self.config.queue.pop(self._traced_process)
+                self.config.queue.pop(self.config.process)
             except FIFOClosedError:
                 return
             except ProcessError as err:
                 if self.config.retry_on_error:
                     # Put it back unless newer deltas for the key arrived meanwhile.
                     self.config.queue.add_if_not_present(err.item)
-
-    def _traced_process(self, obj: Any) -> None:
-        """``config.process`` preceded by the ``controller.process_loop`` trace point."""
-        emit("controller.process_loop", f"pop {_describe(obj)}", data=_pop_data(obj))
-        self.config.process(obj)
-
-    def debug_state(self) -> ControllerDebugState:
-        """A frozen snapshot: the queue's debug state, the reflector's, has_synced."""
-        return ControllerDebugState(
-            queue=store_debug_state(self.config.queue),
-            reflector=self.reflector.debug_state() if self.reflector is not None else None,
-            has_synced=self.has_synced(),
-        )
-
-
-def _describe(obj: Any) -> str:
-    if isinstance(obj, Deltas) and len(obj) > 0:
-        newest = obj.newest()
-        return f"{_key(newest.object)} {[d.type for d in obj]}"  # type: ignore[union-attr]
-    return _key(obj)
-
-
-def _pop_data(obj: Any) -> dict[str, Any]:
-    if isinstance(obj, Deltas) and len(obj) > 0:
-        return {"key": _key(obj.newest().object), "deltas": [d.type for d in obj]}  # type: ignore[union-attr]
-    return {"key": _key(obj)}
-
-
-def _key(obj: Any) -> str:
-    try:
-        return deletion_handling_meta_namespace_key_func(obj)
-    except Exception:  # noqa: BLE001 - only for trace lines
-        return "<no key>"
 
 
 def new(c: Config, name: str | None = None) -> Controller:
@@ -211,44 +151,35 @@ class ResourceEventHandlerFuncs:
     delete_func: Callable[[Any], None] | None = None
 
     def on_add(self, obj: Any) -> None:
-        """Go: ``ResourceEventHandlerFuncs.OnAdd``."""
+        """Go: ``ResourceEventHandlerFuncs.OnAdd``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L189-L194
+        """
         if self.add_func is not None:
             self.add_func(obj)
 
     def on_update(self, old_obj: Any, new_obj: Any) -> None:
-        """Go: ``ResourceEventHandlerFuncs.OnUpdate``."""
+        """Go: ``ResourceEventHandlerFuncs.OnUpdate``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L196-L201
+        """
         if self.update_func is not None:
             self.update_func(old_obj, new_obj)
 
     def on_delete(self, obj: Any) -> None:
-        """Go: ``ResourceEventHandlerFuncs.OnDelete``."""
+        """Go: ``ResourceEventHandlerFuncs.OnDelete``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L203-L208
+        """
         if self.delete_func is not None:
             self.delete_func(obj)
-
-
-def dispatch_add(h: ResourceEventHandler, obj: Any) -> None:
-    """``h.on_add(obj)`` behind the ``handler.OnAdd`` trace point (kschedlearn-only seam)."""
-    emit("handler.OnAdd", f"OnAdd {_key(obj)}", data={"key": _key(obj)})
-    h.on_add(obj)
-
-
-def dispatch_update(h: ResourceEventHandler, old_obj: Any, new_obj: Any) -> None:
-    """``h.on_update(old, new)`` behind the ``handler.OnUpdate`` trace point (kschedlearn-only seam)."""
-    emit("handler.OnUpdate", f"OnUpdate {_key(new_obj)}", data={"key": _key(new_obj)})
-    h.on_update(old_obj, new_obj)
-
-
-def dispatch_delete(h: ResourceEventHandler, obj: Any) -> None:
-    """``h.on_delete(obj)`` behind the ``handler.OnDelete`` trace point (kschedlearn-only seam)."""
-    emit("handler.OnDelete", f"OnDelete {_key(obj)}", data={"key": _key(obj)})
-    h.on_delete(obj)
 
 
 def _informer_process(client_state: Store, h: ResourceEventHandler) -> ProcessFunc:
     """The Process function of NewInformer/NewIndexerInformer: apply Deltas oldest first.
 
-    Go: controller.go, the ``Process`` closure inside ``NewInformer``
-    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L250-L276
+    Go: controller.go, func NewInformer (``Process`` is the func literal inside it, lines 256-280)
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L220-L283
     """
 
     def process(obj: Any) -> None:
@@ -257,13 +188,13 @@ def _informer_process(client_state: Store, h: ResourceEventHandler) -> ProcessFu
                 old, exists = _get_or_missing(client_state, d.object)
                 if exists:
                     client_state.update(d.object)
-                    dispatch_update(h, old, d.object)
+                    h.on_update(old, d.object)
                 else:
                     client_state.add(d.object)
-                    dispatch_add(h, d.object)
+                    h.on_add(d.object)
             elif d.type == DELETED:
                 client_state.delete(d.object)
-                dispatch_delete(h, d.object)
+                h.on_delete(d.object)
 
     return process
 
@@ -302,7 +233,6 @@ def new_indexer_informer(lw: ListerWatcher, obj_type: type | None, resync_period
     Go: controller.go ``NewIndexerInformer``
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/controller.go#L285-L349
     """
-    emit("NewIndexerInformer", f"informer {name or ''}: Reflector → DeltaFIFO → processLoop → handlers")
     client_state = new_indexer(deletion_handling_meta_namespace_key_func, indexers)
     fifo = new_delta_fifo(meta_namespace_key_func, None, client_state)
     cfg = Config(queue=fifo, lister_watcher=lw, object_type=obj_type,
@@ -312,7 +242,7 @@ def new_indexer_informer(lw: ListerWatcher, obj_type: type | None, resync_period
 
 
 __all__ = [
-    "Config", "Controller", "ControllerDebugState", "ProcessFunc", "ResourceEventHandler",
+    "Config", "Controller", "ProcessFunc", "ResourceEventHandler",
     "ResourceEventHandlerFuncs", "ShouldResyncFunc", "new", "new_indexer_informer",
     "new_informer",
 ]

@@ -16,7 +16,6 @@ goes to ``kschedlearn.trace.glog``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from types import MappingProxyType
 from typing import Any, Protocol
 
 import attrs
@@ -26,7 +25,6 @@ from kschedlearn.apimachinery.util.runtime import PANICS, NilPointerDereference
 from kschedlearn.client_go.tools.cache.fifo import (
     FIFOClosedError,
     PopProcessFunc,
-    QueueDebugState,
     _run_process,
 )
 from kschedlearn.client_go.tools.cache.store import KeyFunc, KeyFuncError, meta_namespace_key_func
@@ -190,7 +188,7 @@ def _is_deletion_dup(a: Delta, b: Delta) -> Delta | None:
     return b
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class DeltaFIFO:
     """The delta queue described in the module docstring.
 
@@ -526,16 +524,6 @@ class DeltaFIFO:
             self._queue_action_locked(SYNC, obj)
         except Exception as err:
             raise RuntimeError(f"couldn't queue object: {err}") from err
-
-    def debug_state(self) -> QueueDebugState:
-        """A frozen copy of the internals (items are ``Deltas``). kschedlearn-only, not in Go."""
-        return QueueDebugState(
-            queue=tuple(self._queue),
-            items=MappingProxyType(dict(self._items)),
-            populated=self._populated,
-            initial_population_count=self._initial_population_count,
-            closed=self._closed,
-        )
 
 
 def new_delta_fifo(

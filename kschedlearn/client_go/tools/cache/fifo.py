@@ -18,8 +18,7 @@ insertion order, not Go's random order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import attrs
@@ -123,23 +122,7 @@ def pop(queue: Queue) -> Any:
     return result[0]
 
 
-@attrs.frozen
-class QueueDebugState:
-    """A read-only copy of a FIFO's or DeltaFIFO's internals, for the visualisation layer.
-
-    Go: none (kschedlearn-only). ``queue`` is the key line exactly as stored (it may contain
-    ghost keys that have no item); ``items`` maps key -> object (FIFO) or ``Deltas``
-    (DeltaFIFO) in insertion order.
-    """
-
-    queue: tuple[str, ...]
-    items: Mapping[str, Any]
-    populated: bool
-    initial_population_count: int
-    closed: bool
-
-
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class FIFO:
     """The producer/consumer queue described in the module docstring.
 
@@ -209,7 +192,10 @@ class FIFO:
         self._cond.broadcast()
 
     def update(self, obj: Any) -> None:
-        """Same as ``add``. Go: ``(*FIFO).Update``."""
+        """Same as ``add``. Go: ``(*FIFO).Update``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L185-L188
+        """
         self.add(obj)
 
     def delete(self, obj: Any) -> None:
@@ -308,16 +294,6 @@ class FIFO:
                     self._queue.append(id_)
             if len(self._queue) > 0:
                 self._cond.broadcast()
-
-    def debug_state(self) -> QueueDebugState:
-        """A frozen copy of the internals. kschedlearn-only, not in Go."""
-        return QueueDebugState(
-            queue=tuple(self._queue),
-            items=MappingProxyType(dict(self._items)),
-            populated=self._populated,
-            initial_population_count=self._initial_population_count,
-            closed=self._closed,
-        )
 
 
 def _run_process(process: PopProcessFunc, item: Any, requeue: Callable[[], None]) -> None:

@@ -72,7 +72,7 @@ WatchFunc = Callable[[ListOptions], WatchInterface]
 """Go: listwatch.go ``type WatchFunc func(options metav1.ListOptions) (watch.Interface, error)``."""
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class ListWatch:
     """A ListerWatcher made of two functions.
 
@@ -88,7 +88,10 @@ class ListWatch:
         return self.list_func(options)
 
     def watch(self, options: ListOptions) -> WatchInterface:
-        """Go: ``(*ListWatch).Watch`` - calls ``watch_func``."""
+        """Go: ``(*ListWatch).Watch`` - calls ``watch_func``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/listwatch.go#L93-L96
+        """
         return self.watch_func(options)
 
 

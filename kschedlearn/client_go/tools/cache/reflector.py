@@ -34,30 +34,8 @@ from kschedlearn.client_go.tools.cache.listwatch import ListerWatcher, ListOptio
 from kschedlearn.client_go.tools.cache.store import Store, meta_namespace_key_func
 from kschedlearn.client_go.util.clock import Clock, RealClock
 from kschedlearn.sim import Chan
-from kschedlearn.trace import emit, glog, register_stage
+from kschedlearn.trace import glog
 from kschedlearn.trace.gofmt import sprintf
-from kschedlearn.trace.stages import CLIENT_GO_CACHE
-
-_GO = CLIENT_GO_CACHE + "reflector.go"
-register_stage(
-    "reflector.list", _GO + "#L239-L262",
-    "The reflector lists every object (at resourceVersion \"0\") and replaces its store with "
-    "them: a fresh starting point from which the watch continues.",
-)
-register_stage(
-    "reflector.watch_start", _GO + "#L286-L300",
-    "The reflector opens a watch from the last resourceVersion it has seen, with a random "
-    "server-side timeout of 5 to 10 minutes.",
-)
-register_stage(
-    "reflector.watch_event", _GO + "#L345-L398",
-    "One watch event arrives and is applied to the store (Add, Update or Delete).",
-)
-register_stage(
-    "reflector.relist", _GO + "#L300-L325",
-    "ListAndWatch returned (a watch error such as 410 Gone, a failed call or a very short "
-    "watch): wait.Until will list everything again one second later.",
-)
 
 MIN_WATCH_TIMEOUT = 5 * 60.0
 """Go: reflector.go ``minWatchTimeout`` (5 minutes); watch timeouts are drawn in [5, 10) min."""
@@ -122,18 +100,7 @@ def go_duration(seconds: float) -> str:
     return sec_text
 
 
-@attrs.frozen
-class ReflectorDebugState:
-    """A snapshot of a reflector for the views. kschedlearn-only, not in Go."""
-
-    name: str
-    expected_type: str
-    resync_period: float
-    last_sync_resource_version: str
-    store: Any
-
-
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class Reflector:
     """Watches one resource and mirrors every change into ``store``.
 
@@ -152,7 +119,10 @@ class Reflector:
     last_sync_resource_version_value: str = ""
 
     def run(self) -> None:
-        """Start list-and-watch in a goroutine that never stops. Go: ``(*Reflector).Run``."""
+        """Start list-and-watch in a goroutine that never stops. Go: ``(*Reflector).Run``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L184-L193
+        """
         glog.v(3).infof("Starting reflector %v (%s) from %s", type_name(self.expected_type),
                         go_duration(self.resync_period), self.name)
         sim.go(wait.until, lambda: self._list_and_watch_or_log(wait.NEVER_STOP), self.period,
@@ -170,13 +140,15 @@ class Reflector:
                name=f"reflector {self.name}")
 
     def _list_and_watch_or_log(self, stop_ch: Chan) -> None:
-        """The closure Go passes to wait.Until: run ListAndWatch, HandleError its error."""
+        """The closure Go passes to wait.Until: run ListAndWatch, HandleError its error.
+
+        Go: the func literal of ``(*Reflector).RunUntil`` (and ``Run``)
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L195-L204
+        """
         try:
             self.list_and_watch(stop_ch)
         except Exception as err:  # Go: utilruntime.HandleError(err)
             _handle_error(str(err))
-            emit("reflector.relist", f"{self.name}: {err}",
-                 data={"name": self.name, "reason": str(err)})
 
     def _resync_chan(self) -> tuple[Chan, Any]:
         """A channel that fires when a resync is due, and the timer's stop function.
@@ -219,9 +191,6 @@ class Reflector:
                 raise RuntimeError(sprintf("%s: Unable to sync list result: %v",
                                                 self.name, err)) from err
             self._set_last_sync_resource_version(resource_version)
-            emit("reflector.list",
-                 f"{self.name}: listed {len(items)} {type_name(self.expected_type)} at RV {resource_version}",
-                 data={"name": self.name, "count": len(items), "resource_version": resource_version})
 
             resync_errc = Chan(1, name="resyncerrc")
             cancel_ch = Chan(name="cancelCh")
@@ -237,8 +206,9 @@ class Reflector:
                        resync_errc: Chan, cancel_ch: Chan, stop_ch: Chan) -> None:
         """The second half of ListAndWatch: the resync goroutine and the watch loop.
 
-        Go: reflector.go ListAndWatch lines 263-325 (kept in one Go function; split here only
+        Go: reflector.go ListAndWatch lines 263-327 (kept in one Go function; split here only
         so that each half stays readable).
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L232-L328
         """
 
         def resync_loop() -> None:
@@ -263,10 +233,6 @@ class Reflector:
         while True:
             timeout_seconds = int(MIN_WATCH_TIMEOUT * (sim.current_runtime().rand.random() + 1.0))
             options = ListOptions(resource_version=rv[0], timeout_seconds=timeout_seconds)
-            emit("reflector.watch_start",
-                 f"{self.name}: watch from RV {rv[0]} (timeout {timeout_seconds}s)",
-                 data={"name": self.name, "resource_version": rv[0],
-                       "timeout_seconds": timeout_seconds})
             try:
                 w = self.lister_watcher.watch(options)
             except Exception as err:
@@ -279,8 +245,6 @@ class Reflector:
                 if isinstance(err, ConnectionRefusedError):
                     sim.sleep(1.0)
                     continue
-                emit("reflector.relist", f"{self.name}: watch call failed: {err}",
-                     data={"name": self.name, "reason": str(err)})
                 return
             try:
                 self._watch_handler(w, rv, resync_errc, stop_ch)
@@ -289,12 +253,13 @@ class Reflector:
             except Exception as err:
                 glog.warningf("%s: watch of %v ended with: %v", self.name,
                               type_name(self.expected_type), err)
-                emit("reflector.relist", f"{self.name}: watch ended with: {err}",
-                     data={"name": self.name, "reason": str(err)})
                 return
 
     def _sync_with(self, items: list[Any], resource_version: str) -> None:
-        """Replace the store's content with ``items``. Go: ``(*Reflector).syncWith``."""
+        """Replace the store's content with ``items``. Go: ``(*Reflector).syncWith``.
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L330-L337
+        """
         found = list(items)
         self.store.replace(found, resource_version)
 
@@ -338,6 +303,7 @@ class Reflector:
         """One iteration of watchHandler's loop body; False when the event was skipped.
 
         Go: reflector.go watchHandler, the ``case event, ok := <-w.ResultChan()`` branch.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/reflector.go#L339-L407
         """
         obj = event.object
         if self.expected_type is not None and type(obj) is not self.expected_type:
@@ -349,9 +315,6 @@ class Reflector:
         except AttributeError:
             _handle_error(sprintf("%s: unable to understand watch event %v", self.name, event))
             return False
-        emit("reflector.watch_event", f"{self.name}: {event.type} {_safe_key(obj)}",
-             data={"name": self.name, "type": event.type, "key": _safe_key(obj),
-                   "resource_version": new_resource_version})
         if event.type == EVENT_ADDED:
             self._store_op(self.store.add, obj, "unable to add watch event object (%v) to store: %v")
         elif event.type == EVENT_MODIFIED:
@@ -367,7 +330,11 @@ class Reflector:
         return True
 
     def _store_op(self, op: Any, obj: Any, fmt: str) -> None:
-        """Apply a store operation; log (do not raise) its error, as Go does."""
+        """Apply a store operation; log (do not raise) its error, as Go does.
+
+        Go: reflector.go watchHandler, its ``r.store.Add`` / ``Update`` / ``Delete`` calls (no Go
+        function of its own: the source pane shows the caller's line, which is Go's).
+        """
         try:
             op(obj)
         except Exception as err:
@@ -380,30 +347,6 @@ class Reflector:
     def _set_last_sync_resource_version(self, v: str) -> None:
         """Go: ``(*Reflector).setLastSyncResourceVersion``."""
         self.last_sync_resource_version_value = v
-
-    def debug_state(self) -> ReflectorDebugState:
-        """A frozen snapshot (the store's own debug state if it has one, else its keys)."""
-        return ReflectorDebugState(
-            name=self.name,
-            expected_type=type_name(self.expected_type),
-            resync_period=self.resync_period,
-            last_sync_resource_version=self.last_sync_resource_version_value,
-            store=store_debug_state(self.store),
-        )
-
-
-def store_debug_state(store: Any) -> Any:
-    """A queue's ``debug_state()``, or a store's sorted key tuple. kschedlearn-only."""
-    if hasattr(store, "debug_state"):
-        return store.debug_state()
-    return tuple(sorted(store.list_keys()))
-
-
-def _safe_key(obj: Any) -> str:
-    try:
-        return meta_namespace_key_func(obj)
-    except Exception:  # noqa: BLE001 - only for the trace line
-        return "<no key>"
 
 
 def new_reflector(lw: ListerWatcher, expected_type: type | None, store: Store,
@@ -435,6 +378,6 @@ def new_namespace_keyed_indexer_and_reflector(
 
 __all__ = [
     "EVENT_ADDED", "EVENT_DELETED", "EVENT_ERROR", "EVENT_MODIFIED", "ErrorStopRequested",
-    "MIN_WATCH_TIMEOUT", "Reflector", "ReflectorDebugState", "from_object",
+    "MIN_WATCH_TIMEOUT", "Reflector", "from_object",
     "new_namespace_keyed_indexer_and_reflector", "new_reflector",
 ]

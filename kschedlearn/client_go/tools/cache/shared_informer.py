@@ -25,9 +25,6 @@ from kschedlearn.client_go.tools.cache.controller import (
     Config,
     Controller,
     ResourceEventHandler,
-    dispatch_add,
-    dispatch_delete,
-    dispatch_update,
 )
 from kschedlearn.client_go.tools.cache.controller import new as new_controller
 from kschedlearn.client_go.tools.cache.delta_fifo import (
@@ -44,7 +41,7 @@ from kschedlearn.client_go.tools.cache.mutation_detector import (
     CacheMutationDetector,
     new_cache_mutation_detector,
 )
-from kschedlearn.client_go.tools.cache.reflector import go_duration, store_debug_state, type_name
+from kschedlearn.client_go.tools.cache.reflector import go_duration, type_name
 from kschedlearn.client_go.tools.cache.store import meta_namespace_key_func, new_indexer
 from kschedlearn.client_go.util.clock import Clock, RealClock
 from kschedlearn.sim import Chan
@@ -97,29 +94,7 @@ class _DeleteNotification:
     old_obj: Any
 
 
-@attrs.frozen
-class ListenerDebugState:
-    """One handler's pending notifications and resync bookkeeping. kschedlearn-only."""
-
-    pending: tuple[str, ...]
-    requested_resync_period: float
-    resync_period: float
-    next_resync: float
-
-
-@attrs.frozen
-class SharedInformerDebugState:
-    """A snapshot of a shared informer for the views. kschedlearn-only, not in Go."""
-
-    object_type: str
-    started: bool
-    resync_check_period: float
-    indexer_keys: tuple[str, ...]
-    controller: Any
-    listeners: tuple[ListenerDebugState, ...]
-
-
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class ProcessorListener:
     """One handler with its pending notifications. Go: shared_informer.go ``processorListener``.
 
@@ -174,6 +149,7 @@ class ProcessorListener:
         """Take notifications from ``next_ch`` and call the handler.
 
         Go: ``(*processorListener).run``; on stop it wakes ``pop`` so that it can leave too.
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L527-L554
         """
         while True:
             index, nxt, _ = sim.select(("recv", stop_ch), ("recv", self.next_ch))
@@ -182,11 +158,11 @@ class ProcessorListener:
                     self.cond.broadcast()
                 return
             if isinstance(nxt, _UpdateNotification):
-                dispatch_update(self.handler, nxt.old_obj, nxt.new_obj)
+                self.handler.on_update(nxt.old_obj, nxt.new_obj)
             elif isinstance(nxt, _AddNotification):
-                dispatch_add(self.handler, nxt.new_obj)
+                self.handler.on_add(nxt.new_obj)
             elif isinstance(nxt, _DeleteNotification):
-                dispatch_delete(self.handler, nxt.old_obj)
+                self.handler.on_delete(nxt.old_obj)
             else:
                 glog.errorf("unrecognized notification: %v", nxt)
 
@@ -206,29 +182,6 @@ class ProcessorListener:
         """Go: ``(*processorListener).setResyncPeriod``."""
         with self.resync_lock:
             self.resync_period = resync_period
-
-    def debug_state(self) -> ListenerDebugState:
-        return ListenerDebugState(
-            pending=tuple(_describe_notification(n) for n in self.pending_notifications),
-            requested_resync_period=self.requested_resync_period,
-            resync_period=self.resync_period,
-            next_resync=self.next_resync,
-        )
-
-
-def _describe_notification(n: Any) -> str:
-    if isinstance(n, _AddNotification):
-        return f"add {_key(n.new_obj)}"
-    if isinstance(n, _UpdateNotification):
-        return f"update {_key(n.new_obj)}"
-    return f"delete {_key(n.old_obj)}"
-
-
-def _key(obj: Any) -> str:
-    try:
-        return deletion_handling_meta_namespace_key_func(obj)
-    except Exception:  # noqa: BLE001 - only for debug views
-        return "<no key>"
 
 
 def new_process_listener(handler: ResourceEventHandler, requested_resync_period: float,
@@ -334,7 +287,7 @@ class DummyController:
         return ""
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, slots=False)
 class SharedIndexInformer:
     """Go: shared_informer.go ``type sharedIndexInformer struct``
     https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L120-L150
@@ -484,17 +437,6 @@ class SharedIndexInformer:
         except Exception:  # noqa: BLE001 - an error counts as "not there", as in Go
             return None, False
 
-    def debug_state(self) -> SharedInformerDebugState:
-        """A frozen snapshot: indexer keys, the controller's queue and reflector, listeners."""
-        return SharedInformerDebugState(
-            object_type=type_name(self.object_type),
-            started=self.started,
-            resync_check_period=self.resync_check_period,
-            indexer_keys=store_debug_state(self.indexer),
-            controller=self.controller.debug_state() if self.controller is not None else None,
-            listeners=tuple(lis.debug_state() for lis in self.processor.listeners),
-        )
-
 
 def _nanos(seconds: float) -> int:
     """Go prints these durations with ``%d``, i.e. in nanoseconds."""
@@ -529,7 +471,7 @@ def new_shared_index_informer(lw: ListerWatcher, obj_type: type | None,
 
 __all__ = [
     "DummyController", "MINIMUM_RESYNC_PERIOD", "ProcessorListener", "SYNCED_POLL_PERIOD",
-    "SharedIndexInformer", "SharedInformerDebugState", "SharedProcessor",
+    "SharedIndexInformer", "SharedProcessor",
     "determine_resync_period", "new_process_listener", "new_shared_index_informer",
     "new_shared_informer", "wait_for_cache_sync",
 ]

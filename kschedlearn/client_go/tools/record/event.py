@@ -73,7 +73,10 @@ class EventBroadcaster:
         self._ensure_loop()
 
     def start_recording_to_sink(self, sink: EventSink) -> None:
-        """Go: StartRecordingToSink — write every event to the API server (with the logger)."""
+        """Go: StartRecordingToSink — write every event to the API server (with the logger).
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/record/event.go#L110-L122
+        """
         correlator = _EventLogger()
 
         def record_to_sink(event: Event) -> None:
@@ -91,7 +94,10 @@ class EventBroadcaster:
         self.start_event_watcher(record_to_sink)
 
     def start_logging(self, logf: Callable[..., None]) -> None:
-        """Go: StartLogging — ``Event(%#v): type: '%v' reason: '%v' %v``."""
+        """Go: (eventBroadcasterImpl).StartLogging — logs each event with glog (type, reason, message).
+
+        https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/record/event.go#L212-L219
+        """
         self.start_event_watcher(lambda e: logf(
             "Event(%v): type: '%v' reason: '%v' %v", e.involved_object.name, e.type, e.reason, e.message))
 

@@ -20,7 +20,10 @@ from kschedlearn.apimachinery.util.runtime import handle_crash
 
 
 def parallelize(workers: int, pieces: int, do_work_piece: Callable[[int], None]) -> None:
-    """Go: workqueue.Parallelize(workers, pieces, doWorkPiece)."""
+    """Go: workqueue.Parallelize(workers, pieces, doWorkPiece).
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/util/workqueue/parallelizer.go#L27-L52
+    """
     del workers  # kept for the Go signature; see the module docstring
     with handle_crash():  # each Go worker goroutine defers utilruntime.HandleCrash() once
         for piece in range(pieces):  # the worker's loop over the pieces it receives

@@ -22,7 +22,7 @@ from kschedlearn.client_go.tools.record import new_broadcaster
 from kschedlearn.client_go.util.flowcontrol.throttle import new_token_bucket_rate_limiter
 from kschedlearn.scheduler import scheduler
 from kschedlearn.scheduler.factory import factory
-from kschedlearn.trace import emit, glog
+from kschedlearn.trace import glog
 
 
 class ConfigError(Exception):
@@ -31,11 +31,11 @@ class ConfigError(Exception):
 
 def create_recorder(kubecli: Any, s: Any) -> Any:
     """Go: createRecorder — events are logged and written to the API server.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L49-L54
 
     Source component = ``--scheduler-name``. See ``client_go.tools.record.event`` for which
     parts of 1.6's event correlator are reproduced.
     """
-    emit("createRecorder", "event broadcaster → API server events")
     event_broadcaster = new_broadcaster()
     event_broadcaster.start_logging(glog.infof)
     event_broadcaster.start_recording_to_sink(_EventSink(kubecli))
@@ -57,12 +57,11 @@ class _EventSink:
 
 def create_client(s: Any, server: Any) -> Any:
     """Go: createClient — build the clientset (QPS/burst from the flags).
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L56-L72
 
     Differs from Go: ``server`` is the embedded API server; the 1.6 quirk of giving the whole
     scheduler client the user agent suffix ``leader-election`` has no visible effect here.
     """
-    emit("createClient", f"clientset for the API server (qps {s.kube_api_qps:g}, burst {s.kube_api_burst})",
-         data={"master": s.master, "kubeconfig": s.kubeconfig})
     if server is None:
         raise ConfigError("unable to build config from flags: no API server to talk to")
     limiter = new_token_bucket_rate_limiter(float(s.kube_api_qps), int(s.kube_api_burst))
@@ -82,8 +81,10 @@ def create_scheduler(
     recorder: Any,
     registry: Any = None,
 ) -> scheduler.Scheduler:
-    """Go: createScheduler — ConfigFactory wrapped by the policy-file-or-provider configurator."""
-    emit("createScheduler", "NewConfigFactory, then Create via the configurator")
+    """Go: createScheduler — ConfigFactory wrapped by the policy-file-or-provider configurator.
+
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/configurator.go#L74-L109
+    """
     configurator: Any = factory.new_config_factory(
         s.scheduler_name, kubecli, node_informer, pv_informer, pvc_informer,
         replication_controller_informer, replica_set_informer, stateful_set_informer,
@@ -111,12 +112,7 @@ class SchedulerConfigurator:
 
         if not self.policy_file or not os.path.exists(self.policy_file):
             # 1.6 quirk: a --policy-config-file that cannot be stat-ed is not an error; the
-            # provider is used without a word. The trace says so, the mirrored code does not.
-            message = f"algorithm provider {self.algorithm_provider!r}"
-            if self.policy_file:
-                message = (f"policy file {self.policy_file} cannot be stat-ed: "
-                           f"1.6 silently falls back to the {message}")
-            emit("CreateFromProvider", message, data={"policy_file": self.policy_file})
+            # provider is used without a word (the trace says so).
             return self.configurator.create_from_provider(self.algorithm_provider)
         try:
             with open(self.policy_file, "rb") as f:
@@ -127,7 +123,6 @@ class SchedulerConfigurator:
             policy = load_policy(config_data)
         except ValueError as err:
             raise ConfigError(f"invalid configuration: {err}") from err
-        emit("CreateFromConfig", f"policy file {self.policy_file}")
         return self.configurator.create_from_config(policy)
 
 

@@ -1,12 +1,14 @@
 """``app.Run``: the kube-scheduler start-up chain, step by step, and its HTTP endpoints.
 
 Go: plugin/cmd/kube-scheduler/app/server.go
-https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L66-L167
+https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L167
 
 The order of ``run`` is the order of spec §1.4: createClient → createRecorder →
 NewSharedInformerFactory → createScheduler (which, through CreateFromKeys, already starts the
 pod watches) → ``go startHTTP`` → informerFactory.Start → either ``run`` directly
 (``--leader-elect=false``) or leader election, whose OnStartedLeading calls ``sched.Run``.
+The notebook's handles on what it builds are taken by the observation layer
+(``kschedlearn.observe.startup``), at these calls.
 
 Differs from Go: the API server is the simulation's embedded one (passed in); the HTTP server
 is an in-process request table (:class:`HTTPEndpoints`) unless started from the command line
@@ -29,27 +31,7 @@ from kschedlearn.cmd.kube_scheduler.app.configurator import (
     create_recorder,
     create_scheduler,
 )
-from kschedlearn.trace import emit, glog, register_stage
-from kschedlearn.trace.stages import K8S
-
-_SERVER = K8S + "plugin/cmd/kube-scheduler/app/server.go"
-_CONFIGURATOR = K8S + "plugin/cmd/kube-scheduler/app/configurator.go"
-for _name, _ref, _why in [
-    ("main", K8S + "plugin/cmd/kube-scheduler/scheduler.go#L30-L43",
-     "main builds a SchedulerServer with the defaults, parses the flags and calls app.Run."),
-    ("NewSchedulerServer", K8S + "plugin/cmd/kube-scheduler/app/options/options.go#L48-L59",
-     "The defaults come from the v1alpha1 defaulting functions; leader election is forced on."),
-    ("Run", _SERVER + "#L66-L140", "app.Run wires everything together in a fixed order."),
-    ("createClient", _CONFIGURATOR + "#L56-L72", "One clientset for everything, rate-limited by --kube-api-qps/--kube-api-burst."),
-    ("createRecorder", _CONFIGURATOR + "#L49-L54", "Events (Scheduled, FailedScheduling...) are logged and written to the API server."),
-    ("NewSharedInformerFactory", _SERVER + "#L84-L85", "One shared informer per resource type; none runs until Start."),
-    ("createScheduler", _CONFIGURATOR + "#L75-L109", "Build the ConfigFactory and let the configurator pick a policy file or the provider."),
-    ("startHTTP", _SERVER + "#L142-L167", "/healthz, /metrics and /configz are served in a goroutine of their own."),
-    ("informerFactory.Start", _SERVER + "#L100-L102", "Start every informer requested so far (nodes, PVs, PVCs, services, RCs, RSs, StatefulSets)."),
-    ("Scheduler.Run", K8S + "plugin/pkg/scheduler/scheduler.go#L144-L146", "go wait.Until(scheduleOne, 0, stop): the scheduling loop starts."),
-    ("leaderelection.start", _SERVER + "#L118-L139", "Only the leader schedules: RunOrDie calls sched.Run once the lease is acquired."),
-]:
-    register_stage(_name, _ref, _why)
+from kschedlearn.trace import glog
 
 LOCK_NAMESPACE = "kube-system"
 LOCK_NAME = "kube-scheduler"
@@ -71,24 +53,26 @@ class HTTPEndpoints:
         return handler()
 
 
-def start_http(s: Any, endpoints: HTTPEndpoints) -> None:
+def start_http(s: Any, metrics: Any) -> None:
     """Go: startHTTP — register /healthz, /configz and /metrics (pprof only as a 501 note),
     then serve for ever.
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L142-L167
 
-    Differs from Go: the trace point is at run's ``go startHTTP(s)`` (so the start-up trace
-    follows the source order); "serving" is a block on a channel nobody sends to, which keeps
-    this goroutine listed among the process's goroutines as Go's ``ListenAndServe`` does.
+    Differs from Go: the metrics are the scheduler's own (``metrics``), not Prometheus'
+    process-wide registry; "serving" is a block on a channel nobody sends to, which keeps this
+    goroutine listed among the process's goroutines as Go's ``ListenAndServe`` does; the mux is
+    an in-process request table (:class:`HTTPEndpoints`).
     """
-    endpoints.handlers["/healthz"] = lambda: (200, "text/plain; charset=utf-8", "ok")
-    endpoints.handlers["/healthz/ping"] = lambda: (200, "text/plain; charset=utf-8", "ok")
-    endpoints.handlers["/configz"] = lambda: (200, "application/json", json.dumps(
-        {"componentconfig": configz(s)}, indent=2, sort_keys=True))
-    endpoints.handlers["/metrics"] = lambda: (
-        200, "text/plain; version=0.0.4",
-        endpoints.metrics.exposition() if endpoints.metrics is not None else "")
+    mux = HTTPEndpoints(s, metrics=metrics)
+    mux.handlers["/healthz"] = lambda: (200, "text/plain; charset=utf-8", "ok")
+    mux.handlers["/healthz/ping"] = lambda: (200, "text/plain; charset=utf-8", "ok")
     if getattr(s, "enable_profiling", False):
-        endpoints.handlers["/debug/pprof/"] = lambda: (
+        mux.handlers["/debug/pprof/"] = lambda: (
             501, "text/plain", "pprof is a Go runtime feature; the simulation has no Go runtime to profile\n")
+    mux.handlers["/configz"] = lambda: (200, "application/json", json.dumps(
+        {"componentconfig": configz(s)}, indent=2, sort_keys=True))
+    mux.handlers["/metrics"] = lambda: (
+        200, "text/plain; version=0.0.4", mux.metrics.exposition() if mux.metrics is not None else "")
     sim.Chan(name="ListenAndServe").recv()  # Go: glog.Fatal(server.ListenAndServe()) — never returns
 
 
@@ -97,44 +81,24 @@ def configz(s: Any) -> dict[str, Any]:
     return s.to_dict()
 
 
-@attrs.define(eq=False)
-class RunningScheduler:
-    """kschedlearn-only: handles on what ``run`` built, for the notebook and the views."""
-
-    s: Any
-    kubecli: Any = None
-    informer_factory: Any = None
-    scheduler: Any = None
-    config_factory: Any = None
-    http: HTTPEndpoints | None = None
-    elector: Any = None
-    stop: sim.Chan | None = None
-
-
-def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningScheduler | None = None,
-        registry: Any = None, on_created: Callable[[RunningScheduler], None] | None = None) -> None:
+def run(s: Any, server: Any, *, hostname: str = "scheduler-0", registry: Any = None) -> None:
     """Go: app.Run — never returns while the scheduler runs (raises on a set-up error).
+    https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/cmd/kube-scheduler/app/server.go#L65-L140
 
     ``server`` is the embedded API server; ``hostname`` is this replica's identity for leader
-    election (Go: ``os.Hostname()``); ``handles`` (optional) is filled with what gets built.
-    kschedlearn-only: ``on_created(handles)`` runs right after createScheduler — before any
-    goroutine started so far gets to run — so the simulation can attach its trace points.
+    election (Go: ``os.Hostname()``). Differs from Go: ``registry`` is the plugin registry of
+    this replica (None: the default one); Go's ``panic("unreachable")`` is a RuntimeError.
     """
     from kschedlearn.client_go.informers import new_shared_informer_factory
 
-    emit("Run", "app.Run(s)")
-    h = handles if handles is not None else RunningScheduler(s)
     try:
         kubecli = create_client(s, server)
     except Exception as err:  # noqa: BLE001 - Go wraps whatever error it gets
         raise ConfigError(f"unable to create kube client: {err}") from err
-    h.kubecli = kubecli
 
     recorder = create_recorder(kubecli, s)
 
-    emit("NewSharedInformerFactory", "informers.NewSharedInformerFactory(kubecli, 0)")
     informer_factory = new_shared_informer_factory(kubecli, 0)
-    h.informer_factory = informer_factory
 
     try:
         sched = create_scheduler(
@@ -151,23 +115,13 @@ def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningS
         )
     except Exception as err:  # noqa: BLE001 - Go wraps whatever error it gets
         raise ConfigError(f"error creating scheduler: {err}") from err
-    h.scheduler = sched
-    h.config_factory = sched.config.next_pod.__self__  # the ConfigFactory behind get_next_pod
-    if on_created is not None:
-        on_created(h)
 
-    h.http = HTTPEndpoints(s, metrics=sched.config.metrics)
-    # Traced here, where Go says `go startHTTP(s)`: the goroutine itself only runs once this
-    # one blocks, which would put it after Scheduler.Run in the trace.
-    emit("startHTTP", f"go startHTTP(s): /healthz, /metrics, /configz on {s.address}:{s.port}")
-    sim.go(start_http, s, h.http, name="startHTTP")
+    sim.go(start_http, s, sched.config.metrics, name="startHTTP")
 
     stop = sim.Chan(name="stop")
-    h.stop = stop
-    informer_factory.start(stop)  # emits informerFactory.Start
+    informer_factory.start(stop)
 
     def run_(_stop_ch: sim.Chan | None) -> None:
-        emit("Scheduler.Run", "go wait.Until(scheduleOne, 0, stop)")
         sched.run()
         sim.Chan(name="select{}").recv()  # Go: select {} — block forever
 
@@ -177,14 +131,13 @@ def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningS
 
     from kschedlearn.client.leaderelection import leaderelection, resourcelock
 
-    emit("leaderelection.start", f"identity {hostname}: RunOrDie on endpoints {LOCK_NAMESPACE}/{LOCK_NAME}")
     rl = resourcelock.EndpointsLock(
         endpoints_meta=ObjectMeta(namespace=LOCK_NAMESPACE, name=LOCK_NAME),
         client=kubecli,
         lock_config=resourcelock.ResourceLockConfig(identity=hostname, event_recorder=recorder),
     )
     le = s.leader_election
-    config = leaderelection.LeaderElectionConfig(
+    leaderelection.run_or_die(leaderelection.LeaderElectionConfig(
         lock=rl,
         lease_duration=le.lease_duration,
         renew_deadline=le.renew_deadline,
@@ -193,11 +146,7 @@ def run(s: Any, server: Any, *, hostname: str = "scheduler-0", handles: RunningS
             on_started_leading=run_,
             on_stopped_leading=lambda: glog.fatalf("lost master"),
         ),
-    )
-    # Go: leaderelection.RunOrDie(config) — built in two steps so the notebook can hold the
-    # elector (RunOrDie only adds a panic on a config error, which new_leader_elector raises).
-    h.elector = leaderelection.new_leader_elector(config)
-    h.elector.run()
+    ))
     raise RuntimeError("unreachable")
 
 

@@ -25,6 +25,9 @@ from typing import Any
 import attrs
 
 from kschedlearn import sim
+from kschedlearn.observe import attach
+from kschedlearn.observe.informers import observe_controller, observe_informers
+from kschedlearn.observe.views import controller_state
 from kschedlearn.apimachinery.api import errors as apierrors
 from kschedlearn.api.v1 import ObjectMeta, Pod
 from kschedlearn.apimachinery.util import wait
@@ -375,6 +378,8 @@ def test_relist_delivers_updates_and_tombstones() -> None:
     stop = sim.Chan()
     indexer, controller = new_indexer_informer(
         lw, Pod, 0, rec.handler(), {NAMESPACE_INDEX: meta_namespace_index_func})
+    observe_informers(attach(rt))  # the trace points, as a simulated world attaches them
+    observe_controller(controller)
 
     def _Gone() -> apierrors.Status:
         return apierrors.new_gone("too old resource version: 1 (4)").status()
@@ -397,7 +402,7 @@ def test_relist_delivers_updates_and_tombstones() -> None:
     stages = [e.stage for e in rt.tracer.events]
     assert stages.count("controller.process_loop") == 4
     assert stages.count("handler.OnAdd") == 2 and stages.count("handler.OnDelete") == 1
-    state = controller.debug_state()
+    state = controller_state(controller)
     assert state.reflector.last_sync_resource_version == "5"
     assert state.queue.closed
 

@@ -15,6 +15,8 @@ from typing import Any
 import attrs
 import pytest
 
+from kschedlearn.observe.views import queue_state
+
 from kschedlearn import sim
 from kschedlearn.client_go.tools.cache import (
     ADDED,
@@ -403,7 +405,7 @@ def test_replace_without_known_objects_tombstones_newest_queued_object() -> None
     f.add(mk_fifo_obj("gone", 1))
     f.update(mk_fifo_obj("gone", 2))
     f.replace([mk_fifo_obj("kept", 3)], "5")
-    assert f.debug_state().queue == ("gone", "kept")
+    assert queue_state(f).queue == ("gone", "kept")
     assert f.get_by_key("gone")[0][-1] == Delta(
         DELETED, DeletedFinalStateUnknown("gone", mk_fifo_obj("gone", 2))
     )
@@ -413,7 +415,7 @@ def test_replace_without_known_objects_tombstones_newest_queued_object() -> None
 def test_replace_with_known_objects_counts_deletions_in_initial_population() -> None:
     f = new_delta_fifo(fifo_object_key_func, None, _known(mk_fifo_obj("x", 1)))
     f.replace([mk_fifo_obj("y", 2)], "1")
-    assert f.debug_state().initial_population_count == 2
+    assert queue_state(f).initial_population_count == 2
 
 
 class _BrokenKnown:
@@ -443,7 +445,7 @@ def test_replace_tombstone_without_object(fail: bool) -> None:
 def test_resync_skips_unresolvable_keys(fail: bool) -> None:
     f = new_delta_fifo(fifo_object_key_func, None, _BrokenKnown(["k"], fail))
     f.resync()
-    assert f.debug_state().queue == ()
+    assert queue_state(f).queue == ()
 
 
 def test_resync_queues_sync_for_known_objects() -> None:
@@ -472,7 +474,7 @@ def test_key_of_empty_deltas() -> None:
 def test_compressor_emptying_leaves_ghost() -> None:
     f = new_delta_fifo(fifo_object_key_func, DeltaCompressorFunc(lambda d: ()), None)
     f.add(mk_fifo_obj("a", 1))  # emptied at once: never stored, never queued
-    assert f.debug_state().queue == ()
+    assert queue_state(f).queue == ()
     g = new_delta_fifo(
         fifo_object_key_func,
         DeltaCompressorFunc(lambda d: () if d[-1].type == DELETED else d),
@@ -481,10 +483,10 @@ def test_compressor_emptying_leaves_ghost() -> None:
     g.add(mk_fifo_obj("a", 1))
     g.add(mk_fifo_obj("b", 2))
     g.delete(mk_fifo_obj("a", 3))  # compressor empties "a": its key stays as a ghost
-    assert g.debug_state().queue == ("a", "b")
-    assert list(g.debug_state().items) == ["b"]
+    assert queue_state(g).queue == ("a", "b")
+    assert list(queue_state(g).items) == ["b"]
     assert test_pop(g).name == "b"
-    assert g.debug_state().queue == ()
+    assert queue_state(g).queue == ()
 
 
 def test_deltas_accessors() -> None:

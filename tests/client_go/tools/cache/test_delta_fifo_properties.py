@@ -28,6 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kschedlearn import sim
+from kschedlearn.observe.views import queue_state
 from kschedlearn.client_go.tools.cache import (
     DELETED,
     SYNC,
@@ -72,7 +73,7 @@ ops = st.one_of(
 
 
 def check_invariants(f: DeltaFIFO) -> None:
-    state = f.debug_state()
+    state = queue_state(f)
     assert len(state.queue) == len(set(state.queue)), f"duplicate key in line {state.queue}"
     assert set(state.queue) == set(state.items), "line and items disagree (ghost without compressor)"
     for key, deltas in state.items.items():
@@ -93,7 +94,7 @@ def apply_to_known(known: Any, deltas: Deltas) -> None:
 
 
 def run_op(f: DeltaFIFO, known: Any, op: str, arg: Any, popped: list[Deltas]) -> None:
-    state = f.debug_state()
+    state = queue_state(f)
     if op in ("add", "update", "delete"):
         getattr(f, op)(arg)
     elif op == "replace":
@@ -104,7 +105,7 @@ def run_op(f: DeltaFIFO, known: Any, op: str, arg: Any, popped: list[Deltas]) ->
         if known is None:
             return  # Go v1.6.1 panics on a nil knownObjects (tested elsewhere)
         f.resync()
-        assert set(known.list_keys()) <= set(f.debug_state().items)
+        assert set(known.list_keys()) <= set(queue_state(f).items)
     elif op in ("pop", "requeue"):
         if not state.queue:
             try:
@@ -124,7 +125,7 @@ def run_op(f: DeltaFIFO, known: Any, op: str, arg: Any, popped: list[Deltas]) ->
         got = f.pop(process)
         assert got == state.items[head]
         if op == "requeue":
-            assert f.debug_state().queue[-1] == head and f.get_by_key(head) == (got, True)
+            assert queue_state(f).queue[-1] == head and f.get_by_key(head) == (got, True)
         else:
             assert f.get_by_key(head) == (None, False)
             popped.append(got)
@@ -137,7 +138,7 @@ def run_op(f: DeltaFIFO, known: Any, op: str, arg: Any, popped: list[Deltas]) ->
 
 
 def check_replace(f: DeltaFIFO, known: Any, listed: list[Obj], before: dict[str, Deltas]) -> None:
-    items = f.debug_state().items
+    items = queue_state(f).items
     listed_keys = {o.name for o in listed}
     for o in listed:
         last = items[o.name][-1]
@@ -176,7 +177,7 @@ def test_pop_order_is_first_enqueue_order(steps: list[tuple[str, Obj]]) -> None:
     for op, o in steps:
         if op == "delete" and o.name not in newest:
             f.delete(o)
-            assert o.name not in f.debug_state().items
+            assert o.name not in queue_state(f).items
             continue
         getattr(f, op)(o)
         if o.name not in newest:
@@ -188,4 +189,4 @@ def test_pop_order_is_first_enqueue_order(steps: list[tuple[str, Obj]]) -> None:
         deltas = f.pop(lambda item: None)
         assert f.key_of(deltas) == key
         assert deltas.newest().object == newest[key]
-    assert f.debug_state().queue == ()
+    assert queue_state(f).queue == ()

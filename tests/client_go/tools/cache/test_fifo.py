@@ -17,6 +17,8 @@ from typing import Any
 import attrs
 import pytest
 
+from kschedlearn.observe.views import queue_state
+
 from kschedlearn import sim
 from kschedlearn.client_go.tools.cache import (
     FIFO,
@@ -289,15 +291,15 @@ def test_delete_leaves_ghost_key() -> None:
     f.add(mk_fifo_obj("a", 1))
     f.add(mk_fifo_obj("b", 2))
     f.delete(mk_fifo_obj("a", 0))
-    assert f.debug_state().queue == ("a", "b")
-    assert list(f.debug_state().items) == ["b"]
+    assert queue_state(f).queue == ("a", "b")
+    assert list(queue_state(f).items) == ["b"]
     f.add(mk_fifo_obj("a", 3))  # re-added: its key is appended again
-    assert f.debug_state().queue == ("a", "b", "a")
+    assert queue_state(f).queue == ("a", "b", "a")
     # 1.6 quirk: the *first* "a" finds the re-added item, so "a" pops at its old place in line
     # and the trailing copy becomes the ghost.
     assert [pop(f).val, pop(f).val] == [3, 2]
-    assert f.debug_state().queue == ("a",)
-    assert list(f.debug_state().items) == []
+    assert queue_state(f).queue == ("a",)
+    assert list(queue_state(f).items) == []
 
 
 def test_replace_resets_queue_and_resync_requeues() -> None:
@@ -305,21 +307,21 @@ def test_replace_resets_queue_and_resync_requeues() -> None:
     f.add(mk_fifo_obj("old", 0))
     f.add(mk_fifo_obj("b", 1))
     f.replace([mk_fifo_obj("b", 2), mk_fifo_obj("a", 3)], "7")
-    state = f.debug_state()
+    state = queue_state(f)
     assert state.queue == ("b", "a")
     assert dict(state.items) == {"b": mk_fifo_obj("b", 2), "a": mk_fifo_obj("a", 3)}
     assert state.initial_population_count == 0  # populated by the earlier add
     f._queue.clear()  # white-box: as if both keys were lost from the line
     f.resync()
-    assert f.debug_state().queue == ("b", "a")
+    assert queue_state(f).queue == ("b", "a")
     f.resync()  # already queued: nothing appended
-    assert f.debug_state().queue == ("b", "a")
+    assert queue_state(f).queue == ("b", "a")
 
 
 def test_debug_state_is_a_frozen_copy() -> None:
     f = new_fifo(fifo_object_key_func)
     f.add(mk_fifo_obj("a", 1))
-    state = f.debug_state()
+    state = queue_state(f)
     f.add(mk_fifo_obj("b", 2))
     assert state.queue == ("a",)
     assert list(state.items) == ["a"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from kschedlearn import sim
 from kschedlearn.api.v1 import (
     Node,
     ObjectMeta,
@@ -38,14 +37,10 @@ from kschedlearn.client_go.tools.cache import (
     NAMESPACE_INDEX,
     meta_namespace_index_func,
     meta_namespace_key_func,
-    new_delta_fifo,
-    new_fifo,
     new_indexer,
     new_store,
 )
-from kschedlearn.client_go.tools.cache.instrument import instrument_queue, uninstrument_queue
 from kschedlearn.client_go.tools.cache.listers import list_all, list_all_by_namespace
-from kschedlearn.trace import Tracer
 
 
 def meta(name: str, ns: str = "ns", **lbl: str) -> ObjectMeta:
@@ -137,35 +132,3 @@ def test_get_pod_replica_sets_and_stateful_sets() -> None:
         new_replica_set_lister(indexer_with(rs_nil)).get_pod_replica_sets(Pod(metadata=meta("y", a="b")))
     with pytest.raises(apierrors.NotFoundError, match='statefulsets.apps "nope" not found|statefulset.apps "nope" not found'):
         ss_lister.stateful_sets("ns").get("nope")
-
-
-def test_instrument_queue_emits_from_outside() -> None:
-    rt = sim.Runtime(seed=1)
-    rt.tracer = Tracer()
-    fifo = instrument_queue(new_fifo(meta_namespace_key_func), "podQueue")
-    dfifo = instrument_queue(new_delta_fifo(meta_namespace_key_func, None, None), "informer")
-    assert instrument_queue(fifo, "again") is fifo
-
-    def body() -> None:
-        fifo.add(Pod(metadata=meta("a")))
-        fifo.add(Pod(metadata=meta("b")))
-        fifo.delete(Pod(metadata=meta("a")))
-        fifo.pop(lambda item: None)
-        dfifo.add(Pod(metadata=meta("a")))
-        dfifo.update(Pod(metadata=meta("a")))
-        dfifo.pop(lambda item: None)
-
-    rt.run_fn(body)
-    ev = [(e.stage, e.data.get("key"), e.data.get("queue_keys"), e.data.get("deltas"))
-          for e in rt.tracer.events]
-    assert ev == [
-        ("fifo.add", "ns/a", ["ns/a"], None),
-        ("fifo.add", "ns/b", ["ns/a", "ns/b"], None),
-        ("fifo.delete", "ns/a", ["ns/a", "ns/b"], None),
-        ("fifo.pop", "ns/b", [], None),
-        ("delta_fifo.add", "ns/a", ["ns/a"], ["Added"]),
-        ("delta_fifo.update", "ns/a", ["ns/a"], ["Added", "Updated"]),
-        ("delta_fifo.pop", "ns/a", [], ["Added", "Updated"]),
-    ]
-    uninstrument_queue(fifo)
-    assert type(fifo).__name__ == "FIFO"

@@ -17,6 +17,9 @@ from typing import Any
 import attrs
 import pytest
 
+from kschedlearn.observe import attach
+from kschedlearn.observe.informers import observe_informers, observe_reflector
+from kschedlearn.observe.views import reflector_state
 from kschedlearn import sim
 from kschedlearn.apimachinery.api import errors as apierrors
 from kschedlearn.api.v1 import ObjectMeta, Pod, Service
@@ -316,6 +319,8 @@ def test_watch_error_event_relists_after_one_second() -> None:
 
     r = new_reflector(ListWatch(list_func, watch_func), Pod, new_store(meta_namespace_key_func), 0,
                       name="test")
+    observe_informers(attach(rt))  # the trace points, as a simulated world attaches them
+    observe_reflector(r)
     stop_ch = sim.Chan()
 
     def body() -> None:
@@ -394,5 +399,5 @@ def test_normal_close_rewatches_from_last_rv() -> None:
     rt.run_fn(body)
     assert lists == [0.0]
     assert rvs == ["1", "4"]
-    assert r.debug_state().last_sync_resource_version == "4"
-    assert r.debug_state().store == ("a",)
+    assert reflector_state(r).last_sync_resource_version == "4"
+    assert reflector_state(r).store == ("a",)

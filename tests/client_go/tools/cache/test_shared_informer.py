@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 import pytest
 
+from kschedlearn.observe.views import informer_state
 from kschedlearn import sim
 from kschedlearn.api.v1 import ObjectMeta, Pod
 from kschedlearn.apimachinery.util import wait
@@ -238,7 +239,7 @@ def test_late_handler_gets_replay_then_live_events_in_order() -> None:
     assert informer.last_sync_resource_version() == "3"
     with pytest.raises(RuntimeError, match="informer has already started"):
         informer.add_indexers({})
-    state = informer.debug_state()
+    state = informer_state(informer)
     assert state.indexer_keys == ("a", "b", "c")
     assert state.started and state.controller.queue.closed
     assert [lis.pending for lis in state.listeners] == [(), ()]

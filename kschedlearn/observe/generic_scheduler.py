@@ -1,0 +1,331 @@
+"""Trace points of the scheduling algorithm (``schedule.*``, ``selectHost``), attached from outside.
+
+Go: none — kschedlearn-only (DESIGN principle 5: ``generic_scheduler.py`` carries no notebook
+lines). What the ``decision`` view and the questions read comes from here:
+
+- ``schedule.start`` — before ``Schedule`` calls ``findNodesThatFit`` (Go's ``trace.Step("Computing
+  predicates")`` stands just before it): the pod and the listed nodes;
+- ``schedule.predicate_node`` — after ``checkNode``'s call of ``podFitsOnNode`` for one node: each
+  predicate's own reasons (recorded by handing that call recording twins of the predicates);
+- ``schedule.predicates`` — ``findNodesThatFit`` returned at least one node (Go's
+  ``trace.Step("Prioritizing")``): the nodes that fit and every failed node's reasons;
+- ``schedule.priorities`` — ``PrioritizeNodes`` returned: each priority's score column (recorded
+  by handing the call twins of the reduce / old-style functions — the map results reach the
+  reduce step — and of the extenders), the weights and the totals;
+- ``selectHost`` — ``selectHost`` returned: the ranking, how many tied, the round-robin counter.
+
+``findNodesThatFit``, ``podFitsOnNode`` and ``PrioritizeNodes`` are functions of the module: the
+simulation's :class:`~kschedlearn.observe.observation.Observation` hooks them through
+:func:`observe_module_functions` (other simulations, and code run outside one, call straight
+through); ``Schedule`` and ``selectHost`` are methods, probed on one scheduler instance by
+:func:`observe_algorithm`. The accelerated engine, which computes the same results another way,
+emits the same events through the ``emit_*`` functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn.observe.points import callee, observed
+from kschedlearn.observe.recorders import (
+    NO_REASONS, Recorders, ScoreColumn, all_pass, cached, extender_scores, shared, shared_lists)
+from kschedlearn.observe.wrap import Call, on_method
+from kschedlearn.scheduler.core import generic_scheduler as gs
+from kschedlearn.sim.runtime import current_goroutine
+from kschedlearn.trace import ObservedCall, emit, register_stage
+from kschedlearn.trace.stages import SCHED
+
+_GS = SCHED + "core/generic_scheduler.go"
+register_stage("schedule.start", _GS + "#L86-L131",
+               "Schedule lists the usable nodes and refreshes its snapshot of the cache (only NodeInfos whose generation changed are cloned).")
+register_stage("schedule.predicate_node", _GS + "#L152-L221",
+               "findNodesThatFit checks one node (its checkNode function): every predicate runs; the reasons of all failing predicates are kept.")
+register_stage("schedule.predicates", _GS + "#L152-L221",
+               "findNodesThatFit is done: the nodes that passed every predicate go on to be scored.")
+register_stage("schedule.priorities", _GS + "#L239-L373",
+               "PrioritizeNodes: each priority scores each node 0-10; scores are multiplied by their weights and summed.")
+register_stage("selectHost", _GS + "#L133-L150",
+               "selectHost sorts by score (ties by name, descending) and round-robins among the top-scoring nodes.")
+
+
+def pod_key(pod: Any) -> str:
+    """``namespace/name``, as the events name a pod."""
+    return f"{pod.metadata.namespace}/{pod.metadata.name}"
+
+
+def node_names(nodes: list[Any]) -> list[str]:
+    """The nodes' names, in order."""
+    return [n.metadata.name for n in nodes]
+
+
+# -- the events (one function each; the accelerated engine calls them too) ------------------
+
+def _lists() -> dict[Any, list[Any]] | None:
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    return shared_lists(tracer) if tracer is not None else None
+
+
+def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | None = None) -> None:
+    """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes``."""
+    names = shared(_lists(), "nodes", node_names(nodes), str)
+    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": names},
+         observed=observed or _BEFORE_FIND_NODES_THAT_FIT)
+
+
+def _predicate_node_event(key: str, node_name: str, fits: bool,
+                          verdicts: dict[str, list[str]]) -> tuple[str, dict[str, Any]]:
+    """The message and data of a ``schedule.predicate_node`` event, for both engines."""
+    message = f"{node_name}: {'fits' if fits else 'does not fit'}"
+    return message, {"pod": key, "node": node_name, "fits": fits, "predicates": verdicts}
+
+
+def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str, list[str]],
+                        observed: ObservedCall | None = None) -> None:
+    """``schedule.predicate_node``: one node's verdict and each predicate's reasons (the traced
+    ``pod_fits_on_node`` records the same event directly: it runs once per node per pod)."""
+    message, data = _predicate_node_event(pod_key(pod), node_name, fits, verdicts)
+    emit("schedule.predicate_node", message, data=data, observed=observed)
+
+
+def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
+                         observed: ObservedCall | None = None) -> None:
+    """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons."""
+    lists = _lists()
+    failed = {name: shared(lists, ("failed", name), [r.get_reason() for r in reasons], str)
+              for name, reasons in failed_predicate_map.items()}
+    emit("schedule.predicates", "Prioritizing",
+         data={"pod": pod_key(pod), "filtered": shared(lists, "nodes", node_names(filtered), str), "failed": failed},
+         observed=observed or _AFTER_FIND_NODES_THAT_FIT)
+
+
+def emit_priorities(pod: Any, nodes: list[Any], score_columns: list[list[int]], configs: list[Any],
+                    extender_scores: dict[str, int], result: list[Any],
+                    observed: ObservedCall | None = None) -> None:
+    """``schedule.priorities``: the score table (one column per priority), weights and totals."""
+    lists = _lists()
+    columns = [shared(lists, ("scores", i), column, int) for i, column in enumerate(score_columns)]
+    data = {
+        "pod": pod_key(pod),
+        "nodes": shared(lists, "nodes", node_names(nodes), str),
+        "scores": _shared_table(lists, columns, score_columns),
+        "weights": shared(lists, "weights", [c.weight for c in configs], int),
+        "names": shared(lists, "names", [getattr(c, "name", "") for c in configs], str),
+        "extenders": extender_scores,
+        "totals": {hp.host: hp.score for hp in result},
+    }
+    emit("schedule.priorities", f"scored {len(nodes)} node(s)", data=data, observed=observed)
+
+
+def _shared_table(lists: dict[Any, list[Any]] | None, columns: list[list[int]],
+                  score_columns: list[list[int]]) -> list[list[int]]:
+    """The score table of shared columns: the last pod's table when it holds the very same ones."""
+    last = lists.get("scores") if lists is not None else None
+    if last is not None and len(last) == len(columns) and all(a is b for a, b in zip(last, columns)):
+        return last
+    if lists is not None and type(score_columns) is list:
+        lists["scores"] = columns
+        return columns
+    return score_columns
+
+
+def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, host: str,
+                     observed: ObservedCall | None = None) -> None:
+    """``selectHost``: the ranking (score, then name, descending), the ties, the counter, the pick."""
+    ranked = sorted(priority_list, key=lambda hp: (hp.score, hp.host), reverse=True)
+    ties = next((i for i, hp in enumerate(ranked) if hp.score < ranked[0].score), len(ranked))
+    data = {
+        "pod": pod_key(pod) if pod is not None else "",
+        "ranked": [(hp.host, hp.score) for hp in ranked],
+        "ties": ties,
+        "last_node_index": last_node_index,
+        "host": host,
+    }
+    emit("selectHost", f"selected {host}", data=data, observed=observed)
+
+
+_BEFORE_FIND_NODES_THAT_FIT = callee(gs.find_nodes_that_fit, "calling")
+_AFTER_FIND_NODES_THAT_FIT = callee(gs.find_nodes_that_fit, "returned")
+
+
+# -- recording what one call computed ------------------------------------------------------
+
+def _recording_predicate(name: str, predicate: Callable[..., Any], recorders: Recorders) -> Callable[..., Any]:
+    """``predicate``, also writing its own reasons into the current call's verdicts."""
+
+    def record(pod: Any, meta: Any, info: Any) -> Any:
+        result = predicate(pod, meta, info)
+        fit, reasons = result
+        if fit:
+            recorders.sink[name] = NO_REASONS
+        else:
+            recorders.failures += 1
+            recorders.sink[name] = [r.get_reason() for r in reasons]
+        return result
+
+    return record
+
+
+def _recording_predicates(recorders: Recorders) -> dict[str, Any]:
+    return {name: _recording_predicate(name, fn, recorders) for name, fn in recorders.source.items()}
+
+
+def _recording_config(config: Any, i: int, recorders: Recorders) -> Any:
+    """A copy of ``config`` whose functions also fill column ``i`` of the current call.
+
+    Map results are kept through the reduce step, not by a twin per map call per node:
+    PrioritizeNodes hands the list of them to the reduce — the priority's own, or one that
+    only keeps it (no error, no event) for a priority without one.
+    """
+    changes: dict[str, Any] = {}
+    if config.function is not None:
+        function = config.function
+
+        def recording_function(pod: Any, node_name_to_info: Any, nodes: Any) -> Any:
+            column = recorders.sink[i]
+            column.final = list(function(pod, node_name_to_info, nodes))
+            return column.final
+
+        changes["function"] = recording_function
+    if config.reduce is not None:
+        reduce = config.reduce
+
+        def recording_reduce(pod: Any, meta: Any, node_name_to_info: Any, result: list[Any]) -> Any:
+            recorders.sink[i].final = result
+            return reduce(pod, meta, node_name_to_info, result)
+
+        changes["reduce"] = recording_reduce
+    elif config.map_fn is not None:
+
+        def keeping_map_results(pod: Any, meta: Any, node_name_to_info: Any, result: list[Any]) -> None:
+            recorders.sink[i].final = result
+
+        changes["reduce"] = keeping_map_results
+    return attrs.evolve(config, **changes)
+
+
+def _recording_configs(recorders: Recorders) -> list[Any]:
+    return [_recording_config(c, i, recorders) for i, c in enumerate(recorders.source)]
+
+
+@attrs.define(eq=False)
+class _RecordingExtender:
+    """An extender whose ``prioritize`` answers are kept (PrioritizeNodes calls nothing else)."""
+
+    extender: Any
+    answers: list[tuple[list[Any], int]]
+
+    def prioritize(self, pod: Any, nodes: Any) -> tuple[list[Any], int]:
+        prioritized_list, weight = self.extender.prioritize(pod, nodes)
+        self.answers.append((prioritized_list, weight))
+        return prioritized_list, weight
+
+
+# -- wrappers of the module's functions ----------------------------------------------------
+
+def _around_find_nodes_that_fit(proceed: Callable[..., Any], call: Call) -> Any:
+    pod, nodes = call.args[0], call.args[2]
+    emit_schedule_start(pod, nodes)
+    filtered, failed_predicate_map = proceed(*call.args, **call.kwargs)
+    if filtered:  # an empty list ends Schedule with a FitError before trace.Step("Prioritizing")
+        emit_predicates_done(pod, filtered, failed_predicate_map)
+    return filtered, failed_predicate_map
+
+
+_AFTER_POD_FITS_ON_NODE = callee(gs.pod_fits_on_node, "returned")
+
+
+def _around_pod_fits_on_node(proceed: Callable[..., Any], call: Call) -> Any:
+    """Runs once per node per pod: the predicates are handed recording twins for the call, and
+    the event is recorded directly (the goroutine and tracer are known here)."""
+    pod, meta, info, predicate_funcs = call.args
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None:
+        return proceed(pod, meta, info, predicate_funcs)
+    recorders = tracer.memo.get(("predicates", g))
+    if recorders is None or recorders.source != predicate_funcs:
+        recorders = cached("predicates", g, predicate_funcs, dict, _recording_predicates)
+    outer, recorders.sink = recorders.sink, {}
+    verdicts: dict[str, list[str]] = recorders.sink
+    failures_before = recorders.failures
+    try:
+        fits, failed_predicates = proceed(pod, meta, info, recorders.fns)
+    finally:
+        recorders.sink = outer
+    rt = g.runtime
+    tracer = rt.tracer  # (as emit would: the tracer attached now, if any)
+    if tracer is not None:
+        if pod is not recorders.pod:  # (API objects are frozen: the same pod, the same key)
+            recorders.pod, recorders.pod_key = pod, pod_key(pod)
+        node = info.node() if info is not None else None
+        node_name = node.metadata.name if node is not None else ""
+        if recorders.failures == failures_before:
+            verdicts = all_pass(recorders, verdicts)
+        message, data = _predicate_node_event(recorders.pod_key, node_name, fits, verdicts)
+        event = tracer.record(rt, g, "schedule.predicate_node", message, None, data, _AFTER_POD_FITS_ON_NODE)
+        if tracer.breakpoint is not None and tracer.breakpoint(event):
+            rt.pause(event)
+    return fits, failed_predicates
+
+
+def _around_prioritize_nodes(proceed: Callable[..., Any], call: Call) -> Any:
+    pod, node_name_to_info, meta, priority_configs, nodes, extenders = call.args
+    g = current_goroutine()
+    if g is None or g.runtime.tracer is None or (len(priority_configs) == 0 and len(extenders) == 0):
+        # (the EqualPriorityMap path has no trace point)
+        return proceed(*call.args)
+    recorders = cached("priorities", g, list(priority_configs), list, _recording_configs)
+    columns = [ScoreColumn() for _ in priority_configs]
+    answers: list[tuple[list[Any], int]] = []
+    recording_extenders = [_RecordingExtender(e, answers) for e in extenders]
+    outer, recorders.sink = recorders.sink, columns
+    try:
+        result = proceed(pod, node_name_to_info, meta, list(recorders.fns), nodes, recording_extenders)
+    finally:
+        recorders.sink = outer
+    combined = extender_scores(answers) if extenders and nodes else {}
+    emit_priorities(pod, nodes, [column.scores() for column in columns], priority_configs,
+                    combined, result, observed(gs.prioritize_nodes, "returned"))
+    return result
+
+
+def observe_module_functions(observation: Any) -> None:
+    """Hook ``findNodesThatFit``, ``podFitsOnNode`` and ``PrioritizeNodes`` for one simulation:
+    at ``Schedule``'s and ``checkNode``'s calls (and the accelerated engine's fall-backs). Once
+    per simulation, however many replicas it runs."""
+    if not observation.first_time(observe_module_functions):
+        return
+    observation.on_attribute(gs, "find_nodes_that_fit", around=_around_find_nodes_that_fit)
+    observation.on_attribute(gs, "pod_fits_on_node", around=_around_pod_fits_on_node)
+    observation.on_attribute(gs, "prioritize_nodes", around=_around_prioritize_nodes)
+
+
+# -- one scheduler's methods ---------------------------------------------------------------
+
+@attrs.define(eq=False)
+class _Attempt:
+    """The pod the scheduler is working on (selectHost itself is not told)."""
+
+    pod: Any = None
+
+
+def observe_algorithm(algorithm: Any) -> Any:
+    """Attach ``selectHost`` to one ``GenericScheduler`` (or accelerated) instance: ``Schedule``
+    remembers the pod, ``selectHost``'s return is announced."""
+    attempt = _Attempt()
+    after_select_host = callee(gs.GenericScheduler._select_host, "returned")
+
+    def remember(call: Call) -> None:
+        attempt.pod = call.args[0]
+
+    def announce(call: Call) -> None:
+        emit_select_host(attempt.pod, call.args[0], call.receiver.last_node_index - 1, call.result,
+                         after_select_host)
+
+    on_method(algorithm, "schedule", before=remember)
+    on_method(algorithm, "_select_host", after=announce)
+    return algorithm

@@ -1,0 +1,56 @@
+"""What every trace point of the observation layer does when it fires.
+
+Go: none — kschedlearn-only. A trace point stands at a call the Go code makes; its event is
+recorded with the calling goroutine's stack (whose innermost mirrored frame is the calling line)
+and an :class:`~kschedlearn.trace.ObservedCall` naming the function called and whether the event
+stands before the call (``"calling"``) or right after it returned (``"returned"``).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn.sim.runtime import current_goroutine
+from kschedlearn.trace import ObservedCall, TraceEvent, emit
+
+
+@functools.cache
+def callee(fn: Callable[..., Any], phase: str) -> ObservedCall:
+    """The :class:`ObservedCall` of a trace point before (``"calling"``) or after
+    (``"returned"``) a call of ``fn``."""
+    fn = inspect.unwrap(fn)
+    return ObservedCall(getattr(fn, "__qualname__", repr(fn)), getattr(fn, "__module__", ""), 0, phase)
+
+
+def point(stage: str, message: str, data: dict[str, Any] | None, fn: Callable[..., Any] | None,
+          phase: str = "returned") -> TraceEvent | None:
+    """Record ``stage`` (and maybe pause there), naming ``fn`` as the call it stands at."""
+    return emit(stage, message, data=data, observed=observed(fn, phase))
+
+
+def observed(fn: Callable[..., Any] | None, phase: str = "returned") -> ObservedCall | None:
+    """The event's :class:`ObservedCall`: the call it stands at, and the fast paths that ran in
+    the mirror's place since the calling simulation's last trace point."""
+    described = callee(fn, phase) if fn is not None else None
+    g = current_goroutine()
+    observation = g.runtime.observation if g is not None else None
+    if observation is None or not observation.fast_paths_ran:
+        return described
+    ran = tuple(dict.fromkeys(observation.fast_paths_ran))
+    observation.fast_paths_ran.clear()
+    if described is None:
+        return ObservedCall("", "", 0, "running", fast_paths=ran)
+    return attrs.evolve(described, fast_paths=ran)
+
+
+def pod_key(pod: Any) -> str:
+    """``namespace/name``, as the events name a pod."""
+    return f"{pod.metadata.namespace}/{pod.metadata.name}"
+
+
+__all__ = ["callee", "observed", "pod_key", "point"]

@@ -1,0 +1,203 @@
+"""Trace points of a pod's journey through one scheduler, attached from outside.
+
+Go: none — kschedlearn-only (DESIGN principle 5). Each point stands at a call the Go code makes:
+
+- ``scheduleOne.pop`` — ``config.NextPod()`` returned a pod from podQueue;
+- ``assume`` / ``finishBinding`` / ``forgetPod`` — after the cache calls of scheduleOne and of
+  the binding goroutine;
+- ``bind`` — just before the binding goroutine POSTs the Binding;
+- ``cache.addPod`` (before: confirm or re-add) / ``cache.updatePod`` / ``cache.removePod`` — the
+  assigned-pod informer's handlers reached the cache;
+- ``cleanupAssumedPods`` (every second) and ``expirePod`` — before each sweep and expiry;
+- ``error.backoff`` / ``error.requeue`` — the error handler's retry goroutine: after
+  ``PodBackoff.GetEntry`` (nothing else in the scheduler calls it) and before
+  ``podQueue.AddIfNotPresent`` (nor that);
+- ``schedule.*`` / ``selectHost`` — the algorithm (:mod:`kschedlearn.observe.generic_scheduler`);
+- ``fifo.*`` on podQueue and ``delta_fifo.*`` on the assigned-pod informer's queue.
+
+Each trace point is one small *describe* function turning the call into the event's message and
+data; ``cache.addPod``, ``bind``, ``cleanupAssumedPods`` and ``expirePod`` fire before their call
+(pausing there shows the state just before it), the others right after it returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kschedlearn.observe import views
+from kschedlearn.observe.points import pod_key, point
+from kschedlearn.observe.wrap import Call, on_field, on_method
+from kschedlearn.scheduler.factory.factory import Binder, ConfigFactory
+from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
+from kschedlearn.scheduler.util.backoff_utils import PodBackoff
+from kschedlearn.client_go.tools.cache.fifo import FIFO
+from kschedlearn.trace import register_stage
+from kschedlearn.trace.stages import SCHED
+
+_CACHE = SCHED + "schedulercache/cache.go"
+_F = SCHED + "factory/factory.go"
+register_stage("scheduleOne.pop", _F + "#L457-L465",
+               "scheduleOne asked for the next pod: getNextPod popped it from podQueue (the FIFO).")
+register_stage("assume", _CACHE + "#L109-L128",
+               "AssumePod: the cache counts the pod on the chosen node before the API server knows — so the next pod already sees those resources as used.")
+register_stage("bind", SCHED + "scheduler.go#L148-L225",
+               "A goroutine POSTs the Binding to the API server; scheduleOne has already moved on to the next pod.")
+register_stage("finishBinding", _CACHE + "#L134-L152",
+               "The bind call returned: the assumed pod's 30 s expiry clock starts now.")
+register_stage("forgetPod", _CACHE + "#L154-L181",
+               "The binding failed: ForgetPod takes the assumed pod out of the cache again.")
+register_stage("cache.addPod", _CACHE + "#L214-L246",
+               "The assigned-pod informer delivered the bound pod: AddPod confirms the assumed pod (or adds it back if it had expired).")
+register_stage("cache.updatePod", _CACHE + "#L248-L273", "A bound pod changed: UpdatePod swaps old for new in its NodeInfo.")
+register_stage("cache.removePod", _CACHE + "#L275-L302", "A bound pod was deleted or finished: RemovePod frees its resources.")
+register_stage("cleanupAssumedPods", _CACHE + "#L354-L377",
+               "Every second the cache looks for assumed pods whose binding finished more than 30 s ago.")
+register_stage("expirePod", _CACHE + "#L379-L386",
+               "An assumed pod was never confirmed in time: it is dropped from the cache and its resources are freed.")
+register_stage("error.backoff", _F + "#L514-L558",
+               "The error handler from MakeDefaultErrorFunc waits out the pod's backoff (1 s, 2 s, 4 s ... 60 s) before re-reading it.")
+register_stage("error.requeue", _F + "#L514-L558",
+               "MakeDefaultErrorFunc's goroutine: after its backoff the pod is read again from the API server and put back with AddIfNotPresent.")
+
+#: what a describe function returns: the event's message and its data
+Description = tuple[str, dict[str, Any]]
+Describe = Callable[..., Description]
+
+
+def _after(stage: str, describe: Describe, fn: Callable[..., Any]) -> Callable[[Call], None]:
+    def announce(call: Call) -> None:
+        message, data = describe(call.receiver, *call.args)
+        point(stage, message, data, fn, "returned")
+
+    return announce
+
+
+def _before(stage: str, describe: Describe, fn: Callable[..., Any]) -> Callable[[Call], None]:
+    def announce(call: Call) -> None:
+        message, data = describe(call.receiver, *call.args)
+        point(stage, message, data, fn, "calling")
+
+    return announce
+
+
+# -- the scheduler cache -------------------------------------------------------------------
+
+def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
+    """One describe function per observed cache method (``cache`` is the SchedulerCache)."""
+
+    def assumed(cache: Any, pod: Any) -> Description:
+        data = {"pod": pod_key(pod), "node": pod.spec.node_name, "assumed": views.assumed_keys(cache),
+                "scheduler": scheduler_name}
+        return f"assumed {pod_key(pod)} on {pod.spec.node_name}", data
+
+    def binding_finished(cache: Any, pod: Any, now: float) -> Description:
+        deadline = now + views.cache_ttl(cache)
+        return f"{pod_key(pod)} may expire at t={deadline:g}s", {
+            "pod": pod_key(pod), "deadline": deadline, "scheduler": scheduler_name}
+
+    def forgotten(cache: Any, pod: Any) -> Description:
+        return f"forgot {pod_key(pod)}", {
+            "pod": pod_key(pod), "assumed": views.assumed_keys(cache), "scheduler": scheduler_name}
+
+    def adding(cache: Any, pod: Any) -> Description:
+        status = views.pod_status(cache, pod_key(pod))
+        if status == "assumed":
+            what = "confirm the assumed pod"
+        elif status == "unknown":
+            what = "add (expired before, or scheduled by someone else)"
+        else:
+            what = "already added"
+        return f"{pod_key(pod)} on {pod.spec.node_name}: {what}", {
+            "pod": pod_key(pod), "node": pod.spec.node_name, "was_assumed": status == "assumed",
+            "scheduler": scheduler_name}
+
+    def updated(cache: Any, old_pod: Any, new_pod: Any) -> Description:
+        return f"updated {pod_key(new_pod)}", {"pod": pod_key(new_pod), "scheduler": scheduler_name}
+
+    def removed(cache: Any, pod: Any) -> Description:
+        return f"removed {pod_key(pod)}", {"pod": pod_key(pod), "scheduler": scheduler_name}
+
+    def sweeping(cache: Any, now: float) -> Description:
+        keys = views.assumed_keys(cache)
+        return f"{len(keys)} assumed pod(s) to check", {"assumed": keys, "now": now, "scheduler": scheduler_name}
+
+    def expiring(cache: Any, key: str, pod_state: Any) -> Description:
+        return f"{key} expired (deadline t={pod_state.deadline:g}s)", {
+            "pod": key, "deadline": pod_state.deadline, "scheduler": scheduler_name}
+
+    return {"assumed": assumed, "binding_finished": binding_finished, "forgotten": forgotten,
+            "adding": adding, "updated": updated, "removed": removed, "sweeping": sweeping,
+            "expiring": expiring}
+
+
+def observe_cache(cache: SchedulerCache, scheduler_name: str, *, assume: bool = True) -> SchedulerCache:
+    """The cache's stages, for this cache instance (``assume=False``: the "assume off" switch
+    replaced AssumePod and ForgetPod, which then have no stage of their own)."""
+    d = _cache_descriptions(scheduler_name)
+    C = SchedulerCache
+    if assume:
+        on_method(cache, "assume_pod", after=_after("assume", d["assumed"], C.assume_pod))
+        on_method(cache, "forget_pod", after=_after("forgetPod", d["forgotten"], C.forget_pod))
+    on_method(cache, "_finish_binding", after=_after("finishBinding", d["binding_finished"], C._finish_binding))
+    on_method(cache, "add_pod", before=_before("cache.addPod", d["adding"], C.add_pod))
+    on_method(cache, "update_pod", after=_after("cache.updatePod", d["updated"], C.update_pod))
+    on_method(cache, "remove_pod", after=_after("cache.removePod", d["removed"], C.remove_pod))
+    on_method(cache, "_cleanup_assumed_pods", before=_before("cleanupAssumedPods", d["sweeping"],
+                                                              C._cleanup_assumed_pods))
+    on_method(cache, "_expire_pod", before=_before("expirePod", d["expiring"], C._expire_pod))
+    return cache
+
+
+# -- the binder and getNextPod -------------------------------------------------------------
+
+def observe_binder(binder: Any, scheduler_name: str) -> Any:
+    """``bind`` just before the Binding is POSTed."""
+
+    def posting(binder: Any, binding: Any) -> Description:
+        pod = f"{binding.metadata.namespace}/{binding.metadata.name}"
+        return f"POST binding {pod} → {binding.target.name}", {
+            "pod": pod, "node": binding.target.name, "scheduler": scheduler_name}
+
+    on_method(binder, "bind", before=_before("bind", posting, Binder.bind))
+    return binder
+
+
+def observe_next_pod(config: Any, scheduler_name: str) -> None:
+    """``scheduleOne.pop`` when ``config.NextPod()`` returns (the field holds getNextPod)."""
+
+    def announce(call: Call) -> None:
+        pod = call.result
+        point("scheduleOne.pop", f"scheduleOne got {pod_key(pod)}",
+              {"pod": pod_key(pod), "scheduler": scheduler_name}, ConfigFactory.get_next_pod)
+
+    on_field(config, "next_pod", after=announce)
+
+
+# -- the error path ------------------------------------------------------------------------
+
+def observe_error_path(config_factory: ConfigFactory) -> None:
+    """``error.backoff`` and ``error.requeue`` on one ConfigFactory's backoff and podQueue."""
+
+    def backing_off(call: Call) -> None:
+        pod_id, entry = call.args[0], call.result
+        in_flight = entry.req_in_flight != 0  # TryWait is about to give up
+        if in_flight:
+            message = f"{pod_id}: another retry is already waiting — this one gives up"
+        else:
+            message = f"{pod_id}: backing off {entry.backoff:g}s"
+        point("error.backoff", message, {"pod": pod_id, "backoff": entry.backoff, "in_flight": in_flight},
+              PodBackoff.get_entry)
+
+    def requeuing(call: Call) -> None:
+        pod = call.args[0]
+        pod_id = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        point("error.requeue", f"{pod_id} back into podQueue (AddIfNotPresent)", {"pod": pod_id},
+              FIFO.add_if_not_present, "calling")
+
+    if config_factory.pod_backoff is not None:
+        on_method(config_factory.pod_backoff, "get_entry", after=backing_off)
+    on_method(config_factory.pod_queue, "add_if_not_present", before=requeuing)
+
+
+__all__ = ["observe_binder", "observe_cache", "observe_error_path", "observe_next_pod"]

@@ -1,0 +1,139 @@
+"""Cheap snapshots: know from outside when a scheduler cache or a queue changed.
+
+Go: none — kschedlearn-only (DESIGN §6). A snapshot at every trace event (the teaching mode)
+must not rebuild what did not change since the previous event. :func:`watch` puts probes on the
+methods of one cache or queue instance that change what its view shows: each call bumps a
+generation (on entry and on return) and counts as "inside" while it runs. :func:`watched_state`
+then returns the previous view while the generation stands still and no such call runs — inside
+one (a trace event emitted by an inner trace point, another goroutine taking a snapshot while this
+one waits for the cache's lock) the view is always rebuilt; the cache's own per-NodeInfo memo
+(``observe/views.py``) still shares every unchanged node's part.
+
+Every change to a watched cache or queue goes through its methods (as in Go, where the cache is
+only changed through its ``Cache`` interface and a queue through its ``Queue`` one); a test that
+pokes their private fields directly must not expect a watched object's view to see it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+
+from kschedlearn.observe.wrap import Call, on_method
+
+T = TypeVar("T")
+
+#: the cache methods that change what its view shows (the Cache interface, Go's cache.go, plus
+#: the expiry sweep's entry points, which the cleanup goroutine calls)
+CACHE_MUTATORS = ("assume_pod", "finish_binding", "_finish_binding", "forget_pod", "add_pod",
+                  "update_pod", "remove_pod", "add_node", "update_node", "remove_node",
+                  "_cleanup_expired_assumed_pods", "_cleanup_assumed_pods", "_expire_pod")
+
+#: the FIFO / DeltaFIFO methods that change what its view shows. A popper blocked in ``pop``
+#: counts as "inside": the line may lose ghost keys there, so it is never reused then.
+QUEUE_MUTATORS = ("add", "update", "delete", "pop", "replace", "resync", "add_if_not_present", "close")
+
+
+@attrs.define(eq=False)
+class _Watch:
+    """Generation of one watched object, how many mutating calls are running, the last view."""
+
+    generation: int = 0
+    depth: int = 0
+    seen: int = -1
+    last: Any = None
+
+    def around(self, proceed: Callable[..., Any], call: Call) -> Any:
+        self.generation += 1
+        self.depth += 1
+        try:
+            return proceed(*call.args, **call.kwargs)
+        finally:
+            self.depth -= 1
+            self.generation += 1
+
+
+_WATCHES: weakref.WeakKeyDictionary[Any, _Watch] = weakref.WeakKeyDictionary()
+
+
+def watch(obj: Any, mutators: tuple[str, ...]) -> Any:
+    """Count the changes of this one instance (idempotent); returns ``obj``."""
+    if obj in _WATCHES:
+        return obj
+    w = _WATCHES[obj] = _Watch()
+    for name in mutators:
+        if callable(getattr(type(obj), name, None)):
+            on_method(obj, name, around=w.around)
+    return obj
+
+
+def watch_cache(cache: Any) -> Any:
+    """:func:`watch` a scheduler cache."""
+    return watch(cache, CACHE_MUTATORS)
+
+
+def watch_queue(queue: Any) -> Any:
+    """:func:`watch` a FIFO or DeltaFIFO."""
+    return watch(queue, QUEUE_MUTATORS)
+
+
+def is_watched(obj: Any) -> bool:
+    """Whether :func:`watch` was applied to this instance."""
+    return obj in _WATCHES
+
+
+def watched_state(obj: Any, build: Callable[[Any], T]) -> T:
+    """``build(obj)``, or the view built last time while ``obj`` is watched and unchanged."""
+    w = _WATCHES.get(obj)
+    if w is None:
+        return build(obj)
+    if w.depth == 0 and w.seen == w.generation and w.last is not None:
+        return w.last  # type: ignore[no-any-return]
+    state = build(obj)
+    if w.depth == 0:
+        w.seen, w.last = w.generation, state
+    return state
+
+
+__all__ = ["CACHE_MUTATORS", "QUEUE_MUTATORS", "is_watched", "watch", "watch_cache", "watch_queue", "watched_state"]
+
+
+@attrs.define(eq=False)
+class Source:
+    """What the snapshot builder reads a part from: ``debug_state()`` is the view of whatever
+    ``target()`` gives now (a replica's cache, "the focused replica's" queue), reused while that
+    object is watched and unchanged; ``kind`` names a queue's kind (``FIFO`` / ``DeltaFIFO``)."""
+
+    target: Callable[[], Any]
+    build: Callable[[Any], Any]
+    kind: str = ""
+
+    def debug_state(self) -> Any:
+        obj = self.target()
+        return watched_state(obj, self.build) if obj is not None else None
+
+
+def queue_source(queue: Any) -> Source:
+    """A snapshot source for one FIFO or DeltaFIFO (watched)."""
+    from kschedlearn.observe.views import queue_state
+
+    watch_queue(queue)
+    return Source(lambda: queue, queue_state, type(queue).__name__)
+
+
+def cache_source(cache: Any) -> Source:
+    """A snapshot source for one scheduler cache (watched)."""
+    from kschedlearn.observe.views import cache_state
+
+    watch_cache(cache)
+    return Source(lambda: cache, cache_state)
+
+
+def backoff_source(backoff: Any) -> Source:
+    """A snapshot source for one PodBackoff."""
+    from kschedlearn.observe.views import backoff_state
+
+    return Source(lambda: backoff, backoff_state)
