@@ -72,6 +72,8 @@ _STYLE = f"""<style>
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-head {{ flex-wrap: nowrap !important; overflow: hidden;
   white-space: nowrap; margin-bottom: 0 !important; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-columns {{ flex-wrap: nowrap !important; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-source-columns > div {{ flex: 1 1 0 !important; min-width: 0 !important; }}
+.kschedlearn-explorer .kschedlearn-source-box .widget-html-content {{ min-width: 0; max-width: 100%; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-banner {{ padding: 0 6px !important; margin: 0 !important; }}
 </style>"""
 
