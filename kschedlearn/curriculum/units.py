@@ -121,7 +121,7 @@ UNITS: tuple[Unit, ...] = (
         _o("12b.3", "Explain why 1.6's unfenced leader election can briefly give two leaders, and what stops a "
                     "double bind.", "12b/leaders-at", "12b/double-bind"),
     ), prerequisites=("12",)),
-    Unit("13", "13-kubectl-and-your-own-cluster", "kubectl, and how 1.6 would place your cluster's pods", (
+    Unit("13", "13-kubectl-and-your-own-cluster", "kubectl, and a real cluster replayed on 1.6", (
         _o("13.1", "Drive the live simulation with kubectl and predict what the scheduler does.", "13/kubectl-apply"),
         _o("13.2", "Predict where 1.6 places a real cluster's pending pod.", "13/replay-2"),
         _o("13.3", "Read from the decision view why 1.6 chose that node.", "13/replay-3"),
