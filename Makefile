@@ -30,16 +30,21 @@ test: $(STAMP) $(LAB_OVERRIDES)
 test-fast: $(STAMP) $(LAB_OVERRIDES)
 	$(BIN)/python -m pytest -m "not slow"
 
-# Local only (127.0.0.1) and behind a fresh random token; serves the repository (notebooks/ and
-# exercises/) and opens notebook 00. tests/browser/conftest.py starts JupyterLab the same way.
+# Local only (127.0.0.1) and behind a fresh random token; opens notebook 00. It serves the
+# learner's workspace lab/ (untracked): copies of notebooks/ and exercises/ made and kept up to
+# date by tools/lab_workspace.py, so running the curriculum never rewrites a committed notebook
+# (their saved outputs show the diagrams without a kernel; a learner's runs would overwrite them
+# and the next `git pull` would conflict). tests/browser/conftest.py serves copies the same way.
 LAB_PORT ?= 8888
 LAB_ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+LAB_WORKSPACE := lab
 LAB_START := notebooks/00-start-here.ipynb
 lab: $(STAMP) $(LAB_OVERRIDES)
+	@$(BIN)/python tools/lab_workspace.py $(LAB_WORKSPACE)
 	@token=$$($(BIN)/python -c 'import secrets; print(secrets.token_hex(24))'); \
 	echo "JupyterLab: http://127.0.0.1:$(LAB_PORT)/lab/tree/$(LAB_START)?token=$$token"; \
 	exec $(BIN)/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --IdentityProvider.token=$$token \
-		--ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(LAB_START) --LabApp.news_url=None \
+		--ServerApp.root_dir=$(LAB_WORKSPACE) --LabApp.default_url=/lab/tree/$(LAB_START) --LabApp.news_url=None \
 		$(LAB_ALLOW_ROOT)
 
 clean:

@@ -25,9 +25,8 @@ by a real HTTP server on 127.0.0.1 (only) until Ctrl-C or for ``--serve-for``.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import sys
+import textwrap
 import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -37,13 +36,9 @@ import attrs
 from kschedlearn.scenarios.scenario import (
     MAX_DURATION, Scenario, ScenarioError, SchedulerSpec, bundled_names, load_scenario,
 )
+from kschedlearn.cli_output import glog_line, json_line, narrate
 from kschedlearn.scenarios.validate import suggest
 from kschedlearn.trace import TraceEvent
-
-#: simulated time 0.0 is the v1.6.1 release day (docs/contracts.md, "Times")
-EPOCH = datetime.datetime(2017, 4, 3, tzinfo=datetime.timezone.utc)
-GLOG_LEVELS = {"INFO": "I", "WARNING": "W", "ERROR": "E", "FATAL": "F"}
-
 
 class CLIError(Exception):
     """A user error the command reports in one line (exit status 1)."""
@@ -51,60 +46,6 @@ class CLIError(Exception):
 
 class UsageError(CLIError):
     """A bad command-line flag or argument, found before anything runs (exit status 2)."""
-
-
-# -- output formats --------------------------------------------------------------------------
-
-def narrate(ev: TraceEvent, *, links: bool = False) -> str:
-    """``#98    t=   2.000s  assume  assumed default/web-1 on node-3 — <why>``.
-
-    The leading number is the event's sequence number (what ``render --step`` takes). A queue
-    operation shows the queue's keys after it (``fifo.*`` / ``delta_fifo.*``, as their narration
-    promises); ``links`` appends the Go source of the function running at the event.
-    """
-    line = f"#{ev.seq:<5} t={ev.time:8.3f}s  {ev.stage}  {ev.message}"
-    keys = ev.data.get("queue_keys")
-    if isinstance(keys, list):
-        line += f"  [{ev.data.get('queue', 'queue')} keys after: {', '.join(map(str, keys)) or '(empty)'}]"
-    if ev.why:
-        line += f" — {ev.why}"
-    if links:
-        url = go_url(ev)
-        if url:
-            line += f"  <{url}>"
-    return line
-
-
-def go_url(ev: TraceEvent) -> str:
-    """The Go link of the mirrored function running at ``ev`` (``Simulation.where``), else the
-    link of the event's stage."""
-    from kschedlearn.simulation.where import where
-
-    loc = where(ev)
-    return loc.go_url if loc is not None and loc.go_url else ev.go_ref
-
-
-def json_line(ev: TraceEvent) -> str:
-    """One event as a JSON line (no snapshot, no stack)."""
-    data = ev.to_json()
-    data.pop("stack", None)
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-
-
-def go_file(ev: TraceEvent) -> str:
-    """The Go file a log line comes from: the innermost mirrored frame's module, as ``name.go``."""
-    if not ev.stack:
-        return "???"
-    module = ev.stack[-1].module.rsplit(".", 1)[-1]
-    return f"{module}.go"
-
-
-def glog_line(ev: TraceEvent) -> str:
-    """``I0403 00:00:02.000000 scheduler-0 factory.go] message`` (glog's header, simulated time;
-    the process name stands where glog prints the thread id)."""
-    stamp = EPOCH + datetime.timedelta(seconds=ev.time)
-    level = GLOG_LEVELS.get(str(ev.data.get("level", "INFO")), "I")
-    return f"{level}{stamp:%m%d %H:%M:%S.%f} {ev.process} {go_file(ev)}] {ev.message}"
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -120,15 +61,9 @@ def cmd_scenarios(args: argparse.Namespace, out: TextIO) -> int:
     for name in bundled_names():
         scenario = load_scenario(name)
         out.write(f"{name}\n")
-        for line in _wrap(" ".join(scenario.description.split()), 88):
+        for line in textwrap.wrap(" ".join(scenario.description.split()), 88) or [""]:
             out.write(f"    {line}\n")
     return 0
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    import textwrap
-
-    return textwrap.wrap(text, width) or [""]
 
 
 def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:

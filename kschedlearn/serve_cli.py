@@ -18,6 +18,14 @@ import attrs
 
 #: how often the loop advances the simulation when no request wakes it (wall seconds)
 TICK = 0.02
+#: ``--speed`` bounds: from a thousandth of the wall clock to a virtual day in under 90 s. Faster,
+#: a step of the loop (every 20 ms) asks the simulation for more virtual time than it can run in
+#: that time, so the served cluster stops answering kubectl between steps (1e308 used to reach
+#: ``run_for``'s own limit, Go's longest time.Duration, and end in a traceback).
+MIN_SPEED, MAX_SPEED = 1e-3, 1e3
+#: the longest wall-clock gap one step of the loop catches up (a suspended laptop, a debugger):
+#: after a longer one the virtual clock lags behind instead of running minutes at once
+MAX_CATCH_UP = 1.0
 
 
 def _positive_speed(text: str) -> float:
@@ -27,6 +35,10 @@ def _positive_speed(text: str) -> float:
         raise argparse.ArgumentTypeError(f"invalid speed {text!r}: not a number") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"invalid speed {text!r}: must be a finite number > 0")
+    if not MIN_SPEED <= value <= MAX_SPEED:
+        raise argparse.ArgumentTypeError(
+            f"invalid speed {text!r}: must be between {MIN_SPEED:g} and {MAX_SPEED:,.0f} virtual seconds per "
+            "wall second")
     return value
 
 
@@ -61,7 +73,7 @@ def add_serve_parser(sub: Any) -> None:
     p.add_argument("--port", type=_port, default=0, help="the port on 127.0.0.1 (default: any free port)")
     p.add_argument("--kubeconfig", default="kschedlearn.kubeconfig", help="where to write the kubeconfig")
     p.add_argument("--speed", type=_positive_speed, default=1.0,
-                   help="virtual seconds per wall second (default 1)")
+                   help=f"virtual seconds per wall second, {MIN_SPEED:g} to {MAX_SPEED:,.0f} (default 1)")
     p.add_argument("--serve-for", type=float, default=None, metavar="SECONDS",
                    help="stop after this many wall seconds (default: until Ctrl-C)")
     p.add_argument("--without-scheduler", action="store_true",
@@ -96,6 +108,7 @@ def _simulation(args: argparse.Namespace) -> Any:
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the loop: answer requests, advance virtual time by ``speed`` × elapsed wall time."""
     from kschedlearn.cli import CLIError
+    from kschedlearn.simulation.checks import SimulationError
 
     if args.serve_for is not None and not (math.isfinite(args.serve_for) and args.serve_for > 0):
         raise CLIError(f"--serve-for: must be a finite number of seconds > 0, got {args.serve_for!r}")
@@ -118,11 +131,13 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             wake.wait(TICK)
             wake.clear()
             now = time.monotonic()
-            sim.run_for((now - last) * args.speed)
+            sim.run_for(min(now - last, MAX_CATCH_UP) * args.speed)
             last = now
             seen = report_crashes(sim, min(seen, len(sim.trace)), out)
     except KeyboardInterrupt:
         pass
+    except SimulationError as err:  # e.g. the virtual clock reached the end of what it can count
+        raise CLIError(f"serve: the simulation stopped at t={sim.time:.3f}s: {err}") from None
     finally:
         serving.stop()
     out.write(f"stopped at t={sim.time:.3f}s after {len(sim.trace)} events\n")

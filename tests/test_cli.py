@@ -20,18 +20,54 @@ def test_scenarios_lists_every_bundled_scenario_with_its_description(capsys):
     assert "A hundred pods at once." in out
 
 
+def _events(out: str) -> list[str]:
+    """The trace's events: a line starting with ``#`` and its indented continuation lines, joined
+    back into one line (the why after " — ", the link after "  <")."""
+    events: list[str] = []
+    for line in out.splitlines():
+        if line.startswith("#"):
+            events.append(line)
+        elif line.startswith("      — ") or line.startswith("      <"):
+            events[-1] += ("  " if line.lstrip().startswith("<") else " ") + line.strip()
+        else:
+            events[-1] += ("" if events[-1].endswith("/") else " ") + line.strip()
+    return events
+
+
 def test_trace_narrates_until_a_stage(capsys):
     assert main(["trace", "three-nodes", "--seed", "1", "--until", "assume"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[-1].startswith("#98    t=   2.000s  assume  assumed default/web-1 on node-3 — ")
+    lines = _events(capsys.readouterr().out)
+    assert lines[-1].startswith("#121   t=   2.000s  assume  assumed default/web-1 on node-3 — ")
     assert lines[0].startswith("#5     t=   0.000s  main  kube-scheduler --leader-elect=false")
+
+
+@pytest.mark.parametrize("links", [[], ["--links"]], ids=["plain", "links"])
+def test_trace_fits_120_columns_wrapping_at_word_boundaries(links, capsys):
+    """A newcomer's terminal: no line over 120 characters; the why and the link on their own
+    indented lines; a message wraps between words, never inside one (joining the continuation
+    lines gives every message and why back whole)."""
+    from kschedlearn import Simulation
+
+    assert main(["trace", "three-nodes", "--seed", "1", *links]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 120
+    assert any(line.startswith("      — ") for line in lines)
+    assert any(line.startswith(" " * 20) for line in lines)  # a long message did wrap
+    if links:
+        assert sum(line.startswith("      <https://github.com/kubernetes/kubernetes/blob/v1.6.1/")
+                   for line in lines) >= 30
+    sim = Simulation.from_scenario("three-nodes", seed=1, snapshots=False)
+    for event in _events(out):
+        ev = sim.goto(int(event.split()[0][1:]))
+        assert ev.message in event and ev.why in event, (event, ev.message, ev.why)
 
 
 def test_trace_numbers_every_line_with_the_event_number_render_step_takes(capsys):
     from kschedlearn import Simulation
 
     assert main(["trace", "three-nodes", "--seed", "1", "--granularity", "event", "--until", "finishBinding"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = _events(capsys.readouterr().out)
     sim = Simulation.from_scenario("three-nodes", seed=1, snapshots=False)
     for line in lines:
         number, rest = line.split(maxsplit=1)
@@ -43,7 +79,7 @@ def test_trace_numbers_every_line_with_the_event_number_render_step_takes(capsys
 
 def test_trace_links_end_each_line_with_the_go_source_of_the_running_function(capsys):
     assert main(["trace", "three-nodes", "--seed", "1", "--links", "--until", "assume"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = _events(capsys.readouterr().out)
     # the Go function whose statement makes the observed call: scheduleOne calls AssumePod,
     # Schedule calls selectHost
     assert lines[-1].endswith("  <https://github.com/kubernetes/kubernetes/blob/v1.6.1/"
@@ -58,7 +94,7 @@ def test_trace_queue_operations_show_the_keys_after_the_operation(capsys):
     from kschedlearn import Simulation
 
     assert main(["trace", "three-nodes", "--seed", "1", "--granularity", "event", "--until", "fifo.pop"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = _events(capsys.readouterr().out)
     add = next(line for line in lines if "  fifo.add  " in line)
     pop = lines[-1]
     sim = Simulation.from_scenario("three-nodes", seed=1, snapshots=False)
@@ -73,7 +109,7 @@ def test_trace_queue_operations_show_the_keys_after_the_operation(capsys):
 def test_trace_prints_the_crash_of_a_bad_policy(granularity, capsys):
     assert main(["trace", "bad-policy", "--granularity", granularity]) == 0
     out, err = capsys.readouterr()
-    crash = [line for line in out.splitlines() if "  process.crash  " in line]
+    crash = [line for line in _events(out) if "  process.crash  " in line]
     assert len(crash) == 1
     assert ("scheduler-0 exited: FatalError: Invalid configuration: Predicate type not found for "
             "PodFitsResourcez") in crash[0]

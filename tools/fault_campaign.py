@@ -12,8 +12,14 @@ removed, one of two replicas killed. The run lasts long enough to converge (back
 assume TTL 30 s, lease 15 s). Then:
 
 1. no pod was bound twice (successful ``apiserver.bind`` events per pod);
-2. no pod is lost: every pod that fits on a live, schedulable node is bound at the end;
-3. the leader's scheduler cache equals the API server (bound, non-terminated pods per node);
+2. no pod is lost: every pod that fits on a live, schedulable node is bound at the end. When
+   the run ends with every scheduler replica dead (1.6's "lost master", the corrupted-cache
+   fatal, a kill), the replicas cannot judge that; then a replica is restarted (a fresh
+   kube-scheduler process, the first replica's flags) and run for ``RESTART_RUN`` virtual
+   seconds: a pod pending at the end is "not lost" only if it is still in the API server and the
+   restarted replica schedules it (if it fits);
+3. the leader's scheduler cache equals the API server (bound, non-terminated pods per node) -
+   after a restart, the restarted replica's cache;
 4. the export is deterministic: the same seed run again exports byte-identical JSON;
 5. every simulated process is alive unless Go would have died too: a replica killed by the
    scenario, one that lost its lease (``glog.Fatalf("lost master")``, the 1.6
@@ -54,6 +60,10 @@ from kschedlearn.observe.views import cache_state
 EXPECTED_DEATHS = ("killed by the scenario", "lost master",
                    "Schedulercache is corrupted and can badly affect scheduling decisions")
 DURATION = 200.0
+#: virtual seconds a restarted replica gets: the dead leader's lease (15 s) runs out, the
+#: restarted one acquires it (retry period 2 s), lists the pending pods and schedules them
+RESTART_RUN = 60.0
+RESTARTED = "scheduler-restarted"
 
 
 @attrs.frozen
@@ -67,6 +77,10 @@ class SeedResult:
     faults: int
     expected_deaths: int
     two_leaders: bool
+    restarted: bool = False
+    """Every replica was dead at the end, so one was restarted to judge invariants 2 and 3."""
+    pending_at_end: int = 0
+    """Pods unbound (and not deleted) when the scenario ended, before any restart."""
 
 
 def scenario_text(seed: int) -> str:
@@ -145,8 +159,6 @@ def run_seed(seed: int, *, check_export: bool = True) -> SeedResult:
     violations: list[str] = []
     binds = Counter(e.data["pod"] for e in world.tracer.events if e.stage == "apiserver.bind")
     violations += [f"{pod} was bound {n} times" for pod, n in sorted(binds.items()) if n > 1]
-    violations += _lost_pods(world)
-    violations += _cache_differences(world)
     deaths = [c for c in world.runtime.crashes if any(m in c.message for m in EXPECTED_DEATHS)]
     violations += [f"process {c.process} died: {c.message}" for c in world.runtime.crashes if c not in deaths]
     killed = {str(e.data.get("arg")) for e in world.tracer.events
@@ -158,13 +170,55 @@ def run_seed(seed: int, *, check_export: bool = True) -> SeedResult:
         if _export(world) != _export(again):
             violations.append("the same seed exported a different trace")
         _dispose(again)
+    pending = _pending(world)
+    restarted = not any(r.process.alive for r in world.replicas.values())
+    if restarted:  # nobody left to judge "lost": restart one and let it schedule
+        _restart_replica(world)
+        violations += [f"pod {key} was pending when every replica had died and is gone from the API server"
+                       for key in sorted(pending - _pending(world) - _bound(world))]
+    violations += _lost_pods(world)
+    violations += _cache_differences(world)
     pods = [p for p in world.api.storage.items("pods")]
     result = SeedResult(
         seed, tuple(violations), len(pods), sum(1 for p in pods if p.spec.node_name),
         text.count("fault:") + text.count("kill:") + text.count("cordon:") + text.count("delete:"),
-        len(deaths) + len(killed), _two_leaders(world))
+        len(deaths) + len(killed), _two_leaders(world), restarted, len(pending))
     _dispose(world)
     return result
+
+
+def _keys(world: Any, bound: bool) -> set[str]:
+    return {f"{p.metadata.namespace}/{p.metadata.name}" for p in world.api.storage.items("pods")
+            if bool(p.spec.node_name) == bound and p.metadata.deletion_timestamp is None}
+
+
+def _pending(world: Any) -> set[str]:
+    return _keys(world, bound=False)
+
+
+def _bound(world: Any) -> set[str]:
+    return _keys(world, bound=True)
+
+
+def _restart_replica(world: Any) -> None:
+    """Start a fresh kube-scheduler process (the first replica's flags) in the finished world
+    and run it for ``RESTART_RUN`` virtual seconds."""
+    from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
+    from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
+    from kschedlearn.scheduler.factory.plugins import copy_registry
+    from kschedlearn.simulation.world import Replica
+
+    flags = next(iter(world.replicas.values())).flags
+    process = world.runtime.new_process(RESTARTED)
+    replica = Replica(RESTARTED, flags, process, RunningScheduler(s=None))
+    world.replicas[RESTARTED] = replica
+
+    def main() -> None:
+        kube_scheduler.main(list(flags), server=world.api, hostname=RESTARTED, handles=replica.handles,
+                            registry=copy_registry(None))
+
+    world.runtime.go(main, name=f"{RESTARTED} main", process=process)
+    world.runtime.run(until=world.runtime.now + RESTART_RUN)
 
 
 def _dispose(world: Any) -> None:
@@ -193,9 +247,10 @@ def _schedulable_nodes(world: Any) -> list[Any]:
 
 
 def _lost_pods(world: Any) -> list[str]:
-    """Pods still unbound although a live scheduler exists and some schedulable node has room."""
+    """Pods still unbound although some schedulable node has room (a live scheduler exists: the
+    campaign restarts one when every replica died)."""
     if not any(r.process.alive for r in world.replicas.values()):
-        return []
+        return ["no scheduler replica is alive to judge whether a pod is lost (the restart failed)"]
     used: Counter[str] = Counter()
     for p in world.api.storage.items("pods"):
         if p.spec.node_name:
@@ -266,7 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(results)} seeds in {time.monotonic() - start:.1f} s: {len(bad)} with violations; "
           f"{sum(r.pods for r in results)} pods, {sum(r.bound for r in results)} bound, "
           f"{sum(r.faults for r in results)} faults, {sum(r.expected_deaths for r in results)} expected "
-          f"process deaths, {sum(r.two_leaders for r in results)} seeds with two leaders for a while")
+          f"process deaths, {sum(r.two_leaders for r in results)} seeds with two leaders for a while, "
+          f"{sum(r.restarted for r in results)} seeds ending with every replica dead (a replica restarted, "
+          f"{sum(r.pending_at_end for r in results if r.restarted)} pods pending then)")
     return 1 if bad else 0
 
 

@@ -48,13 +48,19 @@ LESSONS: dict[str, tuple[str, str]] = {
 SOLVE_FIRST = {"11.1"}
 
 
-_SCENARIO_OUTCOME = ("### In a whole scenario\n\nThe same scenario runs twice with the same seed: once with the "
-                     "real code, once with yours inside the live scheduler. Where did the pods end up, which "
-                     "events were recorded, did a scheduler process crash?")
-_SCENARIO_TRACE = ("### In whole scenarios, stage for stage\n\nEach scenario runs twice with the same seed: once "
-                   "with the real code, once with yours inside the live scheduler. Every recorded trace stage is "
-                   "compared - time, process, stage, message, and on which goroutine it ran. The report names the "
-                   "first stage that differs (expected vs got) and draws the pipeline view of both runs there.")
+_SCENARIO_OUTCOME = ("### In a whole scenario\n\nThe scenario runs three times with the same seed: the real "
+                     "scheduler, the reference solution plugged in, and yours plugged in the same way (in a "
+                     "separate process). Your function is compared with the reference call by call - each "
+                     "verdict, score or returned value at the same inputs - and the outcomes: where the pods "
+                     "ended up, which events were recorded, did a scheduler process crash? \"Same outcome\" "
+                     "needs both; otherwise the report names the first call that differs (its inputs, yours "
+                     "vs the real one).")
+_SCENARIO_TRACE = ("### In whole scenarios, stage for stage\n\nEach scenario runs three times with the same "
+                   "seed: the real scheduler, the reference solution plugged in, and yours plugged in the same "
+                   "way (in a separate process). Every recorded trace stage is compared - time, process, stage, "
+                   "message, and on which goroutine it ran - and so is every call of your function with the "
+                   "reference's at the same inputs. The report names the first stage that differs (expected vs "
+                   "got) and draws the pipeline view of both runs there, and the first call that differs.")
 
 
 def lesson_link(task: Task) -> str:

@@ -113,6 +113,12 @@ def plug_in_scenario(task_id: str, fn: Callable[..., Any], scenario: str | None 
     get_task(task_id)
     if not callable(fn):
         raise TypeError(f"plug_in_scenario({task_id!r}, fn): fn must be your function, got {type(fn).__name__}")
+    if scenario is not None and (not isinstance(scenario, str) or not scenario.strip()):
+        raise TypeError(f"plug_in_scenario({task_id!r}, fn, scenario): scenario must be a scenario's name or a "
+                        f"YAML file's path, got {scenario!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -(2**63) <= seed < 2**63:
+        raise ValueError(f"plug_in_scenario({task_id!r}, fn, seed=...): seed must be a whole number that fits "
+                         f"64 bits, got {seed!r}")
     return run(task_id, fn, scenario, seed=seed,
                seconds=_budget("plug_in_scenario", task_id, "seconds", seconds))
 

@@ -17,6 +17,7 @@ so a broken answer can never take the kernel or the simulation down with it.
 from __future__ import annotations
 
 import html
+import sys
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -24,7 +25,12 @@ from typing import Any
 import attrs
 
 from kschedlearn.exercises.limits import TimeLimitExceeded, time_limit
+from kschedlearn.exercises.plug_in_report import PlugInReport, counting
 from kschedlearn.exercises.protect import first_change, fingerprint
+
+MESSAGE_LIMIT = 2_000
+"""Characters of one message a report keeps: a learner's value or exception text can be huge
+(an exception carrying 10 MB made an 11-case report 110 MB)."""
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds one check (all of a task's cases, in the sandbox) may run before it is stopped; in
@@ -50,10 +56,18 @@ class LearnerFailure(BaseException):
     def describe(self) -> str:
         """One paragraph: the exception and where in the learner's code it happened."""
         kind = type(self.original).__name__
-        text = f"{kind}: {self.original}" if str(self.original) else kind
+        text = f"{kind}: {clip(str(self.original), MESSAGE_LIMIT // 4)}" if str(self.original) else kind
         if not self.frames:
             return text
         return text + " - " + "; ".join(self.frames)
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text``, or its first ``limit`` characters and how many more there were."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]} [... {len(text) - limit:,} more characters]"
 
 
 def learner_frames(exc: BaseException, fn: Callable[..., Any]) -> list[str]:
@@ -102,12 +116,16 @@ def guard(
     def guarded(*args: Any, **kwargs: Any) -> Any:
         watched = _watched(args, kwargs, params, protected)
         before = {n: fingerprint(v, n) for n, v in watched.items()}
+        depth = sys.getrecursionlimit()
         try:
             got = fn(*args, **kwargs)
         except passing:
             raise
         except BaseException as exc:  # anything the learner raised, SystemExit included
+            sys.setrecursionlimit(depth)
             raise LearnerFailure(exc, learner_frames(exc, fn)) from None
+        finally:
+            sys.setrecursionlimit(depth)  # a limit the learner lowered would break the checker
         for n, value in watched.items():
             change = first_change(before[n], fingerprint(value, n))
             if change:
@@ -179,7 +197,7 @@ class CaseResult:
 
     name: str
     status: str
-    message: str
+    message: str = attrs.field(converter=lambda text: clip(text))
 
     @property
     def passed(self) -> bool:
@@ -262,6 +280,8 @@ class CheckReport:
     task_id: str
     title: str
     results: tuple[CaseResult, ...]
+    notes: tuple[str, ...] = ()
+    """What the sandbox saw besides the cases: output dropped, processes left running."""
 
     @property
     def passed(self) -> bool:
@@ -279,7 +299,7 @@ class CheckReport:
         return f"Task {self.task_id} ({self.title}): {ok} of {total} checks passed."
 
     def __str__(self) -> str:
-        lines = [self.summary()]
+        lines = [self.summary(), *self.notes]
         for r in self.results:
             lines.append(f"  [{r.status.upper():^15}] {r.name}")
             if not r.passed:
@@ -295,8 +315,9 @@ class CheckReport:
                 f"{html.escape(r.status)}</td><td>{html.escape(r.name)}</td>"
                 f'<td style="text-align:left">{html.escape(r.message)}</td></tr>'
             )
+        notes = "".join(f"<p>{html.escape(n)}</p>" for n in self.notes)
         return (
-            f"<p><b>{html.escape(self.summary())}</b></p>"
+            f"<p><b>{html.escape(self.summary())}</b></p>{notes}"
             '<table><thead><tr><th>result</th><th>case</th><th style="text-align:left">details</th>'
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         )
@@ -318,49 +339,6 @@ class Hint:
         return f"**Hint {self.level}/{self.levels} for task {self.task_id}.** {self.text}"
 
 
-@attrs.frozen
-class PlugInReport:
-    """What changed when the learner's function ran inside the real code.
-
-    ``rows`` are ``(what, reference, yours)``: the same step with the mirrored (Go-faithful)
-    implementation and with the learner's one.
-    """
-
-    task_id: str
-    title: str
-    rows: tuple[tuple[str, str, str], ...]
-    note: str = ""
-
-    @property
-    def changed(self) -> tuple[str, ...]:
-        return tuple(what for what, ref, yours in self.rows if ref != yours)
-
-    def summary(self) -> str:
-        if not self.changed:
-            return f"Plugged into {self.title}: your function behaves exactly like the scheduler's."
-        return f"Plugged into {self.title}: {len(self.changed)} step(s) differ from the scheduler's own code."
-
-    def __str__(self) -> str:
-        lines = [self.summary()]
-        if self.note:
-            lines.append(self.note)
-        for what, ref, yours in self.rows:
-            mark = "  " if ref == yours else "≠ "
-            lines.append(f"{mark}{what}: scheduler={ref} | yours={yours}")
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        rows = []
-        for what, ref, yours in self.rows:
-            colour = "" if ref == yours else ' style="background:#fff3cd"'
-            rows.append(f"<tr{colour}><td>{html.escape(what)}</td><td>{html.escape(ref)}</td>"
-                        f"<td>{html.escape(yours)}</td></tr>")
-        note = f"<p>{html.escape(self.note)}</p>" if self.note else ""
-        return (f"<p><b>{html.escape(self.summary())}</b></p>{note}"
-                "<table><thead><tr><th>step</th><th>scheduler's code</th><th>your code</th></tr>"
-                f"</thead><tbody>{''.join(rows)}</tbody></table>")
-
-
 def outcome(fn: Callable[[], Any], show: Callable[[Any], str] = str, limit: float | None = DEFAULT_TIME_LIMIT) -> str:
     """Run ``fn`` under the time limit and describe what it returned or raised, in words.
 
@@ -376,3 +354,12 @@ def outcome(fn: Callable[[], Any], show: Callable[[Any], str] = str, limit: floa
         return f"raised {failure.describe()}"
     except Exception as exc:
         return f"raised {type(exc).__name__}: {exc}"
+
+
+__all__ = [
+    "CHANGED_INPUT", "DEFAULT_TIME_LIMIT", "ERROR", "FAIL", "NOT_IMPLEMENTED", "PASS", "TIMEOUT", "WRONG_TYPE",
+    "MESSAGE_LIMIT", "Case", "CaseResult", "CheckReport", "Hint", "InputChangedError", "LearnerFailure",
+    "PlugInReport", "clip",
+    "TimeLimitExceeded", "WrongTypeError", "counting", "guard", "learner_frames", "not_run", "outcome", "run_case",
+    "time_limit", "timed_out",
+]

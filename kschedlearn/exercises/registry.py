@@ -66,6 +66,18 @@ class Task:
       read; changing them fails the case.
     - ``stub``: the learner stub's whole source, when it is not the solution's ``def`` line and
       docstring over a TODO (a scaffold with blanks, a bare specification); None otherwise.
+    - ``call_view``: how the plug-ins describe and compare each call (``calls.CallView``; None:
+      the default, for functions that only read their inputs).
+    - ``live(fn, log, simulation)``: the patch for a simulation already running, where ``patch``
+      alone does not reach what its scheduler already built (a priority taken from the plugin
+      registry when the scheduler was configured); records like ``recording`` (None:
+      ``recorded_patch``).
+    - ``baseline``: what the learner's run must match - ``"real"``, the real scheduler's run, or
+      ``"reference"``, the run with the reference solution (a fix of a 1.6 bug, plugins the
+      real scheduler does not have).
+    - ``recording(fn, log)``: for a task whose function is called once to *produce* what the
+      run uses (an order, plugins, a fix), a context manager like ``patch`` that records each
+      use of that product in ``log`` (None: ``patch`` with each call of ``fn`` recorded).
     """
 
     id: str
@@ -87,6 +99,18 @@ class Task:
     changes_outcome: bool = False
     protected: tuple[str, ...] = ()
     stub: str | None = None
+    call_view: Any = None
+    baseline: str = "real"
+    live: Callable[[Callable[..., Any], Any, Any], AbstractContextManager[None]] | None = None
+    recording: Callable[[Callable[..., Any], Any], AbstractContextManager[None]] | None = None
+
+    def recorded_patch(self, fn: Callable[..., Any], log: Any) -> AbstractContextManager[None]:
+        """``patch`` with every call of ``fn`` (or use of what it made) recorded in ``log``."""
+        if self.recording is not None:
+            return self.recording(fn, log)
+        from kschedlearn.exercises.calls import DEFAULT_VIEW  # noqa: PLC0415
+
+        return self.patch(log.wrap(fn, self.call_view or DEFAULT_VIEW))
 
     @property
     def marker(self) -> str:

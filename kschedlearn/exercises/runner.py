@@ -17,8 +17,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises import sandbox
+from kschedlearn.exercises.mirror_state import MirrorState, restored_note
 from kschedlearn.exercises.registry import Task
 
 
@@ -34,10 +37,15 @@ def check_task(task: Task, fn: Callable[..., Any], budget: float) -> fw.CheckRep
     """All of ``task``'s cases on ``fn``; at most ``budget`` seconds of wall time in all."""
     cases = task.cases()
     kw = {"protected": task.protected, "params": _params(task) if task.protected else ()}
-    if not sandbox.fork_available():
-        results = tuple(fw.run_case(c, fn, task.returns, task.function_name, budget, **kw) for c in cases)
-        return fw.CheckReport(task.id, task.title, results)
+    if not sandbox.fork_available():  # in-process: what the learner's code changes is put back
+        state = MirrorState.take()
+        try:
+            results = tuple(fw.run_case(c, fn, task.returns, task.function_name, budget, **kw) for c in cases)
+        finally:
+            changed = state.restore()
+        return fw.CheckReport(task.id, task.title, results, (restored_note(changed),) if changed else ())
     results: list[fw.CaseResult] = []
+    printed = dropped = left = 0
     deadline = time.monotonic() + budget
     while len(results) < len(cases):
         start = len(results)
@@ -50,6 +58,9 @@ def check_task(task: Task, fn: Callable[..., Any], budget: float) -> fw.CheckRep
 
         run = sandbox.run_in_child(work, max(deadline - time.monotonic(), 0.0))
         run.replay()
+        printed += len(run.output) + run.dropped
+        dropped += run.dropped
+        left += run.left_running
         results += run.items
         if len(results) >= len(cases):
             break
@@ -62,7 +73,7 @@ def check_task(task: Task, fn: Callable[..., Any], budget: float) -> fw.CheckRep
         results.append(fw.CaseResult(current.name, fw.ERROR, (
             f"Given {current.given}, your {task.function_name}() did not return: {run.ending}. "
             "The check goes on with the next case in a fresh process.")))
-    return fw.CheckReport(task.id, task.title, tuple(results))
+    return fw.CheckReport(task.id, task.title, tuple(results), sandbox.notes_for(printed, dropped, left))
 
 
 def plug_in_task(task: Task, fn: Callable[..., Any], simulation: Any, budget: float) -> fw.PlugInReport:
@@ -73,11 +84,18 @@ def plug_in_task(task: Task, fn: Callable[..., Any], simulation: Any, budget: fl
 
         return plug_into_simulation(task, fn, simulation, budget, _params(task) if task.protected else ())
     if not sandbox.fork_available():
-        return task.plug_in(fn, simulation)
-    run = sandbox.run_in_child(lambda send: send(task.plug_in(fn, None)), budget)
+        counted = fw.counting(fn)
+        return attrs.evolve(task.plug_in(counted, None), calls=counted.calls, function=task.function_name)
+
+    def work(send: Callable[[Any], None]) -> None:
+        counted = fw.counting(fn)
+        report = task.plug_in(counted, None)
+        send(attrs.evolve(report, calls=counted.calls, function=task.function_name))
+
+    run = sandbox.run_in_child(work, budget)
     run.replay()
     if run.items:
-        return run.items[0]
+        return attrs.evolve(run.items[0], notes=run.items[0].notes + run.notes())
     why = run.ending
     return fw.PlugInReport(task.id, task.title, (("your function", "returns", f"stopped: {why}"),),
-                           note=f"The experiment did not finish: {why}.")
+                           note=f"The experiment did not finish: {why}.", notes=run.notes())

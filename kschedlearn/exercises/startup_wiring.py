@@ -128,11 +128,14 @@ def run_in_order(order: tuple[str, ...], s: Any, server: Any, *, hostname: str =
 
 
 @contextmanager
-def wired(order: tuple[str, ...]) -> Iterator[None]:
-    """Every kube-scheduler started inside this block runs ``app.Run`` in ``order``."""
+def wired(order: tuple[str, ...], log: Any = None) -> Iterator[None]:
+    """Every kube-scheduler started inside this block runs ``app.Run`` in ``order``; with a
+    ``calls.CallLog``, each start is recorded in it (the order is what that start used)."""
     from kschedlearn.exercises.tasks._common import swap_attr
 
     def run(s: Any, server: Any, **kwargs: Any) -> None:
+        if log is not None:
+            log.record(f"app.Run of kube-scheduler {kwargs.get('hostname', '')}".strip(), " → ".join(order))
         run_in_order(order, s, server, **kwargs)
 
     with swap_attr(app, "run", run):

@@ -115,7 +115,7 @@ def confirmations(steps: tuple[StageStep, ...]) -> int:
     return sum(1 for s in steps if s.stage == "cache.addPod" and "confirm the assumed pod" in s.message)
 
 
-def _snapshot_at(trace: list[Any], seq: int | None) -> Any:
+def snapshot_at(trace: list[Any], seq: int | None) -> Any:
     if seq is None:
         return None
     found = None
@@ -158,8 +158,8 @@ def compare_scenario(scenario: str, patch: Callable[[], Any], *, seed: int = 1,
     if index is not None:
         a = ref_steps[index] if index < len(ref_steps) else None
         b = mine[index] if index < len(mine) else None
-        divergence = Divergence(index, a, b, _snapshot_at(reference.trace, a.seq if a else None),
-                                _snapshot_at(learner.trace, b.seq if b else None))
+        divergence = Divergence(index, a, b, snapshot_at(reference.trace, a.seq if a else None),
+                                snapshot_at(learner.trace, b.seq if b else None))
     confirmed = (confirmations(ref_steps), confirmations(mine))
     return ScenarioTrace(label, len(ref_steps), len(mine), divergence, confirmed=confirmed), reference, learner
 
@@ -175,5 +175,5 @@ def pipeline_svg(snapshot: Any, follow: str | None) -> str:
         return f"<pre>(pipeline view unavailable: {html.escape(str(err))})</pre>"
 
 
-__all__ = ["Divergence", "ScenarioTrace", "StageStep", "compare_scenario", "first_divergence",
-           "pipeline_svg", "steps_of"]
+__all__ = ["Divergence", "ScenarioTrace", "StageStep", "compare_scenario", "confirmations", "first_divergence",
+           "pipeline_svg", "snapshot_at", "steps_of"]

@@ -289,6 +289,11 @@ def _schedulers(value: Any, source: str) -> tuple[SchedulerSpec, ...]:
 
 
 def _manifest(value: Any, where: str) -> Any:
+    from kschedlearn.scenarios.strict import unknown_field
+
+    problem = unknown_field(value, where)  # a scenario file is strict at every depth
+    if problem:
+        raise ScenarioError(problem)
     try:
         return decode_manifest(value)
     except ManifestError as err:

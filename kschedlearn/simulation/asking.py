@@ -1,5 +1,5 @@
 """What a learner asks the simulation at the cursor: where the code is, what crashed, why a pod
-went where it went, and the views.
+went where it went, the views, a summary and the recorded trace as JSON.
 
 Go: none — kschedlearn-only. :class:`Questions` is mixed into :class:`~kschedlearn.Simulation`;
 it only reads the recorded history (``trace``, ``cursor``, ``event``, ``world``, ``follow``).
@@ -7,6 +7,7 @@ it only reads the recorded history (``trace``, ``cursor``, ``event``, ``world``,
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kschedlearn.simulation import arguments as args
@@ -24,12 +25,15 @@ class Questions:
 
     if TYPE_CHECKING:
         scenario: Scenario
+        seed: int
         cursor: int
         follow: str
         trace: list[TraceEvent]
         event: TraceEvent | None
         finished: bool
         world: World
+        snapshot: Any
+        time: float
 
     def where(self) -> CodeLocation | None:
         """The mirrored Python function executing at the cursor and its Go twin: file, qualified
@@ -99,6 +103,29 @@ class Questions:
 
         return open_explorer(self)
 
+    def export_json(self, path: str | Path | None = None, *, with_snapshots: bool = True) -> str:
+        """The recorded trace as JSON text (byte-identical for the same scenario and seed)."""
+        from kschedlearn.simulation.recording import dump_trace
+
+        target = args.writable_path("export_json", "path", path) if path is not None else None
+        text = dump_trace(self, with_snapshots=with_snapshots)
+        if target is not None:
+            target.write_text(text, encoding="utf-8")
+        return text
+
+    @staticmethod
+    def load_trace(text_or_path: str | Path) -> Any:
+        """Read an exported trace back (a read-only :class:`~kschedlearn.simulation.recording.Recording`)."""
+        from kschedlearn.simulation.recording import load_trace
+
+        return load_trace(text_or_path)
+
+    def summary(self) -> dict[str, Any]:
+        """Plain facts about the run so far (for notebooks and the command line)."""
+        snap = self.snapshot
+        pods = snap.apiserver.pods if snap is not None and snap.apiserver is not None else ()
+        return {"scenario": self.scenario.name, "seed": self.seed, "events": len(self.trace), "cursor": self.cursor,
+                "time": self.time, "bound": sum(1 for p in pods if p.node_name), "pods": len(pods)}
 
 
 __all__ = ["Questions"]

@@ -10,7 +10,9 @@ the name checks :class:`~kschedlearn.simulation.simulation.Simulation` runs.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
+import functools
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -24,6 +26,39 @@ if TYPE_CHECKING:
 
 class SimulationError(Exception):
     """A request the simulation cannot honour (bad step granularity, unknown pod, ...)."""
+
+
+class WrongThreadError(SimulationError):
+    """The notebook API was called from another thread than the simulation's own.
+
+    A simulation's goroutines are greenlets, which can only ever run on the thread that created
+    them; so a simulation belongs to one thread (the one that created it) and refuses every other
+    one before anything changes - the session stays intact.
+    """
+
+
+def owner_thread_check(owner: threading.Thread, call: str) -> None:
+    """Raise :class:`WrongThreadError` when ``call`` runs on another thread than ``owner``."""
+    here = threading.current_thread()
+    if here is owner:
+        return
+    ended = "" if owner.is_alive() else ", which has ended"
+    raise WrongThreadError(
+        f"{call} was called from thread {here.name!r}, but this simulation belongs to thread {owner.name!r}"
+        f"{ended} (the thread that created it): its goroutines can only run there. Call it from "
+        f"{owner.name!r} (hand the work to that thread, e.g. with a queue), or create a Simulation in "
+        f"{here.name!r}. Nothing was changed.")
+
+
+def owner_thread_only(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A method of the notebook API that only the simulation's own thread may call."""
+
+    @functools.wraps(method)
+    def checked(self: Any, *args: Any, **kwargs: Any) -> Any:
+        self.check_thread(f"{type(self).__name__}.{method.__name__}()")
+        return method(self, *args, **kwargs)
+
+    return checked
 
 
 class UnknownNameError(SimulationError, ValueError):

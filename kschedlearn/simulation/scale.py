@@ -370,9 +370,10 @@ def count_calls(h: Harness, pod: Pod, functions: Sequence[Callable[..., Any]]) -
     stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
     out: dict[str, CallCount] = {}
     for fn in functions:
-        code = inspect.unwrap(fn).__code__  # (a simulation may have a trace point in front of it)
+        bare = inspect.unwrap(fn)  # (a simulation may have a trace point in front of it)
+        code = bare.__code__
         key = (code.co_filename, code.co_firstlineno, code.co_name)
         _, ncalls, _, _, callers = stats.get(key, (0, 0, 0, 0, {}))
         by = tuple(sorted(((c[2], v[1] if isinstance(v, tuple) else v) for c, v in callers.items()), key=lambda x: -x[1]))
-        out[fn.__qualname__] = CallCount(fn.__qualname__, ncalls, by)
+        out[bare.__qualname__] = CallCount(bare.__qualname__, ncalls, by)
     return out

@@ -16,6 +16,7 @@ followed pod).
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +29,7 @@ from kschedlearn.simulation import arguments as args
 from kschedlearn.simulation.asking import Questions
 from kschedlearn.simulation.checks import (
     Breakpoint, ProcessCrash, ScenarioEnded, SimulatedProcessCrashed, SimulationError, UnknownNameError,
-    check_names, crashes_in, event_pods,
+    WrongThreadError, check_names, crashes_in, event_pods, owner_thread_check, owner_thread_only,
 )
 from kschedlearn.simulation.history import GRANULARITIES, TEACHING_STAGES, Injection, replay
 from kschedlearn.simulation.where import CodeLocation
@@ -63,6 +64,9 @@ class Simulation(Questions):
     # --feature-gates for every scheduler replica, on top of the scenario's (e.g.
     # "AffinityInAnnotations=true"); each replica's process owns its gate (kschedlearn.features).
     feature_gates: str = ""
+    #: the thread that created this simulation: the only one that may run it (greenlets are
+    #: bound to their thread; see ``check_thread``)
+    _owner: threading.Thread = attrs.field(init=False, factory=threading.current_thread, repr=False)
 
     def __attrs_post_init__(self) -> None:
         from kschedlearn.simulation.inject import Injector
@@ -113,10 +117,19 @@ class Simulation(Questions):
 
     @property
     def world(self) -> World:
-        """The live world (built on first use)."""
+        """The live world (built on first use, on the simulation's own thread only)."""
         if self._world is None:
+            self.check_thread("Simulation.world (building it)")
             self._world = self._new_world()
         return self._world
+
+    def check_thread(self, call: str) -> None:
+        """Raise :class:`WrongThreadError` unless on the thread that created this simulation (its
+        goroutines are greenlets, bound to their thread), before anything changes. Not yet built,
+        a simulation whose creating thread has ended passes to the caller's thread."""
+        if self._world is None and not self._owner.is_alive():
+            self._owner = threading.current_thread()
+        owner_thread_check(self._owner, call)
 
     # -- what is recorded ----------------------------------------------------------------
     @property
@@ -164,12 +177,14 @@ class Simulation(Questions):
         raise SimulationError(f"unknown granularity {granularity!r}; use one of {', '.join(GRANULARITIES)}")
 
     # -- moving --------------------------------------------------------------------------
+    @owner_thread_only
     def start(self) -> TraceEvent | None:
         """Run until the first stop worth a look (at the current granularity)."""
         if self.cursor >= 0:
             return self.event
         return self.step()
 
+    @owner_thread_only
     def step(self, granularity: str | None = None) -> TraceEvent | None:
         """Move to the next event at ``granularity`` ("stage", "event" or "pod").
 
@@ -185,10 +200,11 @@ class Simulation(Questions):
         if g == "pod":  # an unknown pod would match nothing and run the scenario to its end
             self.check_names(pod=args.text("step('pod')", "follow", self.follow), where_from="step('pod'): sim.follow")
         if self.finished and self._world is not None:
-            warnings.warn(self.end_message(), ScenarioEnded, stacklevel=2)
+            warnings.warn(self.end_message(), ScenarioEnded, stacklevel=3)
             return None
         return self._advance(lambda ev: self._matches(ev, g))
 
+    @owner_thread_only
     def run_until(
         self,
         predicate: Callable[[TraceEvent], bool] | str | None = None,
@@ -219,6 +235,7 @@ class Simulation(Questions):
             raise guarded.error(before)
         return event
 
+    @owner_thread_only
     def run(self) -> TraceEvent | None:
         """Run on without pausing until a breakpoint matches (returned) or the scenario ends (None)."""
         return self._advance(lambda ev: ev.stage != "log" and any(bp.matches(ev) for bp in self.breakpoints))
@@ -228,7 +245,7 @@ class Simulation(Questions):
         before = self.cursor
         event = self._advance_cursor(pred)
         for crash in crashes_in(self.trace, before + 1, self.cursor):
-            warnings.warn(crash.describe(), SimulatedProcessCrashed, stacklevel=3)
+            warnings.warn(crash.describe(), SimulatedProcessCrashed, stacklevel=4)
         return event
 
     def _advance_cursor(self, pred: Callable[[TraceEvent], bool]) -> TraceEvent | None:
@@ -249,6 +266,7 @@ class Simulation(Questions):
         self.cursor = len(self.trace) - 1
         return event
 
+    @owner_thread_only
     def back(self, steps: int = 1, granularity: str | None = None) -> TraceEvent | None:
         """Move back ``steps`` stops (at ``granularity``) in the recorded history."""
         steps = args.whole_number("back", "steps", steps)
@@ -263,6 +281,7 @@ class Simulation(Questions):
                 break
         return self.event
 
+    @owner_thread_only
     def goto(self, seq: int) -> TraceEvent | None:
         """Jump to event number ``seq`` (running forward if it has not happened yet).
 
@@ -284,6 +303,7 @@ class Simulation(Questions):
         return self.event
 
     # -- breakpoints ---------------------------------------------------------------------
+    @owner_thread_only
     def add_breakpoint(self, stage: str | None = None, *, pod: str | None = None, node: str | None = None) -> Breakpoint:
         """Always stop at events matching all of the given stage / pod / node (each must be a name
         the scenario knows, else :class:`UnknownNameError` suggests close ones)."""
@@ -292,6 +312,7 @@ class Simulation(Questions):
         self.breakpoints.append(bp)
         return bp
 
+    @owner_thread_only
     def clear_breakpoints(self) -> None:
         self.breakpoints.clear()
 
@@ -321,6 +342,7 @@ class Simulation(Questions):
         self.apply_external(action)
         return self.event
 
+    @owner_thread_only
     def apply_external(self, action: Action) -> Any:
         """Apply ``action`` at the cursor as a recorded external action; returns its answer.
 
@@ -337,6 +359,7 @@ class Simulation(Questions):
         self.cursor = len(self.trace) - 1
         return result
 
+    @owner_thread_only
     def run_for(self, seconds: float) -> TraceEvent | None:
         """Run on for ``seconds`` of virtual time without pausing (breakpoints still stop it)."""
         args.seconds("run_for", "seconds", seconds, positive=False)  # finite, >= 0, at most a Go Duration
@@ -350,6 +373,7 @@ class Simulation(Questions):
         return event
 
     # -- real clients --------------------------------------------------------------------
+    @owner_thread_only
     def serve(self, port: int = 0, *, token: str | None = None, kubeconfig: str | Path | None = None) -> Any:
         """Serve this simulation's API server over HTTP on 127.0.0.1 for kubectl and other clients.
 
@@ -367,34 +391,9 @@ class Simulation(Questions):
         """Answer the HTTP requests waiting for this simulation (when serving); returns how many."""
         return self.serving.pump() if self.serving is not None else 0
 
-    # -- export / import -----------------------------------------------------------------
-    def export_json(self, path: str | Path | None = None, *, with_snapshots: bool = True) -> str:
-        """The recorded trace as JSON text (byte-identical for the same scenario and seed)."""
-        from kschedlearn.simulation.recording import dump_trace
-
-        target = args.writable_path("export_json", "path", path) if path is not None else None
-        text = dump_trace(self, with_snapshots=with_snapshots)
-        if target is not None:
-            target.write_text(text, encoding="utf-8")
-        return text
-
-    @staticmethod
-    def load_trace(text_or_path: str | Path) -> Any:
-        """Read an exported trace back (a read-only :class:`~kschedlearn.simulation.recording.Recording`)."""
-        from kschedlearn.simulation.recording import load_trace
-
-        return load_trace(text_or_path)
-
-    def summary(self) -> dict[str, Any]:
-        """Plain facts about the run so far (for notebooks and the command line)."""
-        snap = self.snapshot
-        pods = snap.apiserver.pods if snap is not None and snap.apiserver is not None else ()
-        return {"scenario": self.scenario.name, "seed": self.seed, "events": len(self.trace), "cursor": self.cursor,
-                "time": self.time, "bound": sum(1 for p in pods if p.node_name), "pods": len(pods)}
-
     def __repr__(self) -> str:
         return f"<Simulation {self.scenario.name!r} seed={self.seed} at event {self.cursor}/{len(self.trace) - 1 if self._world else '?'} t={self.time:g}s>"
 
 
 __all__ = ["Simulation", "SimulationError", "UnknownNameError", "SimulatedProcessCrashed", "ScenarioEnded",
-           "ProcessCrash", "CodeLocation", "Breakpoint", "TEACHING_STAGES"]
+           "ProcessCrash", "CodeLocation", "Breakpoint", "TEACHING_STAGES", "WrongThreadError"]

@@ -38,7 +38,7 @@ CHROMIUM_ARGS = [
 LAB_SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
-#: the repository folders `make lab` serves (its root_dir is the repository)
+#: the folders `make lab` serves (copies of them, in its untracked workspace lab/)
 LAB_FOLDERS = ("notebooks", "exercises")
 
 

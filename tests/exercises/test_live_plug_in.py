@@ -177,3 +177,99 @@ def test_a_bad_simulation_argument_is_a_clear_error():
         plug_in("6.1", SOLUTION, object())
     with pytest.raises(ValueError, match=r"seconds must be a number of seconds > 0, got 0"):
         plug_in("6.1", SOLUTION, _started(), seconds=0)
+
+
+# -- the verdict is what happened (issue #21 item 4) ----------------------------------------------
+def _counting(task_id: str):
+    solution = get_task(task_id).load_solution()
+    calls = [0]
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return solution(*args, **kwargs)
+
+    counted.__name__ = solution.__name__
+    return counted, calls
+
+
+#: after the scheduler was created: what each task's plug-in does there
+_AFTER_START = [
+    pytest.param("1.1", "refused", id="1.1"),   # the start-up chain has run: nothing uses the order again
+    pytest.param("4.1", "refused", id="4.1"),   # the informer made its Process function when it was created
+    pytest.param("3.1", "same", id="3.1"),
+    pytest.param("5.2", "same", id="5.2"),
+    pytest.param("5.3", "same", id="5.3"),
+    pytest.param("7.1", "same", id="7.1"),      # the configured priority is swapped in the running algorithm
+    pytest.param("7.4", "same", id="7.4"),      # the configured bound method looks the class up at call time
+    pytest.param("11.1", "same", id="11.1"),
+]
+_SCENARIO = {"7.4": "spread-and-affinity", "5.2": "assume-expiry",
+             "11.1": "kschedlearn/exercises/data/quirk-selector-spread-nan.yaml"}
+
+
+@pytest.mark.parametrize(("task_id", "expected"), _AFTER_START)
+def test_plug_in_after_the_scheduler_started_runs_the_function_or_refuses(task_id, expected):
+    sim = Simulation.from_scenario(_SCENARIO.get(task_id, "three-nodes"), seed=1)
+    sim.run_until(stage="Scheduler.Run")
+    history, cursor = _history(sim), sim.cursor
+    fn, calls = _counting(task_id)
+    report, _ = _plug_with(task_id, fn, sim)
+    assert "patched" not in str(report)
+    if expected == "refused":
+        assert not report.same and report.refused and calls == [0], str(report)
+        assert "never called your" in report.summary() and "Your simulation was not changed" in report.summary()
+        _unchanged_and_steppable(sim, history, cursor)
+        return
+    assert report.same and report.calls >= 1 and report.calls == calls[0], str(report)
+
+
+def test_issue_5_3_after_cache_add_pod_the_learners_add_pod_is_called():
+    """The issue's case: burst-100-pods stopped at the first cache.addPod; 99 more follow."""
+    sim = Simulation.from_scenario("burst-100-pods", seed=1)
+    sim.run_until(stage="cache.addPod")
+    fn, calls = _counting("5.3")
+    report, _ = _plug_with("5.3", fn, sim)
+    assert "patched" not in str(report)
+    assert report.calls >= 1 and calls[0] == report.calls and report.same, str(report)
+
+
+def test_a_finished_simulation_is_refused_and_left_as_it_was():
+    sim = Simulation.from_scenario("three-nodes", seed=1)
+    sim.run()
+    history, cursor = _history(sim), sim.cursor
+    fn, calls = _counting("6.1")
+    report, _ = _plug_with("6.1", fn, sim)
+    assert report.refused and not report.same and calls == [0]
+    assert "has already run to its end" in report.summary() and "patched" not in str(report)
+    assert _history(sim) == history and sim.cursor == cursor
+
+
+def test_a_cursor_in_the_past_forks_the_history_and_runs_the_function():
+    sim = Simulation.from_scenario("three-nodes", seed=1)
+    sim.run()
+    sim.goto(5)
+    fn, calls = _counting("6.1")
+    report, _ = _plug_with("6.1", fn, sim)
+    assert report.same and report.calls == calls[0] >= 1, str(report)
+    assert "The recorded history after event 5 was discarded" in str(report)
+
+
+def test_a_wrong_priority_is_caught_call_by_call_though_the_placements_match():
+    """The issue's 7.1 example: a LeastRequested map that always answers 5."""
+    solution = get_task("7.1").load_solution()
+
+    def least_requested_priority_map(pod, meta, node_info):
+        return type(solution(pod, meta, node_info))(host=node_info.node().metadata.name, score=5)
+
+    sim = Simulation.from_scenario("spread-and-affinity", seed=1)
+    sim.start()
+    report, _ = _plug_with("7.1", least_requested_priority_map, sim)
+    assert not report.same and report.difference.startswith("call 1 (pod ")
+    assert "yours " in report.difference and "=5" in report.difference
+
+
+def _plug_with(task_id, fn, sim):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = plug_in(task_id, fn, sim)
+    return report, [str(w.message) for w in caught if issubclass(w.category, SimulatedProcessCrashed)]

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import attrs
+
 from kschedlearn.api.resource import BINARY_SI, DECIMAL_SI, new_milli_quantity, new_quantity
 from kschedlearn.api.v1.meta import ObjectMeta
 from kschedlearn.api.v1.node import Node, NodeStatus
@@ -82,16 +84,103 @@ def swap_attr(owner: Any, name: str, value: Any) -> Iterator[None]:
         setattr(owner, name, old)
 
 
-def run_simulation(task_id: str, title: str, patch: Callable[[], Any], simulation: Any) -> fw.PlugInReport:
-    """The full-scenario plug-in: run ``simulation`` with the learner's function patched in."""
-    run = getattr(simulation, "run", None)
-    if not callable(run):
-        raise TypeError(f"plug_in({task_id!r}, fn, simulation): the simulation has no run() method")
-    with patch():
-        result = fw.outcome(run, show=lambda r: "finished" if r is None else str(r), limit=None)
-    return fw.PlugInReport(task_id, title, (("simulation.run()", "finished", result),),
-                           note="Your function was patched into the simulation while it ran; "
-                                "see the simulation's views for the effect.")
+def describe_cache(cache: Any) -> str:
+    """The scheduler cache as a call's result shows it: assumed pods, stored pods, node totals."""
+    from kschedlearn.exercises.calls import describe  # noqa: PLC0415
+
+    assumed = sorted(cache._assumed_pods)
+    stored = {key: (state.pod.spec.node_name, state.deadline) for key, state in sorted(cache._pod_states.items())}
+    nodes = {name: (info.requested_resource().milli_cpu, info.requested_resource().memory,
+                    sorted(f"{p.metadata.namespace}/{p.metadata.name}" for p in info.pods()))
+             for name, info in sorted(cache._nodes.items()) if info.pods()}
+    return f"assumed {describe(assumed)}; podStates {describe(stored)}; nodes {describe(nodes)}"
+
+
+def running_algorithms(simulation: Any) -> list[Any]:
+    """The scheduling algorithms (``GenericScheduler``) of the simulation's scheduler replicas
+    that have been created so far."""
+    out = []
+    for replica in simulation.world.replicas.values():
+        scheduler = replica.handles.scheduler
+        if scheduler is not None and scheduler.config.algorithm is not None:
+            out.append(scheduler.config.algorithm)
+    return out
+
+
+def _swap_in(algorithm: Any, predicates: dict[str, Any], priorities: dict[str, Any]) -> None:
+    for name, fn in predicates.items():
+        if name in algorithm.predicates:
+            algorithm.predicates[name] = fn
+    algorithm.prioritizers[:] = [attrs.evolve(p, map_fn=priorities[p.name]) if p.name in priorities else p
+                                 for p in algorithm.prioritizers]
+
+
+@contextmanager
+def in_running_algorithms(simulation: Any, predicates: dict[str, Any], priorities: dict[str, Any]) -> Iterator[None]:
+    """Swap functions into the schedulers of a running simulation (restored after).
+
+    A scheduler takes its predicates and priority functions from its own copy of the plugin
+    registry once, when it is configured (Go: CreateFromKeys), so a plug-in into a running
+    simulation must reach the algorithm itself: the ones already configured are changed here,
+    and one configured while this block is active gets the swap as it is made (the factory's
+    ``new_generic_scheduler`` is looked up at call time). ``predicates`` and ``priorities`` (map
+    functions): name -> function.
+    """
+    from kschedlearn.scheduler.factory import factory as factory_module  # noqa: PLC0415
+
+    saved: list[tuple[Any, dict[str, Any], list[Any]]] = []
+    for algorithm in running_algorithms(simulation):
+        saved.append((algorithm, dict(algorithm.predicates), list(algorithm.prioritizers)))
+        _swap_in(algorithm, predicates, priorities)
+    real = factory_module.new_generic_scheduler
+
+    def new_generic_scheduler(*args: Any, **kwargs: Any) -> Any:
+        algorithm = real(*args, **kwargs)
+        saved.append((algorithm, dict(algorithm.predicates), list(algorithm.prioritizers)))
+        _swap_in(algorithm, predicates, priorities)
+        return algorithm
+
+    try:
+        with swap_attr(factory_module, "new_generic_scheduler", new_generic_scheduler):
+            yield
+    finally:
+        for algorithm, preds, prios in saved:
+            algorithm.predicates.clear()
+            algorithm.predicates.update(preds)
+            algorithm.prioritizers[:] = prios
+
+
+@contextmanager
+def methods_looked_up_at_call_time(simulation: Any, cls: type, name: str) -> Iterator[None]:
+    """Make the running schedulers look ``cls.name`` up at each call (restored after).
+
+    A priority such as SelectorSpread is configured as a bound method (Go: a method value,
+    ``selectorSpread.CalculateSpreadPriority``), which keeps the function it was bound to; a
+    method swapped on the class later reaches only schedulers configured later. Here the
+    already-configured ones get a function that looks the method up on the instance's class
+    when it is called.
+    """
+    saved: list[tuple[Any, list[Any]]] = []
+
+    def late(config: Any) -> Any:
+        bound = config.function
+        owner = getattr(bound, "__self__", None)
+        if not isinstance(owner, cls) or getattr(bound, "__name__", "") != name:
+            return config
+
+        def looked_up(*args: Any, owner: Any = owner) -> Any:
+            return getattr(type(owner), name)(owner, *args)
+
+        return attrs.evolve(config, function=looked_up)
+
+    for algorithm in running_algorithms(simulation):
+        saved.append((algorithm, list(algorithm.prioritizers)))
+        algorithm.prioritizers[:] = [late(p) for p in algorithm.prioritizers]
+    try:
+        yield
+    finally:
+        for algorithm, prios in saved:
+            algorithm.prioritizers[:] = prios
 
 
 def compare(
@@ -135,8 +224,6 @@ def schedule_pods(
     Each chosen host is assumed in the cache (as scheduleOne does), so later pods see it.
     A pod that fits nowhere gets the FitError's text as its row.
     """
-    import attrs  # noqa: PLC0415
-
     from kschedlearn.scheduler.algorithm.types import empty_metadata_producer  # noqa: PLC0415
     from kschedlearn.scheduler.core.generic_scheduler import FitError, new_generic_scheduler  # noqa: PLC0415
     from kschedlearn.scheduler.schedulercache.cache import _new_scheduler_cache  # noqa: PLC0415

@@ -20,7 +20,7 @@ from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.startup_observation import SAME, explain, observe
 from kschedlearn.exercises.startup_wiring import STEPS, wired
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation
+from kschedlearn.exercises.tasks._common import GO, compare
 
 TASK_ID = "1.1"
 NAME = "wire_startup_chain"
@@ -82,6 +82,14 @@ def _patch(fn: Callable[..., Any]) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def _recording(fn: Callable[..., Any], log: Any) -> Iterator[None]:
+    """``_patch``, each kube-scheduler start recorded with the order it ran in."""
+    log.what = f"the start-up order of your {NAME}()"
+    with wired(order_of(fn), log):
+        yield
+
+
 def _experiment(wire: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
     order = order_of(wire)
     rows.append(("your order", " → ".join(order) if order != STEPS else "app.Run's order"))
@@ -92,8 +100,6 @@ def _experiment(wire: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "app.Run", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "app.Run", fn, _real, _experiment, None, NAME,
                    note="Both scenarios run with kube-scheduler's start-up steps in your order.")
 
@@ -101,7 +107,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario,) if scenario else SCENARIOS, seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario,) if scenario else SCENARIOS, seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -129,5 +135,5 @@ TASK = Task(
            "`return [\"createClient\", \"createRecorder\", \"NewSharedInformerFactory\", ...]` - the informer factory "
            "is started after createScheduler and go startHTTP, and sched.Run is the last step, after leaderelection."),
     returns=list, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb01:wire_startup_chain",
-    scenario_plugin=_scenario_plugin, time_limit=60.0,
+    scenario_plugin=_scenario_plugin, time_limit=60.0, recording=_recording,
 )

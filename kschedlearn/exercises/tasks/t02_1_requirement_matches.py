@@ -15,7 +15,7 @@ from typing import Any
 from kschedlearn.apimachinery.labels.selector import Requirement, new_requirement, parse
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 
 TASK_ID = "2.1"
 NAME = "requirement_matches"
@@ -124,8 +124,6 @@ def _experiment(match: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "label selectors", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "label selectors", fn, _real, _experiment, bool, NAME,
                    note="Four pods: web-1 {app=web,tier=frontend}, web-2 {app=web,canary=}, db-0 {app=db,replicas=3}, "
                         "batch-9 {} - a service, an RS or an affinity term would select these.")
@@ -134,7 +132,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario or "spread-and-affinity",), seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario or "spread-and-affinity",), seed=seed, seconds=seconds)
 
 
 TASK = Task(

@@ -17,8 +17,9 @@ from kschedlearn import sim
 from kschedlearn.client_go.tools.cache import fifo as fifo_module
 from kschedlearn.client_go.tools.cache.fifo import FIFO, ErrRequeue, FIFOClosedError, new_fifo
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 from kschedlearn.observe.views import queue_state
 
 TASK_ID = "3.1"
@@ -143,6 +144,20 @@ def _patch(fn: Callable[..., Any]) -> Iterator[None]:
         yield
 
 
+def _queue(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    f = args[0] if args else kwargs["f"]
+    return "queue [" + ", ".join(f._queue) + "]"
+
+
+def _left(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    f = args[0] if args else kwargs["f"]
+    return f"left {_queue(args, kwargs)}, items [{', '.join(sorted(f._items))}]"
+
+
+#: a pop is judged by what it returned and by the queue and items it left
+CALL_VIEW = CallView(subject=_queue, state=_left)
+
+
 def _experiment(pop: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
     """The podQueue of one scheduling burst: adds, an update, a delete and a re-add."""
     f = new_fifo(_key)
@@ -159,8 +174,6 @@ def _experiment(pop: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the podQueue FIFO", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the podQueue FIFO", fn, _REAL_POP, _experiment, None, NAME,
                    note="The scheduler's podQueue after add, update, delete and re-add events, "
                         "then three pops by scheduleOne through cache.Pop(queue).")
@@ -198,6 +211,7 @@ TASK = Task(
     returns=None,
     cases=_cases,
     patch=_patch,
+    call_view=CALL_VIEW,
     plug_in=_plug_in,
     solution="nb03:fifo_pop",
     quiz="fifo",

@@ -17,7 +17,7 @@ from kschedlearn.client_go.tools.cache.delta_fifo import (
 )
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 from kschedlearn.exercises.tasks.t03_1_fifo_pop import Obj
 from kschedlearn.observe.views import queue_state
 
@@ -128,8 +128,6 @@ def _experiment(dedup: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the informer's DeltaFIFO", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the informer's DeltaFIFO", fn, _REAL, _experiment, Deltas, NAME,
                    note="A watch deletion of web-1, then a relist that finds no pods: web-1's real "
                         "deletion must survive the tombstone; web-2 only gets a tombstone.")

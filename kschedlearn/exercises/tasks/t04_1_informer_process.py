@@ -18,8 +18,9 @@ from kschedlearn.client_go.tools.cache.delta_fifo import (ADDED, DELETED, SYNC, 
                                                           Delta, Deltas, deletion_handling_meta_namespace_key_func)
 from kschedlearn.client_go.tools.cache.store import new_store
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView, describe
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 
 TASK_ID = "4.1"
 NAME = "informer_process"
@@ -114,6 +115,37 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+class _NotingHandler:
+    """The handler the learner's process function gets, noting each call for the call record."""
+
+    def __init__(self, h: Any, notes: list[str]) -> None:
+        self._h = h
+        self._notes = notes
+
+    def on_add(self, obj: Any) -> None:
+        self._notes.append(f"OnAdd({describe(obj)})")
+        self._h.on_add(obj)
+
+    def on_update(self, old: Any, new: Any) -> None:
+        self._notes.append(f"OnUpdate({describe(old)} -> {describe(new)})")
+        self._h.on_update(old, new)
+
+    def on_delete(self, obj: Any) -> None:
+        self._notes.append(f"OnDelete({describe(obj)})")
+        self._h.on_delete(obj)
+
+
+def _watch(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any], Callable[[], str]]:
+    notes: list[str] = []
+    client_state, handler, deltas = args
+    return (client_state, _NotingHandler(handler, notes), deltas), kwargs, \
+        lambda: "handler calls: " + ("; ".join(notes) or "none") + "; store " + describe(sorted(client_state.list_keys()))
+
+
+#: a Process call is judged by the handler calls it made and the store it left
+CALL_VIEW = CallView(watch=_watch, returns=False)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def factory(client_state: Any, h: Any) -> Callable[[Any], None]:
@@ -138,8 +170,6 @@ def _experiment(process: Callable[..., Any], rows: list[tuple[str, str]]) -> Non
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the assigned-pod informer", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the assigned-pod informer", fn, _real, _experiment, type(None), NAME,
                    note="The deltas the scheduler's assigned-pod informer pops for one pod's life.")
 
@@ -147,7 +177,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario or "three-nodes",), seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario or "three-nodes",), seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -172,6 +202,6 @@ TASK = Task(
            "clientState.Delete(d.Object); h.OnDelete(d.Object) } }`.",
            "`for d in deltas:` `if d.type in (SYNC, ADDED, UPDATED): old, exists = client_state.get(d.object)` ... "
            "`elif d.type == DELETED: client_state.delete(d.object); handler.on_delete(d.object)`."),
-    returns=type(None), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb04:informer_process",
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb04:informer_process",
     scenario_plugin=_scenario_plugin,
 )

@@ -17,8 +17,9 @@ from kschedlearn.apimachinery.watch import Event
 from kschedlearn.client_go.tools.cache import reflector as refl
 from kschedlearn.client_go.tools.cache.store import meta_namespace_key_func, new_store
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView, describe
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 
 TASK_ID = "4.2"
 NAME = "reflector_handle_event"
@@ -153,6 +154,15 @@ def _patch(fn: Callable[..., Any]) -> Iterator[None]:
         yield
 
 
+def _left(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    reflector, _, resource_version = args
+    return f"store {describe(sorted(reflector.store.list_keys()))}; resume from resourceVersion {resource_version[0]}"
+
+
+#: a watch event's handling is judged by its answer, the store and the resourceVersion it left
+CALL_VIEW = CallView(state=_left)
+
+
 def _real(reflector: Any, event: Any, resource_version: list[str]) -> bool:
     return _REAL(reflector, event, resource_version)
 
@@ -171,8 +181,6 @@ def _experiment(handle: Callable[..., Any], rows: list[tuple[str, str]]) -> None
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the Reflector", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the Reflector", fn, _real, _experiment, bool, NAME,
                    note="A pod reflector that last listed at RV 5 receives four watch events.")
 
@@ -180,7 +188,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario,) if scenario else ("three-nodes", "assume-expiry"),
+    return run_capstone(TASK_ID, fn, (scenario,) if scenario else ("three-nodes", "assume-expiry"),
                         seed=seed, seconds=seconds)
 
 
@@ -209,6 +217,6 @@ TASK = Task(
            "`if reflector.expected_type is not None and type(event.object) is not reflector.expected_type: return False`; "
            "... `resource_version[0] = event.object.metadata.resource_version`; "
            "`reflector._set_last_sync_resource_version(resource_version[0])`; `return True`."),
-    returns=bool, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb04:reflector_handle_event",
+    returns=bool, cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb04:reflector_handle_event",
     scenario_plugin=_scenario_plugin,
 )

@@ -13,7 +13,7 @@ from typing import Any
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, swap_attr
 from kschedlearn.scheduler.schedulercache import node_info as ni
 
 TASK_ID = "5.1"
@@ -99,8 +99,6 @@ def _experiment(calc: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "NodeInfo accounting", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "NodeInfo accounting", fn, _REAL, _experiment, tuple, NAME,
                    note="A 4-cpu node receives three pods; the predicates read 'requested', the "
                         "priorities read 'non-zero'.")

@@ -12,8 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, describe_cache, node, pod, requests, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
 from kschedlearn.observe.views import cache_state
 
@@ -72,6 +73,14 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+def _cache(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    return describe_cache(args[0] if args else kwargs["cache"])
+
+
+#: a sweep is judged by the cache it leaves
+CALL_VIEW = CallView(state=_cache, returns=False)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def cleanup(self: SchedulerCache, now: float) -> None:
@@ -98,8 +107,6 @@ def _experiment(cleanup: Callable[..., Any], rows: list[tuple[str, str]]) -> Non
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the scheduler cache", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the scheduler cache", fn, _REAL, _experiment, type(None), NAME,
                    note="TTL 30 s. web-1 is bound at t=0 and never confirmed (its watch event is "
                         "lost); web-2's bind is still in flight until its binding finishes at t=20.")
@@ -124,6 +131,6 @@ TASK = Task(
            "`for key in list(cache._assumed_pods): ps = cache._pod_states[key]`; `if not "
            "ps.binding_finished: continue`; `if now > ps.deadline: cache._expire_pod(key, ps)` - "
            "iterate over a copy because expiring deletes from the dict."),
-    returns=type(None), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb05:cleanup_assumed_pods",
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb05:cleanup_assumed_pods",
     quiz="cache",
 )

@@ -13,8 +13,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, pod, requests, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, describe_cache, pod, requests, swap_attr
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
 from kschedlearn.observe.views import cache_state
@@ -94,6 +95,14 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+def _cache(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    return describe_cache(args[0] if args else kwargs["cache"])
+
+
+#: an AddPod is judged by the cache it leaves (confirmed, re-added, counted once)
+CALL_VIEW = CallView(state=_cache, returns=False)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def add_pod(self: SchedulerCache, p: Any) -> None:
@@ -121,8 +130,6 @@ def _experiment(add: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the scheduler cache", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the scheduler cache", fn, _REAL, _experiment, type(None), NAME,
                    note="TTL 30 s. web-1 is confirmed at once; web-2's watch event is late, so it expires and is added back.")
 
@@ -131,7 +138,7 @@ def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int,
     from kschedlearn.exercises.capstone import run_capstone
 
     names = (scenario,) if scenario else ("three-nodes", "assume-expiry")
-    return run_capstone(TASK_ID, lambda: _patch(fn), names, seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, names, seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -158,6 +165,6 @@ TASK = Task(
            "`key = get_pod_key(pod)`; `with cache._mu: curr = cache._pod_states.get(key)`; `if curr is not None and "
            "cache._assumed_pods.get(key, False): ...; del cache._assumed_pods[key]; cache._pod_states[key].deadline = None`; "
            "`elif curr is None: cache._add_pod(pod); cache._pod_states[key] = _PodState(pod=pod)`; `else: raise CacheError(...)`."),
-    returns=type(None), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb05:add_pod",
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb05:add_pod",
     scenario_plugin=_scenario_plugin,
 )

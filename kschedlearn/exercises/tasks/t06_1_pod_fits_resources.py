@@ -18,7 +18,7 @@ from kschedlearn.api.v1.node import Node, NodeStatus
 from kschedlearn.api.v1.pod import Container, Pod, PodSpec, ResourceRequirements
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, schedule_pods
+from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, schedule_pods
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.predicates.metadata import predicate_metadata
 from kschedlearn.scheduler.factory import plugins
@@ -140,8 +140,6 @@ def _equal() -> list[Any]:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "PodFitsResources", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the generic scheduler's predicates", fn, _REAL, _experiment, tuple, NAME,
                    note="Eight 900m pods onto nodes of 1, 2 and 4 cpus (the small one allows 2 pods), "
                         "with your function as the only predicate and equal priorities.")

@@ -13,7 +13,7 @@ from typing import Any
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, run_simulation, schedule_pods
+from kschedlearn.exercises.tasks._common import GO, compare, node, pod, schedule_pods
 from kschedlearn.exercises.tasks.t06_1_pod_fits_resources import _equal
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.predicates.metadata import predicate_metadata
@@ -76,8 +76,6 @@ def _experiment(pred: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "PodFitsHostPorts", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the generic scheduler's predicates", fn, _REAL, _experiment, tuple, NAME,
                    note="Four ingress pods wanting host ports 80 and 443 onto three nodes: the "
                         "fourth has nowhere to go.")

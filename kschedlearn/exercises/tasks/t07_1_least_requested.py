@@ -7,13 +7,13 @@ https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/algori
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks import _priority_cases
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, schedule_pods
+from kschedlearn.exercises.tasks._common import GO, compare, in_running_algorithms, node, pod, requests, schedule_pods
 from kschedlearn.scheduler.algorithm.priorities.least_requested import least_requested_priority_map
 from kschedlearn.scheduler.algorithm.types import PriorityConfig
 from kschedlearn.scheduler.api.types import HostPriority
@@ -33,17 +33,30 @@ def _cases() -> list[fw.Case]:
 
 
 @contextmanager
-def map_priority_patch(name: str, fn: Callable[..., Any]) -> Iterator[None]:
-    """Re-register the map priority ``name`` with ``fn`` (same weight), restored after."""
-    registry = plugins.default_registry()
+def map_priority_patch(name: str, fn: Callable[..., Any], registry: Any = None) -> Iterator[None]:
+    """Re-register the map priority ``name`` with ``fn`` (same weight) in ``registry`` (the
+    default registry), restored after."""
+    registry = registry if registry is not None else plugins.default_registry()
     old = dict(registry.priority_function_map)
     weight = old[name].weight if name in old else 1
-    plugins.register_priority_function2(name, fn, None, weight)
+    plugins.register_priority_function2(name, fn, None, weight, registry=registry)
     try:
         yield
     finally:
         registry.priority_function_map.clear()
         registry.priority_function_map.update(old)
+
+
+@contextmanager
+def live_map_priority_patch(name: str, fn: Callable[..., Any], log: Any, simulation: Any) -> Iterator[None]:
+    """For a running simulation: ``fn`` (each call recorded) in the plugin registry the
+    simulation configures its schedulers from (a copy taken when its world was first built), and
+    in the map priority ``name`` of every scheduler it already configured."""
+    recorded = log.wrap(fn)
+    own = getattr(simulation, "_registry", None)
+    with map_priority_patch(name, recorded), map_priority_patch(name, recorded, own) if own is not None \
+            else nullcontext(), in_running_algorithms(simulation, {}, {name: recorded}):
+        yield
 
 
 def spread_experiment(prio: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
@@ -55,8 +68,6 @@ def spread_experiment(prio: Callable[..., Any], rows: list[tuple[str, str]]) -> 
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "LeastRequestedPriority", lambda: map_priority_patch("LeastRequestedPriority", fn), simulation)
     return compare(TASK_ID, "the generic scheduler's priorities", fn, _REAL, spread_experiment, HostPriority, NAME,
                    note="Six pods onto nodes (2 cpu, 4Gi), (4 cpu, 4Gi), (4 cpu, 16Gi) with your "
                         "function as the only priority; each choice is assumed before the next pod.")
@@ -85,4 +96,5 @@ TASK = Task(
     protected=("pod", "meta", "node_info"),
     returns=HostPriority, cases=_cases, patch=lambda fn: map_priority_patch("LeastRequestedPriority", fn),
     plug_in=_plug_in, solution="nb07:least_requested_priority_map",
+    live=lambda fn, log, simulation: live_map_priority_patch("LeastRequestedPriority", fn, log, simulation),
 )

@@ -12,8 +12,8 @@ from typing import Any
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
 from kschedlearn.exercises.tasks import _priority_cases
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation
-from kschedlearn.exercises.tasks.t07_1_least_requested import map_priority_patch, spread_experiment
+from kschedlearn.exercises.tasks._common import GO, compare
+from kschedlearn.exercises.tasks.t07_1_least_requested import live_map_priority_patch, map_priority_patch, spread_experiment
 from kschedlearn.scheduler.algorithm.priorities.balanced_resource_allocation import balanced_resource_allocation_map
 from kschedlearn.scheduler.api.types import HostPriority
 
@@ -32,8 +32,6 @@ def _cases() -> list[fw.Case]:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, _PRIO, lambda: map_priority_patch(_PRIO, fn), simulation)
     return compare(TASK_ID, "the generic scheduler's priorities", fn, _REAL, spread_experiment, HostPriority, NAME,
                    note="Six pods onto nodes (2 cpu, 4Gi), (4 cpu, 4Gi), (4 cpu, 16Gi) with your "
                         "function as the only priority; each choice is assumed before the next pod.")
@@ -61,4 +59,5 @@ TASK = Task(
     protected=("pod", "meta", "node_info"),
     returns=HostPriority, cases=_cases, patch=lambda fn: map_priority_patch(_PRIO, fn),
     plug_in=_plug_in, solution="nb07:balanced_resource_allocation_map",
+    live=lambda fn, log, simulation: live_map_priority_patch(_PRIO, fn, log, simulation),
 )

@@ -12,8 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, run_simulation, schedule_pods, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, node, pod, requests, schedule_pods, swap_attr
 from kschedlearn.scheduler.algorithm.types import PriorityConfig, empty_metadata_producer
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.core.generic_scheduler import GenericScheduler, SchedulingError, equal_priority_map
@@ -71,6 +72,10 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+#: selectHost is judged by the host and by the round-robin counter it leaves
+CALL_VIEW = CallView(state=lambda args, kwargs: f"lastNodeIndex {args[0].last_node_index}")
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def select(self: GenericScheduler, priority_list: list[HostPriority]) -> str:
@@ -88,8 +93,6 @@ def _experiment(select: Callable[..., Any], rows: list[tuple[str, str]]) -> None
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "selectHost", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "genericScheduler.Schedule", fn, _real, _experiment, str, NAME,
                    note="Five pods, three equal nodes, EqualPriority: every node ties, so selectHost's "
                         "round robin alone spreads the pods.")
@@ -113,5 +116,5 @@ TASK = Task(
            "sorted(priority_list, key=lambda hp: (hp.score, hp.host), reverse=True)`; `ties = number of "
            "leading entries with ranked[0].score`; `ix = g.last_node_index % ties`; "
            "`g.last_node_index += 1`; `return ranked[ix].host`."),
-    returns=str, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb07:select_host", quiz="select_host",
+    returns=str, cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb07:select_host", quiz="select_host",
 )

@@ -16,7 +16,7 @@ from typing import Any
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, methods_looked_up_at_call_time, swap_attr
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as ss
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.scheduler.schedulercache import node_info as schedulercache_node_info
@@ -100,6 +100,14 @@ def _patch(fn: Callable[..., Any]) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def _live(fn: Callable[..., Any], log: Any, simulation: Any) -> Iterator[None]:
+    """For a running simulation: the patch, reaching schedulers configured before it too."""
+    with _patch(log.wrap(fn)), methods_looked_up_at_call_time(simulation, ss.SelectorSpread,
+                                                               "calculate_spread_priority"):
+        yield
+
+
 def _real(nodes: list[tuple[str, str]], counts: dict[str, int]) -> list[int]:
     """The real CalculateSpreadPriority on nodes and pods built to give exactly these counts."""
     from kschedlearn.api.v1 import ObjectMeta, Pod
@@ -135,8 +143,6 @@ def _experiment(reduce: Callable[..., Any], rows: list[tuple[str, str]]) -> None
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "SelectorSpreadPriority", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "SelectorSpreadPriority", fn, _real, _experiment, list, NAME,
                    note="Five replicas of one service, each placed on its best-spread node; two zones and an "
                         "unzoned node. The first replica has no matching pods yet (counts = {}).")
@@ -145,7 +151,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario or "spread-and-affinity",), seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario or "spread-and-affinity",), seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -176,5 +182,5 @@ TASK = Task(
            "`f32(1.0 / 3.0)`, not `f32(1 - ZONE_WEIGHTING)`; with max_zone == 0 the share is `math.nan` and "
            "`go_int(nan)` gives the 1.6 result."),
     returns=list, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb07:selector_spread_reduce",
-    scenario_plugin=_scenario_plugin,
+    scenario_plugin=_scenario_plugin, live=_live,
 )

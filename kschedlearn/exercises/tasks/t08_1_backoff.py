@@ -12,8 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView, describe
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 from kschedlearn.scheduler.util.backoff_utils import BackoffEntry, create_pod_backoff_with_clock
 
 TASK_ID = "8.1"
@@ -68,6 +69,11 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+#: getBackoff is judged by the wait it returns and the entry's next backoff
+CALL_VIEW = CallView(subject=lambda args, kwargs: f"backoff {args[0].backoff:g} s, max {describe(args[1:])}",
+                     state=lambda args, kwargs: f"next backoff {args[0].backoff:g} s")
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def get_backoff(self: BackoffEntry, max_duration: float) -> float:
@@ -87,8 +93,6 @@ def _experiment(get: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "the pod backoff", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "the scheduler's error handler backoff", fn, _real, _experiment, (int, float), NAME,
                    note="A pod that never fits: the error func waits this long before re-queueing it.")
 
@@ -107,5 +111,5 @@ TASK = Task(
            "newDuration := time.Duration(duration) * 2; if newDuration > maxDuration { newDuration = "
            "maxDuration }; entry.backoff = newDuration; return duration`.",
            "`duration = entry.backoff`; `entry.backoff = min(duration * 2, max_duration)`; `return duration`."),
-    returns=(int, float), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb08:get_backoff",
+    returns=(int, float), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb08:get_backoff",
 )

@@ -20,8 +20,9 @@ from typing import Any
 from kschedlearn import sim
 from kschedlearn.api.v1 import Binding, EventSource, ObjectMeta, Pod, PodCondition, PodSpec
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, describe_cache, swap_attr
 from kschedlearn.scheduler.schedulercache.node_info import CacheError
 from kschedlearn.scheduler.scheduler import Config, Scheduler
 from kschedlearn.scheduler.testing import FakeNodeLister
@@ -185,6 +186,17 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+def _after(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    from kschedlearn import sim  # noqa: PLC0415
+
+    sched = args[0] if args else kwargs["sched"]
+    return f"returned at t={sim.now():g}s; cache: {describe_cache(sched.config.scheduler_cache)}"
+
+
+#: a scheduleOne is judged by when it returned (a bind made in line returns later) and the cache
+CALL_VIEW = CallView(subject=lambda args, kwargs: "", state=_after, returns=False)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def schedule_one(self: Scheduler) -> None:
@@ -207,8 +219,6 @@ def plug_in_for(task_id: str) -> Callable[..., fw.PlugInReport]:
     """The plug-in experiment, reported under ``task_id`` (8.2 and its variants 8.2a / 8.2b)."""
 
     def plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-        if simulation is not None:
-            return run_simulation(task_id, "scheduleOne", lambda: _patch(fn), simulation)
         return compare(task_id, "scheduleOne", fn, _REAL, _experiment, type(None), NAME,
                        note="Go's TestScheduler fakes: the algorithm always picks machine1; the binder fails on request.")
 
@@ -222,7 +232,7 @@ def scenario_plugin_for(task_id: str) -> Callable[..., Any]:
         from kschedlearn.exercises.capstone import run_capstone
 
         names = (scenario,) if scenario else SCENARIOS
-        return run_capstone(task_id, lambda: _patch(fn), names, seed=seed, seconds=seconds)
+        return run_capstone(task_id, fn, names, seed=seed, seconds=seconds)
 
     return scenario_plugin
 
@@ -263,6 +273,6 @@ TASK = Task(
            "`cfg.scheduler_cache.assume_pod(assumed)`; define `def bind(): ...` inside schedule_one (it sees "
            "pod, assumed, dest) and end with `sim.go(bind, name=f\"bind {pod.metadata.namespace}/{pod.metadata.name}\")` "
            "- not `bind()`."),
-    returns=type(None), cases=_cases, patch=_patch, plug_in=plug_in_for(TASK_ID), solution="nb08:schedule_one",
-    scenario_plugin=scenario_plugin_for(TASK_ID),
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=plug_in_for(TASK_ID),
+    solution="nb08:schedule_one", scenario_plugin=scenario_plugin_for(TASK_ID),
 )

@@ -103,6 +103,7 @@ TASK = Task(
            "`attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=dest))`; `sim.go(bind, name=...)`.",
            "Blanks 8 and 9 are the cache's `finish_binding` and `forget_pod`; blanks 4, 6 and 7 are `pod`, "
            "`assumed` and `dest` - which one goes where is the point of the exercise."),
-    returns=type(None), cases=base._cases, patch=base._patch, plug_in=base.plug_in_for(TASK_ID),
+    returns=type(None), cases=base._cases, call_view=base.CALL_VIEW, patch=base._patch,
+    plug_in=base.plug_in_for(TASK_ID),
     solution="nb08:schedule_one", scenario_plugin=base.scenario_plugin_for(TASK_ID), stub=STUB,
 )

@@ -55,6 +55,7 @@ TASK = Task(
            "What `sched.config` holds: `next_pod`, `algorithm`, `node_lister`, `scheduler_cache`, `binder`, "
            "`error`, `recorder`, `pod_condition_updater`, `metrics` - Go's Config fields in snake_case.",
            "Stuck? Exercise 8.2a has the whole function with blanks; 8.2's hints name every call."),
-    returns=type(None), cases=base._cases, patch=base._patch, plug_in=base.plug_in_for(TASK_ID),
+    returns=type(None), cases=base._cases, call_view=base.CALL_VIEW, patch=base._patch,
+    plug_in=base.plug_in_for(TASK_ID),
     solution="nb08:schedule_one", scenario_plugin=base.scenario_plugin_for(TASK_ID), stub=STUB,
 )

@@ -19,8 +19,9 @@ from kschedlearn.apimachinery.api.errors import GroupResource, new_not_found
 from kschedlearn.client.leaderelection import LeaderCallbacks, LeaderElectionConfig, LeaderElector
 from kschedlearn.client.leaderelection.resourcelock import LeaderElectionRecord
 from kschedlearn.exercises import framework as fw
+from kschedlearn.exercises.calls import CallView, describe
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, run_simulation, swap_attr
+from kschedlearn.exercises.tasks._common import GO, compare, swap_attr
 
 TASK_ID = "9.1"
 NAME = "try_acquire_or_renew"
@@ -137,6 +138,20 @@ def _cases() -> list[fw.Case]:
     ]
 
 
+def _candidate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    le = args[0] if args else kwargs["le"]
+    return f"{le.config.lock.identity()} at t={sim.now():g}s"
+
+
+def _observed(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    le = args[0] if args else kwargs["le"]
+    return f"observed {describe(le.observed_record)} at {le.observed_time:g}"
+
+
+#: an attempt is judged by its answer and by what the candidate then believes about the lock
+CALL_VIEW = CallView(subject=_candidate, state=_observed)
+
+
 @contextmanager
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     def try_acquire_or_renew(self: LeaderElector) -> bool:
@@ -192,8 +207,6 @@ class _Named:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "leader election", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "leader election", fn, _REAL, _experiment, bool, NAME,
                    note="Lease 10 s; a and b try every 2 s; a dies at t=6 s, so b may take over once it has seen "
                         "the record unchanged for 10 s.")
@@ -202,7 +215,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario or "ha-failover",), seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario or "ha-failover",), seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -230,6 +243,6 @@ TASK = Task(
            "`if le.observed_time + le.config.lease_duration > now and old.holder_identity != lock.identity(): return False`; "
            "`record = attrs.evolve(record, acquire_time=old.acquire_time, leader_transitions=old.leader_transitions)` "
            "when renewing."),
-    returns=bool, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb09:try_acquire_or_renew",
+    returns=bool, cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb09:try_acquire_or_renew",
     scenario_plugin=_scenario_plugin,
 )

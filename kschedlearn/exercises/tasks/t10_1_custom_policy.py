@@ -12,9 +12,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import attrs
+
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, compare, node, pod, run_simulation, schedule_pods
+from kschedlearn.exercises.tasks._common import GO, compare, in_running_algorithms, node, pod, schedule_pods
 from kschedlearn.scheduler.api.v1.types import load_policy
 from kschedlearn.scheduler.factory import plugins
 
@@ -127,6 +129,76 @@ def _patch(fn: Callable[..., Any]) -> Iterator[None]:
         registry.priority_function_map.update(old_prios)
 
 
+def _added(registry: Any, fn: Callable[..., Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``fn(registry)``; the predicate and priority factories it added or replaced, by name."""
+    preds, prios = dict(registry.fit_predicate_map), dict(registry.priority_function_map)
+    fn(registry)
+    return ({n: f for n, f in registry.fit_predicate_map.items() if preds.get(n) is not f},
+            {n: f for n, f in registry.priority_function_map.items() if prios.get(n) is not f})
+
+
+def _recorded_factories(registry: Any, added: tuple[dict[str, Any], dict[str, Any]], log: Any) -> None:
+    """Replace the added factories by ones whose functions record each call in ``log``."""
+    preds, prios = added
+    for name, factory in preds.items():
+        registry.fit_predicate_map[name] = lambda args, f=factory, n=name: log.wrap(f(args), label=n)
+    for name, pcf in prios.items():
+        registry.priority_function_map[name] = _recorded_priority(pcf, name, log)
+
+
+def _recorded_priority(pcf: Any, name: str, log: Any) -> Any:
+    def map_reduce(args: Any, f: Any = pcf.map_reduce_function) -> Any:
+        map_fn, reduce_fn = f(args)
+        return log.wrap(map_fn, label=name), (log.wrap(reduce_fn, label=f"{name} (reduce)") if reduce_fn else None)
+
+    def function(args: Any, f: Any = pcf.function) -> Any:
+        return log.wrap(f(args), label=name)
+
+    return attrs.evolve(pcf, map_reduce_function=map_reduce if pcf.map_reduce_function else None,
+                        function=function if pcf.function else None)
+
+
+@contextmanager
+def _recording(fn: Callable[..., Any], log: Any) -> Iterator[None]:
+    """``_patch``, with every call of the predicates and priorities ``fn`` registers recorded."""
+    def register(registry: Any) -> None:
+        _recorded_factories(registry, _added(registry, fn), log)
+
+    log.what = f"the plugins your {NAME}() registers"
+
+    with _patch(register):
+        yield
+
+
+@contextmanager
+def _live(fn: Callable[..., Any], log: Any, simulation: Any) -> Iterator[None]:
+    """For a running simulation: the learner's plugins (recorded) in the registry and in place
+    of the same names in every scheduler the simulation already configured."""
+    log.what = f"the plugins your {NAME}() registers"
+    fresh = plugins.new_plugin_registry()
+    added = _added(fresh, fn)
+    _recorded_factories(fresh, added, log)
+    args = plugins.PluginFactoryArgs()
+    preds = {n: fresh.fit_predicate_map[n](args) for n in added[0]}
+    prios = {n: fresh.priority_function_map[n].map_reduce_function(args)[0] for n in added[1]
+             if fresh.priority_function_map[n].map_reduce_function is not None}
+    # the default registry, and the copy the simulation configures its schedulers from
+    registries = [r for r in (plugins.default_registry(), getattr(simulation, "_registry", None)) if r is not None]
+    saved = [(r, dict(r.fit_predicate_map), dict(r.priority_function_map)) for r in registries]
+    for r in registries:
+        r.fit_predicate_map.update({n: fresh.fit_predicate_map[n] for n in added[0]})
+        r.priority_function_map.update({n: fresh.priority_function_map[n] for n in added[1]})
+    try:
+        with in_running_algorithms(simulation, preds, prios):
+            yield
+    finally:
+        for r, old_preds, old_prios in saved:
+            r.fit_predicate_map.clear()
+            r.fit_predicate_map.update(old_preds)
+            r.priority_function_map.clear()
+            r.priority_function_map.update(old_prios)
+
+
 def _experiment(fn: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
     preds, prios = _build(fn)
     schedule_pods(preds, prios, _nodes(), _pending(), rows)
@@ -139,8 +211,6 @@ def _reference(registry: Any) -> None:
 
 
 def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    if simulation is not None:
-        return run_simulation(TASK_ID, "a policy file", lambda: _patch(fn), simulation)
     return compare(TASK_ID, "a scheduler configured by a policy file", fn, _reference, _experiment,
                    type(None), NAME, note="Policy: " + POLICY)
 
@@ -171,4 +241,5 @@ TASK = Task(
            "`register_fit_predicate('DedicatedNodes', pred, registry=registry)` and "
            "`register_priority_function2('FewestPods', prio, None, 1, registry=registry)`."),
     returns=type(None), cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb10:register_plugins",
+    recording=_recording, live=_live, baseline="reference",
 )

@@ -22,7 +22,7 @@ from typing import Any
 
 from kschedlearn.exercises import framework as fw
 from kschedlearn.exercises.registry import Task
-from kschedlearn.exercises.tasks._common import GO, swap_attr
+from kschedlearn.exercises.tasks._common import GO, methods_looked_up_at_call_time, swap_attr
 from kschedlearn.scheduler.algorithm.priorities import selector_spreading as ss
 
 TASK_ID = "11.1"
@@ -79,6 +79,25 @@ def fixed_function(name: str, old: str, new: str) -> tuple[Any, str, Any]:
 def _patch(fn: Callable[..., Any]) -> Iterator[None]:
     owner, attr, edited = fixed_function(*answer_of(fn))
     with swap_attr(owner, attr, edited):
+        yield
+
+
+@contextmanager
+def _recording(fn: Callable[..., Any], log: Any) -> Iterator[None]:
+    """``_patch``, with every call of the (fixed) CalculateSpreadPriority recorded: a fix is
+    judged by the scores it gives, whichever line it edits."""
+    log.what = "CalculateSpreadPriority with your fix"
+    with _patch(fn):
+        current = ss.SelectorSpread.calculate_spread_priority
+        with swap_attr(ss.SelectorSpread, "calculate_spread_priority", log.wrap(current)):
+            yield
+
+
+@contextmanager
+def _live(fn: Callable[..., Any], log: Any, simulation: Any) -> Iterator[None]:
+    """For a running simulation: the recording patch, reaching schedulers configured before it."""
+    with _recording(fn, log), methods_looked_up_at_call_time(simulation, ss.SelectorSpread,
+                                                              "calculate_spread_priority"):
         yield
 
 
@@ -167,7 +186,7 @@ def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
 def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
     from kschedlearn.exercises.capstone import run_capstone
 
-    return run_capstone(TASK_ID, lambda: _patch(fn), (scenario or SCENARIO,), seed=seed, seconds=seconds)
+    return run_capstone(TASK_ID, fn, (scenario or SCENARIO,), seed=seed, seconds=seconds)
 
 
 TASK = Task(
@@ -179,8 +198,9 @@ TASK = Task(
            "(`sim.decision('default/web-1')`), find the function in "
            "`kschedlearn.scheduler.algorithm.priorities.selector_spreading`, and write the one-line fix. "
            "`the_bug()` returns `(function, buggy line, fixed line)`; the check runs the scenario with your "
-           "fix. `plug_in_scenario(\"11.1\", the_bug)` shows the changed outcome against 1.6."),
-    go_links=(("selector_spreading.go CalculateSpreadPriority",
+           "fix. `plug_in_scenario(\"11.1\", the_bug)` compares your fix, score by score, with upstream's "
+           "(PR #55172) and shows how both change 1.6's outcome."),
+    go_links=(("selector_spreading.go CalculateSpreadPriority (its zone score, lines 170-180)",
                GO + "plugin/pkg/scheduler/algorithm/priorities/selector_spreading.go#L96-L192"),),
     hints=("Look at SelectorSpreadPriority's row of the decision: the zoned nodes get -9223372036854775808, the "
            "minimum int64 - that is what Go's int() makes of NaN on amd64. Where can a NaN come from?",
@@ -190,5 +210,6 @@ TASK = Task(
            "`inspect.getsource(selector_spreading._zone_share)`: replace the line that returns NaN by one that "
            "treats an all-empty zone set as best (share 1.0, so zoneScore = maxPriority, as upstream does)."),
     returns=tuple, cases=_cases, patch=_patch, plug_in=_plug_in, solution="nb11:the_bug",
-    scenario_plugin=_scenario_plugin, changes_outcome=True, time_limit=60.0,
+    scenario_plugin=_scenario_plugin, changes_outcome=True, time_limit=60.0, recording=_recording, live=_live,
+    baseline="reference",
 )
