@@ -24,7 +24,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Simulation", "__version__", "open_explorer"]
+__all__ = ["Simulation", "__version__", "course", "open_explorer", "progress"]
 
 
 def __getattr__(name: str) -> Any:
@@ -42,3 +42,17 @@ def open_explorer(simulation: Any) -> Any:
     from kschedlearn.widgets.explorer import Explorer
 
     return Explorer(simulation).display()
+
+
+def course() -> Any:
+    """The course map: the notebooks in order, their measured time, and your progress."""
+    from kschedlearn.curriculum.report import course as course_map
+
+    return course_map()
+
+
+def progress() -> Any:
+    """What you passed (objectives, predictions, checks, exercises, mastery); ``.reset()`` starts over."""
+    from kschedlearn.curriculum.report import progress as read_progress
+
+    return read_progress()

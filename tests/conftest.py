@@ -12,18 +12,30 @@ It stands aside (an ordinary exit) in pytest-xdist workers, when the session did
 end or ends in a usage error (printed after the cleanups), when coverage is
 measuring (it saves its data from the interpreter's own shutdown), or when
 ``KSCHEDLEARN_TEST_NORMAL_EXIT=1`` is set.
+
+The learner's progress file goes to a temporary folder, never the user's (issue 22 item 4):
+``check``, predict cells, ``ask`` and the mastery check record what a learner passed in
+``$KSCHEDLEARN_DATA_DIR/progress.json``; the suite points that variable at a fresh temporary
+folder before anything is collected, so no test (nor a notebook kernel or subprocess a test
+starts, which inherit the environment) writes to the real one. Tests of the progress file itself
+set their own folder with ``monkeypatch``.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import shutil
 import sys
+import tempfile
 import threading
 
 import pytest
 
+from kschedlearn.curriculum.progress import ENV_VAR
+
 _SESSION: list[pytest.Session] = []
+_MADE: list[str] = []  # the progress folders this process made
 
 
 def _flush() -> None:
@@ -57,6 +69,14 @@ def _end_process(config: pytest.Config) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     # the first cleanup registered is the last one run
     config.add_cleanup(lambda: _end_process(config))
+    folder = tempfile.mkdtemp(prefix="kschedlearn-test-progress-")
+    _MADE.append(folder)
+    os.environ[ENV_VAR] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _MADE:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.hookimpl(trylast=True)

@@ -11,14 +11,24 @@ marker: ``# %% tags=["predict"]`` or ``# %% [markdown] tags=["recap"]`` (stored 
 
 Executing keeps the outputs (static SVG diagrams included) in the committed notebooks, so
 GitHub and nbviewer show them without a kernel.
+
+A markdown cell tagged ``objectives`` (``# %% [markdown] tags=["objectives"]``, its body left
+empty) is written from the notebook's unit in ``kschedlearn/curriculum/units.py``: title,
+objectives, prerequisites, exercises and the learner time. The time is *measured*: after the
+headless run, ``kschedlearn.curriculum.timing.measure`` weighs each cell's execution time, prose,
+code, figures and checked activities, and the result goes to
+``kschedlearn/curriculum/data/timings.json`` and into the cell. The build runs its kernels with
+``$KSCHEDLEARN_DATA_DIR`` pointing at a temporary folder, so building records no progress.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,6 +38,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "notebooks" / "src"
 OUT = ROOT / "notebooks"
+TIMINGS = ROOT / "kschedlearn" / "curriculum" / "data" / "timings.json"
 _TAGS = re.compile(r"tags=(\[[^\]]*\])")
 
 
@@ -77,6 +88,33 @@ def parse_source(text: str) -> nbformat.NotebookNode:
     return nb
 
 
+def fill_objectives(nb: nbformat.NotebookNode, stem: str) -> None:
+    """Write the ``objectives`` cell of notebook ``stem`` from its unit (a notebook without a unit,
+    or a unit without that cell, is an error naming both)."""
+    from kschedlearn.curriculum import catalog
+
+    cells = [c for c in nb.cells if "objectives" in c.metadata.get("tags", [])]
+    try:
+        unit = catalog.unit(stem)
+    except KeyError:
+        if cells:
+            raise SystemExit(f"{stem}: has an objectives cell but no unit in kschedlearn/curriculum/units.py") from None
+        return
+    if len(cells) != 1:
+        raise SystemExit(f"{stem}: needs exactly one cell tagged objectives, found {len(cells)}")
+    catalog.timings.cache_clear()
+    cells[0].source = catalog.render_objectives(unit)
+
+
+def record_timing(nb: nbformat.NotebookNode, stem: str) -> None:
+    """Measure the executed notebook and store its learner time in ``timings.json``."""
+    from kschedlearn.curriculum.timing import measure
+
+    data = json.loads(TIMINGS.read_text(encoding="utf-8")) if TIMINGS.exists() else {}
+    data[stem] = measure(nb).as_json()
+    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS.write_text(json.dumps(dict(sorted(data.items())), indent=1) + "\n", encoding="utf-8")
+
 def refresh_markdown(src: Path) -> Path:
     """Copy the markdown cells of ``src`` into the built notebook, keeping its outputs.
 
@@ -97,16 +135,29 @@ def refresh_markdown(src: Path) -> Path:
     for old_cell, new_cell in zip(old.cells, new.cells):
         if old_cell.cell_type == "markdown":
             old_cell.source = new_cell.source
+    fill_objectives(old, src.stem)  # the objectives cell comes from the catalog, not the source
     nbformat.write(old, out)
     return out
 
 
 def build(src: Path, execute: bool, timeout: int = 600) -> Path:
     nb = parse_source(src.read_text(encoding="utf-8"))
+    fill_objectives(nb, src.stem)
     out = OUT / (src.stem + ".ipynb")
     if execute:
-        NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                       resources={"metadata": {"path": str(OUT)}}).execute()
+        with tempfile.TemporaryDirectory(prefix="kschedlearn-build-progress-") as progress_dir:
+            before = os.environ.get("KSCHEDLEARN_DATA_DIR")
+            os.environ["KSCHEDLEARN_DATA_DIR"] = progress_dir  # the kernel inherits it: no progress recorded
+            try:
+                NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                               resources={"metadata": {"path": str(OUT)}}).execute()
+            finally:
+                if before is None:
+                    os.environ.pop("KSCHEDLEARN_DATA_DIR", None)
+                else:
+                    os.environ["KSCHEDLEARN_DATA_DIR"] = before
+        record_timing(nb, src.stem)
+        fill_objectives(nb, src.stem)  # now with the time just measured
     nbformat.write(nb, out)
     return out
 

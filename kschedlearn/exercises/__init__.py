@@ -32,18 +32,32 @@ __all__ = [
 ]
 
 
-def check(task_id: str, fn: Callable[..., Any], *, time_limit: float | None = None) -> CheckReport:
+def check(task_id: str, fn: Callable[..., Any], *, time_limit: float | None = None) -> Any:
     """Run task ``task_id``'s checks on ``fn`` and return the pass/fail table.
 
     The checks run in a forked child process (``kschedlearn.exercises.sandbox``), so an endless
     loop, ``sys.exit``, ``os._exit`` or a crash in ``fn`` is reported and never reaches the
     kernel. ``time_limit`` (seconds for the whole check, not per case) defaults to the task's.
+    The result is recorded in the learner's progress (kind ``exercise``; it counts as passed
+    when every case passed).
+
+    A notebook's code task has a key with a slash (``check("02/app-index", fn)``): it is judged
+    by :func:`kschedlearn.curriculum.activity.check_code` (kind ``check``).
     """
+    if isinstance(task_id, str) and "/" in task_id:
+        from kschedlearn.curriculum.activity import check_code
+
+        return check_code(task_id, fn)
     task = get_task(task_id)
     if not callable(fn):
         raise TypeError(f"check({task_id!r}, fn): fn must be your function, got {type(fn).__name__}")
     budget = _budget("check", task_id, "time_limit", task.time_limit if time_limit is None else time_limit)
-    return runner.check_task(task, fn, budget)
+    report = runner.check_task(task, fn, budget)
+    from kschedlearn.curriculum import progress
+
+    ok, total = report.counts
+    progress.record("exercise", task.id, report.passed, detail=f"{ok}/{total} cases")
+    return report
 
 
 def _budget(where: str, task_id: str, field: str, value: Any) -> float:

@@ -34,7 +34,9 @@ _TASK_MODULES = (
     "t07_3_select_host",
     "t07_4_selector_spread",
     "t08_1_backoff",
+    "t08_2a_schedule_one_blanks",
     "t08_2_schedule_one",
+    "t08_2b_schedule_one_spec",
     "t09_1_try_acquire_or_renew",
     "t10_1_custom_policy",
     "t11_1_find_the_bug",
@@ -63,6 +65,8 @@ class Task:
     - ``time_limit``: seconds of wall time one ``check`` (all cases) may take.
     - ``protected``: parameters (names as in the solution) the learner's function must only
       read; changing them fails the case.
+    - ``stub``: the learner stub's whole source, when it is not the solution's ``def`` line and
+      docstring over a TODO (a scaffold with blanks, a bare specification); None otherwise.
     - ``call_view``: how the plug-ins describe and compare each call (``calls.CallView``; None:
       the default, for functions that only read their inputs).
     - ``live(fn, log, simulation)``: the patch for a simulation already running, where ``patch``
@@ -95,6 +99,7 @@ class Task:
     scenario_plugin: Callable[..., Any] | None = None
     changes_outcome: bool = False
     protected: tuple[str, ...] = ()
+    stub: str | None = None
     call_view: Any = None
     baseline: str = "real"
     live: Callable[[Callable[..., Any], Any, Any], AbstractContextManager[None]] | None = None
@@ -115,7 +120,7 @@ class Task:
 
     @property
     def notebook(self) -> str:
-        """The learner notebook's file name, e.g. ``03-1-fifo-pop.ipynb``."""
+        """The learner notebook's file name, e.g. ``03-1-fifo-pop.ipynb`` (``08-2a-...`` for 8.2a)."""
         major, minor = self.id.split(".")
         return f"{int(major):02d}-{minor}-{self.slug}.ipynb"
 
@@ -142,9 +147,11 @@ def get_task(task_id: str) -> Task:
 
 
 def _module_id(module: str) -> str:
-    """``t03_1_fifo_pop`` -> ``3.1``."""
+    """``t03_1_fifo_pop`` -> ``3.1``; ``t08_2a_schedule_one_blanks`` -> ``8.2a`` (a letter marks a
+    variant of the same exercise: 8.2a with blanks, 8.2b from the bare specification)."""
     major, minor = module[1:].split("_")[:2]
-    return f"{int(major)}.{int(minor)}"
+    number = minor.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return f"{int(major)}.{int(number)}{minor[len(number):]}"
 
 
 def task_ids() -> tuple[str, ...]:

@@ -49,7 +49,9 @@ DEFAULT_SCENARIOS: dict[str, str] = {
     "7.3": "burst-100-pods",          # round robin among equally good nodes
     "7.4": "spread-and-affinity",     # two zones: the zone share decides
     "8.1": "unschedulable-then-fits", # the retry backoff 1 s, 2 s, 4 s ...
+    "8.2a": "three-nodes",            # 8.2a, 8.2, 8.2b: the capstone's three rungs, judged alike
     "8.2": "three-nodes",             # (plus bind-failure and assume-expiry: the capstone)
+    "8.2b": "three-nodes",
     "9.1": "ha-failover",             # the takeover time must match
     "10.1": str(DATA / "dedicated-nodes.yaml"),  # a policy naming DedicatedNodes and FewestPods
     "11.1": str(DATA / "quirk-selector-spread-nan.yaml"),  # the 1.6 SelectorSpread NaN

@@ -28,7 +28,10 @@ def _head_and_doc(fn: Callable[..., Any]) -> tuple[str, str]:
 
 
 def stub_source(task: Task) -> str:
-    """The source of the learner stub of ``task``: imports, def, docstring, TODO, raise."""
+    """The source of the learner stub of ``task``: imports, def, docstring, TODO, raise (or the
+    task's own ``stub`` text: a scaffold with blanks, a bare specification)."""
+    if task.stub is not None:
+        return f"{task.stub_imports}\n\n\n{task.stub.strip(chr(10))}\n"
     head, doc = _head_and_doc(task.load_solution())
     body = textwrap.indent(
         f"# TODO(task {task.id}): write {task.function_name} - see the docstring, check() and hint().\n"

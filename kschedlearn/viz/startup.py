@@ -12,7 +12,7 @@ import graphviz
 
 from kschedlearn.trace.snapshot import Snapshot
 from kschedlearn.viz._common import (
-    ACTIVE, IDLE_FG, MAX_ROWS, VISITED_BG, esc, mark, new_digraph, record_table,
+    ACTIVE, FOLLOW_BG, IDLE_FG, MAX_ROWS, VISITED_BG, esc, mark, new_digraph,
 )
 from kschedlearn.viz.controllers import add_startup_box
 
@@ -69,25 +69,53 @@ def _frame_states(snap: Snapshot) -> list[str]:
     return states
 
 
-def _goroutines_attrs(snap: Snapshot, prev: Snapshot | None) -> dict[str, str]:
+def _goroutine_rows(snap: Snapshot, prev: Snapshot | None) -> list[tuple[str, dict[str, str]]]:
+    """One small box per goroutine: the running one gold, the ones new since the previous
+    snapshot outlined (only those are lit, never the whole list)."""
     gs = snap.goroutines or ()
     before = {g.gid for g in prev.goroutines} if prev is not None and prev.goroutines else None
     limit = MAX_ROWS * 3
     rows = []
     for g in gs[:limit]:
         is_new = before is not None and g.gid not in before
+        current = g.name == snap.goroutine
         state = g.state + (f": {g.waiting_on}" if g.waiting_on else "")
-        rows.append([mark(f"{g.process}/{g.name}", new=is_new, follow=g.name == snap.goroutine), esc(state)])
-    footer = [f"… and {len(gs) - limit} more goroutines"] if len(gs) > limit else []
-    return record_table(f"goroutines started so far ({len(gs)})", ["process/goroutine", "state"], rows,
-                        footer=footer, empty="(none yet)")
+        state = state if len(state) <= 32 else state[:31] + "…"
+        style = {"shape": "box", "fontsize": "9", "height": "0.25", "margin": "0.06,0.02", "color": "#bbbbbb"}
+        if current:
+            style.update(style="filled", fillcolor=FOLLOW_BG)
+        if is_new:
+            style.update(color=ACTIVE, penwidth="2")
+        rows.append((mark(f"{g.process}/{g.name}  ·  {state}", new=is_new, follow=current), style))
+    if len(gs) > limit:
+        rows.append((f"… and {len(gs) - limit} more goroutines", {"shape": "plaintext", "fontsize": "9"}))
+    return rows
 
 
-def _stack_attrs(snap: Snapshot) -> dict[str, str]:
+def _stack_rows(snap: Snapshot) -> list[tuple[str, dict[str, str]]]:
     frames = snap.stack or ()
-    rows = [[esc(f.function), esc(f"{f.module}:{f.line}")] for f in frames[-MAX_ROWS:]]
-    return record_table(f"call stack of {snap.goroutine or '—'} (innermost last)", ["function", "where"], rows,
-                        empty="(no stack recorded)")
+    style = {"shape": "box", "fontsize": "9", "height": "0.25", "margin": "0.06,0.02", "color": "#bbbbbb"}
+    return [(esc(f"{f.function}  ·  {f.module}:{f.line}"), style) for f in frames[-MAX_ROWS:]]
+
+
+def _columns(g: graphviz.Digraph, prefix: str, title: str, rows: list[tuple[str, dict[str, str]]],
+             empty: str, height: int) -> list[list[str]]:
+    """Titled columns of boxes, top to bottom, at most ``height`` boxes each (a long list wraps
+    into the next column instead of making the picture tall); returns each column's node ids
+    (the first column starts with the title, the others with an empty spacer)."""
+    rows = rows or [(empty, {"shape": "plaintext", "fontsize": "9", "fontcolor": IDLE_FG})]
+    out = []
+    for k in range(0, len(rows), height):
+        head = f"{prefix}_title" if k == 0 else f"{prefix}_top{k}"
+        g.node(head, title if k == 0 else " ", shape="plaintext", fontsize="10")
+        ids = [head]
+        for i, (label, style) in enumerate(rows[k:k + height], start=k):
+            ids.append(f"{prefix}{i}")
+            g.node(ids[-1], label, **style)
+        for a, b in zip(ids, ids[1:]):
+            g.edge(a, b, style="invis", weight="10")
+        out.append(ids)
+    return out
 
 
 def startup(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
@@ -96,27 +124,44 @@ def startup(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
     snap = snapshot
     g = new_digraph("startup", rankdir="TB",
                     label=f"startup — t={snap.time:.3f}s  event #{snap.seq}" + (f"  [{snap.stage}]" if snap.stage else ""))
+    # Three columns whose rows share ranks (chain frame i, goroutine i, stack frame i): no table
+    # is taller than a rank, so the chain has no gaps, and the picture stays about as wide as tall.
+    g.attr(labeljust="l", nodesep="0.12", ranksep="0.12", newrank="true")
     states = _frame_states(snap)
     prev_states = _frame_states(previous_snapshot) if previous_snapshot is not None else None
-    with g.subgraph(name="cluster_chain") as c:
-        c.attr(label="call chain", style="rounded", color="#bbbbbb")
-        for i, ((label, where, _, _), state) in enumerate(zip(CHAIN, states)):
-            style: dict[str, str] = {"shape": "box", "style": "rounded"}
-            if state == "current":
-                style.update(style="rounded,filled,bold", fillcolor=ACTIVE, fontcolor="white", penwidth="2")
-            elif state == "visited":
-                style.update(style="rounded,filled", fillcolor=VISITED_BG)
-            elif state == "passed":
-                style.update(style="rounded,dashed")
-            else:
-                style.update(fontcolor=IDLE_FG, color=IDLE_FG)
-            if prev_states is not None and prev_states[i] == "ahead" and state != "ahead":
-                style["penwidth"] = "3"  # newly reached since the previous snapshot
-            c.node(f"f{i}", f"{label}\n{where}", **style)
-        for i in range(len(CHAIN) - 1):
-            c.edge(f"f{i}", f"f{i + 1}", color=IDLE_FG if states[i + 1] == "ahead" else "black")
-    g.node("goroutines", **_goroutines_attrs(snap, previous_snapshot))
-    g.node("stack", **_stack_attrs(snap))
-    g.edge("goroutines", "stack", style="invis")
+    chain = ["chain_title"]
+    g.node("chain_title", "call chain", shape="plaintext", fontsize="10")
+    for i, ((label, where, _, _), state) in enumerate(zip(CHAIN, states)):
+        style: dict[str, str] = {"shape": "box", "style": "rounded", "fontsize": "9", "height": "0.25",
+                                 "margin": "0.06,0.02"}
+        if state == "current":
+            style.update(style="rounded,filled,bold", fillcolor=ACTIVE, fontcolor="white", penwidth="2")
+        elif state == "visited":
+            style.update(style="rounded,filled", fillcolor=VISITED_BG)
+        elif state == "passed":
+            style.update(style="rounded,dashed")
+        else:
+            style.update(fontcolor=IDLE_FG, color=IDLE_FG)
+        if prev_states is not None and prev_states[i] == "ahead" and state != "ahead":
+            style["penwidth"] = "3"  # newly reached since the previous snapshot
+        g.node(f"f{i}", f"{label}  ·  {where}", **style)
+        chain.append(f"f{i}")
+    g.edge("chain_title", "f0", style="invis")
+    for i in range(len(CHAIN) - 1):
+        g.edge(f"f{i}", f"f{i + 1}", color=IDLE_FG if states[i + 1] == "ahead" else "black",
+               arrowsize="0.5", weight="10")
+    gs = snap.goroutines or ()
+    goroutines = _columns(g, "g", f"goroutines started so far ({len(gs)})", _goroutine_rows(snap, previous_snapshot),
+                          "(none yet)", len(CHAIN))
+    stack = _columns(g, "s", f"call stack of {snap.goroutine or '—'} (innermost last)", _stack_rows(snap),
+                     "(no stack recorded)", len(CHAIN))
+    columns = [chain, *goroutines, *stack]
+    for level in range(max(len(col) for col in columns)):
+        same = [col[level] for col in columns if level < len(col)]
+        if len(same) > 1:
+            with g.subgraph() as r:
+                r.attr(rank="same")
+                for node in same:
+                    r.node(node)
     add_startup_box(g, snap)  # kube-controller-manager, when the world runs it (viz/controllers.py)
     return g

@@ -20,9 +20,10 @@ import re
 
 ZOOM_LEVELS = (1.0, 1.5, 2.0, 3.0)
 """Zoom levels as multiples of the fitted width (level 0 is "fit")."""
-FIT_HEIGHT = "70vh"
-"""The tallest a fitted diagram may be (CSS length): at 1366×768 the explorer's tabs plus the
-diagram fit in JupyterLab's notebook area."""
+FIT_HEIGHT = "var(--kschedlearn-fit-height, 70vh)"
+"""The tallest a fitted diagram may be (CSS length): the explorer sets
+``--kschedlearn-fit-height`` to the height its diagram area has left (see ``explorer._STYLE``);
+elsewhere (a saved notebook's HTML) 70 % of the window."""
 
 _PAN = (("◀", "-1,0", "pan left"), ("▶", "1,0", "pan right"), ("▲", "0,-1", "pan up"), ("▼", "0,1", "pan down"))
 
@@ -40,7 +41,9 @@ def _css(p: str, natural: float | None) -> str:
     cap = f"max-width:min(100%,{natural:.0f}px)" if natural else "max-width:100%"
     rules = [
         f"#{p} .kz-radio{{position:absolute;opacity:0;width:0;height:0;pointer-events:none}}",
-        f"#{p} .kz-bar{{display:flex;gap:4px;align-items:center;margin:2px 0;font:12px sans-serif}}",
+        # the zoom bar floats over the diagram's top-right corner: it takes no height of its own
+        f"#{p} .kz-bar{{position:absolute;top:0;right:0;z-index:2;display:flex;gap:4px;align-items:center;"
+        "padding:1px 3px;font:12px sans-serif;background:rgba(255,255,255,0.85);border-radius:3px}",
         f"#{p} .kz-bar label,#{p} .kz-bar button{{cursor:pointer;border:1px solid #bbb;border-radius:3px;"
         "background:#f4f4f4;padding:0 7px;line-height:20px;font:12px sans-serif;color:#222}",
         f"#{p} .kz-ctl{{display:none;gap:4px;align-items:center}}",

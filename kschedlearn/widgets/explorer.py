@@ -3,14 +3,19 @@
 Go: none — kschedlearn-only (DESIGN §9). Built from stock ipywidgets 8 controls only (no
 front-end extension of our own), so it works anywhere ``jupyterlab_widgets`` does.
 
-Layout, top to bottom: the controls (Back, Step, Play with a speed slider, the step
-granularity), the timeline over the recorded history, a banner (a process that crashed at or
-before the cursor, the end of the scenario), breakpoints and the followed pod, one tab per
-Graphviz view, the narration of the current event with a link to its Go source beside the
-*source pane* (the mirrored Python function running at the cursor, its current line highlighted,
-and a link to its Go twin — ``Simulation.where()``), a trace log around the cursor, the
+Layout (made to fit one screen: at 1366×768 in JupyterLab with the file browser open, the
+controls, the timeline, the whole diagram and the current source line are visible at once):
+one toolbar row (Back, Step, Play, the step granularity, the timeline slider, the position, the
+view and where the source pane goes), then the main area — the current view fitted to what is
+left, and the *source pane* (the mirrored Python function running at the cursor, its current
+line highlighted, a link to its Go twin — ``Simulation.where()``) with the narration of the
+current event and a banner (a process that crashed at or before the cursor, the end of the
+scenario). The source pane is a compact strip under the diagram (the current line and two lines
+either side), a column beside it (the whole function), or hidden. Below the fold, folded: the
+breakpoints, the followed pod, the play speed, a trace log around the cursor, the
 fault-injection buttons, and an ``Output`` where any error raised by a button shows up (a
-callback error is never swallowed). A crash is shown in the banner, not as a Python warning.
+callback error is never swallowed; its one-line summary also shows under the toolbar). A crash
+is shown in the banner, not as a Python warning.
 
 Speed: every rendered SVG is kept per (cursor, view, followed pod) — checked against the event
 object at the cursor, so a forked history never shows a stale picture — and only the visible tab
@@ -37,17 +42,15 @@ import ipywidgets as widgets
 from kschedlearn.simulation.checks import ScenarioEnded, SimulatedProcessCrashed
 from kschedlearn.simulation.simulation import GRANULARITIES, TEACHING_STAGES
 from kschedlearn.widgets._html import inline_svg, narration, trace_log
+from kschedlearn.widgets._layout import _PANE_CLASS, PANES, STEP_GRANULARITIES, VIEW_NAMES, build_widgets
 from kschedlearn.widgets._source import banner, source_pane
 
 if TYPE_CHECKING:
     from kschedlearn.simulation.simulation import Simulation
     from kschedlearn.trace import TraceEvent
 
-VIEW_NAMES = ("pipeline", "startup", "cache", "decision", "pod_states", "leader_election")
-"""The tabs, in order (names accepted by ``sim.show``)."""
-
-STEP_GRANULARITIES = ("stage", "event", "pod")
 assert set(STEP_GRANULARITIES) == set(GRANULARITIES)
+
 
 
 class ExplorerBox(widgets.VBox):
@@ -65,13 +68,6 @@ class ExplorerBox(widgets.VBox):
             data["text/html"] = self.static_html()
         data["text/plain"] = "<kschedlearn explorer>"
         return data
-
-
-def _button(label: str, tooltip: str, css: str, icon: str = "") -> widgets.Button:
-    button = widgets.Button(description=label, tooltip=tooltip, icon=icon,
-                            layout=widgets.Layout(width="auto"))
-    button.add_class(css)
-    return button
 
 
 @attrs.define(eq=False)
@@ -104,7 +100,7 @@ class Explorer:
 
     @property
     def current_view(self) -> str:
-        return VIEW_NAMES[self.w["tabs"].selected_index or 0]
+        return str(self.w["view"].value)
 
     def svg(self, view: str) -> str:
         """The SVG of ``view`` at the cursor (from the cache when it is still valid)."""
@@ -137,77 +133,11 @@ class Explorer:
 
     # -- building ------------------------------------------------------------------------
     def _build(self) -> ExplorerBox:
-        w = self.w
-        w["back"] = _button("Back", "go back one stop", "kschedlearn-back", "step-backward")
-        w["step"] = _button("Step", "run to the next stop", "kschedlearn-step", "step-forward")
-        w["play"] = widgets.Play(value=0, min=0, max=0, step=1, interval=400, description="play")
-        w["speed"] = widgets.IntSlider(value=400, min=50, max=2000, step=50, description="ms/event",
-                                       continuous_update=False, layout=widgets.Layout(width="260px"))
-        w["granularity"] = widgets.ToggleButtons(options=STEP_GRANULARITIES, value=self.sim.granularity,
-                                                 description="step by", style={"button_width": "70px"})
-        w["timeline"] = widgets.IntSlider(value=0, min=0, max=0, description="event",
-                                          layout=widgets.Layout(width="95%"))
-        w["timeline"].add_class("kschedlearn-timeline")
-        w["position"] = widgets.HTML()
-        w["links"] = (widgets.jslink((w["play"], "value"), (w["timeline"], "value")),
-                      widgets.jslink((w["speed"], "value"), (w["play"], "interval")))
-        w["bp_stage"] = widgets.Dropdown(options=sorted(TEACHING_STAGES), value="assume", description="break at")
-        w["bp_add"] = _button("Add breakpoint", "always stop at this stage", "kschedlearn-bp-add")
-        w["bp_clear"] = _button("Clear", "remove every breakpoint", "kschedlearn-bp-clear")
-        w["bp_list"] = widgets.HTML()
-        w["follow"] = widgets.Dropdown(options=(), description="follow pod")
-        w["views"] = {name: widgets.HTML() for name in VIEW_NAMES}
-        for name, view in w["views"].items():
-            view.add_class(f"kschedlearn-view-{name}")
-        w["tabs"] = widgets.Tab(children=[w["views"][n] for n in VIEW_NAMES], titles=VIEW_NAMES, selected_index=0)
-        w["narration"] = widgets.HTML(layout=widgets.Layout(flex="1 1 300px", min_width="0", overflow="hidden"))
-        w["narration"].add_class("kschedlearn-narration-box")
-        w["banner"] = widgets.HTML()
-        w["banner"].add_class("kschedlearn-banner-box")
-        w["source"] = widgets.HTML(layout=widgets.Layout(flex="1.6 1 480px", min_width="0", overflow="hidden"))
-        w["source"].add_class("kschedlearn-source-box")
-        w["trace"] = widgets.HTML()
-        w["status"] = widgets.HTML()
-        w["errors"] = widgets.Output(layout=widgets.Layout(max_height="200px", overflow="auto"))
-        w["errors"].add_class("kschedlearn-errors")
-        inject_row = self._build_inject()
+        parts = build_widgets(self.w, self.sim.granularity, sorted(TEACHING_STAGES))
         self._wire()
-        box = ExplorerBox(children=[
-            widgets.HBox([w["back"], w["step"], w["play"], w["speed"], w["granularity"]]),
-            widgets.HBox([w["timeline"]]), w["position"], w["banner"],
-            widgets.HBox([w["bp_stage"], w["bp_add"], w["bp_clear"], w["bp_list"]]),
-            w["follow"], w["tabs"],
-            widgets.HBox([w["narration"], w["source"]], layout=widgets.Layout(
-                flex_flow="row wrap", align_items="flex-start", grid_gap="4px 16px", width="100%")),
-            widgets.Accordion(children=[w["trace"]], titles=("trace log",), selected_index=0),
-            inject_row, w["status"], w["errors"],
-        ])
+        box = ExplorerBox(children=parts)
         box.add_class("kschedlearn-explorer")
         return box
-
-    def _build_inject(self) -> widgets.Widget:
-        w = self.w
-        w["inj_node"] = widgets.Dropdown(options=(), description="node", layout=widgets.Layout(width="200px"))
-        w["inj_pod"] = widgets.Dropdown(options=(), description="pod", layout=widgets.Layout(width="240px"))
-        w["inj_replica"] = widgets.Dropdown(options=(), description="replica", layout=widgets.Layout(width="220px"))
-        w["inj_seconds"] = widgets.BoundedFloatText(value=31.0, min=0.0, max=3600.0, step=1.0,
-                                                    description="seconds", layout=widgets.Layout(width="160px"))
-        w["inject"] = {
-            "fail_next_bind": _button("Fail next bind", "the API server refuses the next binding", "kschedlearn-inj-bind"),
-            "add_node": _button("Add node", "a new Ready node joins", "kschedlearn-inj-add-node"),
-            "cordon": _button("Cordon node", "mark the chosen node unschedulable", "kschedlearn-inj-cordon"),
-            "delete_pod": _button("Delete pod", "delete the chosen pod", "kschedlearn-inj-delete"),
-            "drop_watch": _button("Drop watch", "close the pod watches: reflectors re-watch", "kschedlearn-inj-watch"),
-            "kill_scheduler": _button("Kill scheduler", "kill -9 the chosen replica", "kschedlearn-inj-kill"),
-            "jump_clock": _button("Jump clock", "move virtual time forward", "kschedlearn-inj-clock"),
-        }
-        b = w["inject"]
-        return widgets.VBox([
-            widgets.HTML("<b>Change what happens</b> (from the cursor on; the old future is discarded)"),
-            widgets.HBox([b["fail_next_bind"], b["add_node"], b["drop_watch"]]),
-            widgets.HBox([w["inj_node"], b["cordon"], w["inj_pod"], b["delete_pod"]]),
-            widgets.HBox([w["inj_replica"], b["kill_scheduler"], w["inj_seconds"], b["jump_clock"]]),
-        ])
 
     def _wire(self) -> None:
         w = self.w
@@ -216,7 +146,8 @@ class Explorer:
         w["timeline"].observe(self._guard(self._on_timeline), names="value")
         w["granularity"].observe(self._guard(self._on_granularity), names="value")
         w["follow"].observe(self._guard(self._on_follow), names="value")
-        w["tabs"].observe(self._guard(lambda _c: self._render_current()), names="selected_index")
+        w["view"].observe(self._guard(self._on_view), names="value")
+        w["panes"].observe(self._guard(self._on_panes), names="value")
         w["bp_add"].on_click(self._guard(self._on_bp_add))
         w["bp_clear"].on_click(self._guard(self._on_bp_clear))
         actions: dict[str, Callable[[], Any]] = {
@@ -269,6 +200,16 @@ class Explorer:
             sim.step("event")
             sim.goto(value)
         self.refresh()
+
+    def _on_view(self, change: dict[str, Any]) -> None:
+        self.w["stage"].selected_index = VIEW_NAMES.index(change["new"])
+        self._render_current()
+
+    def _on_panes(self, change: dict[str, Any]) -> None:
+        main = self.w["main"]
+        for cls in _PANE_CLASS.values():
+            main.remove_class(cls)
+        main.add_class(_PANE_CLASS[change["new"]])
 
     def _on_granularity(self, change: dict[str, Any]) -> None:
         self.sim.granularity = change["new"]
@@ -335,7 +276,7 @@ class Explorer:
         ev = sim.event
         serving = sim.serving if sim.serving is not None and not sim.serving.server.stopped else None
         w["position"].value = (f"<span class='kschedlearn-position'>event {sim.cursor} of {top}"
-                               f" · t={sim.time:g}s · {html.escape(ev.stage if ev else '-')}"
+                               f" · t={sim.time:g}s"
                                + (f" · <b>serving on 127.0.0.1:{serving.port}</b> ({html.escape(serving.kubectl)})"
                                   if serving is not None else "")
                                + (f" · <span class='kschedlearn-thinned' title='a thinned view'>thinned: "
@@ -378,4 +319,4 @@ class Explorer:
         self._shown[view] = (key, sim.event)
 
 
-__all__ = ["Explorer", "ExplorerBox", "VIEW_NAMES"]
+__all__ = ["Explorer", "ExplorerBox", "PANES", "VIEW_NAMES"]

@@ -20,16 +20,21 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from kschedlearn.curriculum import progress
+from kschedlearn.curriculum.markdown import inline, plain, to_html
 from kschedlearn.simulation.questions import Question, QuestionError, Verdict, check_answer
 
-_BOX = "border:1px solid #c5cae9;border-radius:6px;padding:8px 12px;margin:4px 0;background:#f8f9ff"
+_BOX = ("border:1px solid #c5cae9;border-radius:6px;padding:8px 12px;margin:4px 0;background:#f8f9ff;"
+        "line-height:1.45")
+#: ipywidgets' HTML content has the line height of a control (28 px): text reads better at 1.45
+_TEXT = "line-height:1.45"
 
 
 def _verdict_html(q: Question, v: Verdict) -> str:
     mark = ('<b style="color:#2e7d32">✓ Right.</b>' if v.correct
-            else f'<b style="color:#c62828">✗ Not quite</b> — you chose <i>{html.escape(v.chosen)}</i>.')
-    return (f'<div class="kschedlearn-verdict">{mark} The simulator says: <b>{html.escape(v.truth)}</b>.'
-            f"<div>{html.escape(v.explanation)}</div>{_step_link(q)}</div>")
+            else f'<b style="color:#c62828">✗ Not quite</b> — you chose <i>{inline(v.chosen)}</i>.')
+    return (f'<div class="kschedlearn-verdict" style="{_TEXT}">{mark} The simulator says: <b>{inline(v.truth)}</b>.'
+            f"<div>{to_html(v.explanation)}</div>{_step_link(q)}</div>")
 
 
 def _step_link(q: Question) -> str:
@@ -41,8 +46,8 @@ def _step_link(q: Question) -> str:
 
 def static_html(q: Question, verdict: Verdict | None = None) -> str:
     """The question as plain HTML: prompt, choices, and the revealed answer (folded unless checked)."""
-    items = "".join(f"<li>{html.escape(c)}</li>" for c in q.choices)
-    head = f'<div class="kschedlearn-predict" style="{_BOX}"><b>Predict:</b> {html.escape(q.prompt)}<ol>{items}</ol>'
+    items = "".join(f"<li>{inline(c)}</li>" for c in q.choices)
+    head = f'<div class="kschedlearn-predict" style="{_BOX}"><b>Predict:</b> {inline(q.prompt)}<ol>{items}</ol>'
     if verdict is not None:
         return head + _verdict_html(q, verdict) + "</div>"
     return head + folded_answer(q) + "</div>"
@@ -50,8 +55,8 @@ def static_html(q: Question, verdict: Verdict | None = None) -> str:
 
 def folded_answer(q: Question) -> str:
     """The simulated answer folded in a ``<details>``: shown in saved notebooks, one click away."""
-    return (f'<details class="kschedlearn-reveal"><summary>Reveal the simulated answer</summary>'
-            f"<b>{html.escape(q.answer)}</b><div>{html.escape(q.explanation)}</div>{_step_link(q)}</details>")
+    return (f'<details class="kschedlearn-reveal" style="{_TEXT}"><summary>Reveal the simulated answer</summary>'
+            f"<b>{inline(q.answer)}</b><div>{to_html(q.explanation)}</div>{_step_link(q)}</details>")
 
 
 class PredictBox(widgets.VBox):
@@ -73,11 +78,14 @@ class PredictCell:
 
     ``question`` is the current question, ``answer(choice)`` checks a choice (as the Check button
     does) and returns the :class:`Verdict`, ``new_question()`` re-rolls the seed (seed + 1).
+    ``activity`` names the cell in the course (``"05/cache-state"``): each checked answer is
+    recorded in the learner's progress under it (kind ``prediction``).
     """
 
-    def __init__(self, factory: Callable[[int], Question], seed: int = 1) -> None:
+    def __init__(self, factory: Callable[[int], Question], seed: int = 1, activity: str | None = None) -> None:
         self.factory = factory
         self.seed = seed
+        self.activity = activity
         self.question: Question = factory(seed)
         self.verdict: Verdict | None = None
         self.prompt = widgets.HTML()
@@ -98,6 +106,8 @@ class PredictCell:
         self.choices.value = choice
         self.verdict = verdict
         self.result.value = _verdict_html(self.question, verdict)
+        if self.activity:  # the verdict is what was measured: record it, right or wrong
+            progress.record("prediction", self.activity, verdict.correct, detail=f"seed {self.seed}")
         return verdict
 
     def new_question(self) -> Question:
@@ -109,8 +119,9 @@ class PredictCell:
 
     # -- drawing -------------------------------------------------------------------------------
     def _show(self) -> None:
-        self.prompt.value = f'<div style="{_BOX}"><b>Predict:</b> {html.escape(self.question.prompt)}</div>'
-        self.choices.options = self.question.choices
+        self.prompt.value = f'<div style="{_BOX}"><b>Predict:</b> {inline(self.question.prompt)}</div>'
+        # radio labels are plain text: Markdown marks are dropped, the value stays the choice
+        self.choices.options = tuple((plain(c), c) for c in self.question.choices)
         self.choices.value = None
         # folded until Check replaces it with the verdict: a saved notebook (its widget state or
         # its text/html) still shows the question with its answer one click away
@@ -135,7 +146,7 @@ class PredictCell:
         return self.box._repr_mimebundle_(**kwargs)
 
     def __repr__(self) -> str:
-        return f"<PredictCell seed={self.seed}: {self.question.prompt!r}>"
+        return f"<PredictCell {self.activity or ''} seed={self.seed}: {self.question.prompt!r}>"
 
 
 __all__ = ["PredictCell", "PredictBox", "folded_answer", "static_html"]

@@ -1,13 +1,14 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 00 · Start here: one pod's journey through kube-scheduler 1.6
-#
 # **kschedlearn** runs a faithful Python mirror of the Kubernetes **v1.6.1** scheduler
 # (`plugin/pkg/scheduler` and the client-go cache it is built on) on a simulated, deterministic
 # runtime. Every interesting step is recorded with a snapshot of all queues and caches, so you
 # can pause, step, rewind and *draw* what the scheduler is doing.
 #
 # This notebook is a guided tour. You will follow **one pod**, `default/web-1`, from the moment
-# it is created until the scheduler's cache confirms it is bound to a node. You need to know
+# it is created until it is bound to a node; [part 2](00b-start-here-the-way-back.ipynb) follows it back into the
+# scheduler's cache, where it is confirmed. You need to know
 # Kubernetes as a user (pods, nodes, `kubectl`); no Go or scheduler code is assumed.
 #
 # The story follows the article the project grew from ("Kubernetes Scheduler源码分析 — 启动过程与多队列缓存"):
@@ -110,7 +111,8 @@ sim.show("pipeline")
 # and `selectHost` takes the highest total (ties broken round-robin).
 #
 # **Predict before you run it:** which node will `web-1` get? Pick one and press **Check** —
-# the simulator answers (a *predict-then-check* cell; there are more at the end).
+# the simulator answers (a *predict-then-check* cell; what you answer is recorded in your
+# progress, `kschedlearn.progress()`).
 
 # %%
 from functools import partial
@@ -118,7 +120,7 @@ from kschedlearn.simulation import questions as Q
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.winner_question, scenario="three-nodes"), seed=1)
+PredictCell(partial(Q.winner_question, scenario="three-nodes"), seed=1, activity="00/winner")
 
 # %%
 ev = sim.run_until("selectHost")
@@ -166,93 +168,8 @@ print(ev.why)
 # %% [markdown]
 # `FinishBinding` ([cache.go FinishBinding and finishBinding](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/cache.go#L130-L152))
 # starts the assumed pod's **30 s** time-to-live: if nothing confirms the pod by t = 32 s,
-# `cleanupAssumedPods` will drop it from the cache.
-#
-# ## The confirmation comes back through the second watch
-#
-# The API server now has `spec.nodeName = node-3`. The pod stops matching the unassigned
-# watch's field selector (`spec.nodeName==`) and starts matching the assigned one
-# (`spec.nodeName!=`). So the first watch sees **DELETED** and the second **ADDED**. The
-# assigned-pod watch feeds an informer: reflector → **DeltaFIFO** → `processLoop` → handler
-# `addPodToCache` → `cache.AddPod`, which turns *Assumed* into *Added*.
-
-# %%
-ev = sim.run_until("delta_fifo.add")
-log([ev])
-sim.show("pipeline")
-
-# %%
-ev = sim.run_until("cache.addPod")
-log(e for e in sim.trace[ev.seq - 5:ev.seq + 1] if e.stage != "log")
-sim.step("event")   # a trace point fires as AddPod starts; one event later its effect is visible
-sim.show("pipeline")
-
-# %%
-sim.show("pod_states")
-
-# %% [markdown]
-# The pod-state machine (Initial → Assumed → Added) of
-# [interface.go Cache](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/schedulercache/interface.go#L24-L96)
-# shows `web-1` in **Added**: the scheduler's cache now agrees with the API server.
-#
-# ## The whole journey on one screen
-#
-# Here is every event that names `web-1`, from creation to confirmation (log lines left out).
-# Note the two events after `finishBinding` (picked out below the list): binding made the pod
-# *leave* the unassigned watch (DELETED), and the reflector's `podQueue.delete` is a no-op
-# because the pod was already popped.
-
-# %%
-journey = [e for e in sim.trace[:sim.cursor + 1]
-           if e.data.get("pod") == "default/web-1" or e.data.get("key") == "default/web-1"]
-log(e for e in journey if e.stage != "log")
-finished = next(e for e in journey if e.stage == "finishBinding")
-left = [e for e in journey if e.seq > finished.seq and (e.stage == "fifo.delete" or (e.stage == "reflector.watch_event" and "DELETED" in e.message))]
-print("after finishBinding, the pod leaves podQueue's feed:"); log(left)
-
-# %% [markdown]
-# ## Rewind and jump
-#
-# Everything is recorded, so going back costs nothing. `back()` moves one stage back,
-# `goto(n)` to event number `n` (here the `assume` event we remembered above):
-
-# %%
-sim.back()
-print(sim)
-sim.goto(assumed_at)
-print(sim, "→", sim.event.stage)
-
-# %% [markdown]
-# ## The explorer
-#
-# The same controls as buttons, a timeline slider over the recorded history, tabs for each
-# view and the narration with a link to the Go source. (In a saved notebook without a kernel the
-# widget is not live; the diagrams above are static SVG so GitHub still shows them.)
-
-# %%
-sim.explorer()
-
-# %% [markdown]
-# ## The curriculum
-#
-# | # | notebook | what you will see |
-# |---|---|---|
-# | 00 | start here | this tour |
-# | 01 | startup chain | `main` → `app.Run` → `createScheduler` → `NewConfigFactory` → … → `scheduleOne`; HTTP endpoints; flags |
-# | 02 | API objects, Store and Indexer | Pods, Nodes, quantities; `Store`, `Indexer`, selectors; the embedded API server's watches |
-# | 03 | FIFO and DeltaFIFO | podQueue's FIFO and the informer's DeltaFIFO, operation by operation |
-# | 04 | Reflector, Controller, informers | list at RV "0" then watch, relist, processLoop, handlers, tombstones |
-# | 05 | the scheduler cache | assume, finishBinding, confirm, expire, forget |
-# | 06 | predicates | every 1.6 predicate with its failure reasons |
-# | 07 | priorities and selectHost | map/reduce scores, weights, round-robin ties |
-# | 08 | scheduleOne, binding, errors, backoff | the error function, 1 s → 60 s backoff, requeue |
-# | 09 | leader election and HA | the Endpoints lock, failover |
-# | 10 | policy files and custom algorithms | `--policy-config-file`, custom predicates |
-# | 11 | 1.6's quirks | the known 1.6 bugs and how later versions changed them |
-# | 12 | beyond the happy path | several schedulers, the node-condition filter, why assume, a pod deleted while binding, an extender, unfenced leader election |
-# | 13 | kubectl and your own cluster | kubectl against the live simulation; how 1.6 would place a real cluster's pending pods |
-# | 14 | [why 1.6 slows down as the cluster grows](14-why-1.6-slows-down-at-scale.ipynb) | live profiles by stage, SelectorSpread's walk over every pod, 1.6's unused equivalence cache, the accelerated engine |
-
+# `cleanupAssumedPods` will drop it from the cache. How the confirmation arrives is
+# [part 2](00b-start-here-the-way-back.ipynb).
 # %% [markdown]
 # ## Predict, then check
 #
@@ -261,54 +178,42 @@ sim.explorer()
 # — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
 # simulated answer* under each question.
 
-# %%
-from functools import partial
-from kschedlearn.simulation import questions as Q, questions_client_go as C
-from kschedlearn.widgets.predict import PredictCell
-
 # %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="three-nodes"), seed=1)
+PredictCell(partial(Q.pod_location_question, scenario="three-nodes"), seed=1, activity="00/pod-location")
 
 # %% [markdown]
 # The same question about a pod whose first binding fails (`bind-failure`):
 
 # %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="bind-failure"), seed=1)
+PredictCell(partial(Q.pod_location_question, scenario="bind-failure"), seed=1, activity="00/pod-location-bind-failure")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=2)
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=2, activity="00/next-stage")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# Each cell sets the scene; predict the outcome *before* you run the commented line.
+# Each cell below asks a question about a run you can make yourself. Write your prediction in
+# place of `None` and run the cell: the simulator computes the answer from its own run and tells
+# you whether you were right. Then make the run yourself with the calls above — `step`,
+# `run_until`, `inject` — and look.
 #
-# **1.** How many events about `web-1` (granularity `"pod"`) lie between its creation and
-# `assume`? Write down a number, then step and count:
+# **1.** Start a fresh run at the moment `web-1` is created:
+# `t = Simulation.from_scenario("three-nodes", seed=1); t.run_until("workload")`. How many
+# `t.step("pod")` calls until the one that lands on `assume`?
 
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until("workload")
-# e = t.step("pod"); print(e.seq, e.stage, e.message)    # ← run this until e.stage == "assume"
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-# %% [markdown]
-# **2.** Add a fourth, bigger node *before* the pod arrives (`inject.*` forks the history from
-# the cursor). Which node will `web-1` get now — and why?
-
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until("Scheduler.Run")
-t.inject.add_node("node-4", cpu="16", memory="32Gi")
-# print(t.run_until("selectHost").message)               # ← check your prediction
+ask("00/pod-events", None)
 
 # %% [markdown]
-# **3.** Which predicate would reject `node-1` if `web-1` asked for 3 CPUs? Change the pod in a
-# copy of the scenario (`attrs.evolve`), then look at `schedule.predicate_node` for `node-1`:
-# `e.data["predicates"]` maps each predicate to its failure reasons.
+# **2.** Add a fourth, bigger node *before* the pod arrives — `t.run_until("Scheduler.Run")`,
+# then `t.inject.add_node("node-4", cpu="16", memory="32Gi")` (an injection forks the history at
+# the cursor). Which node does `web-1` get now, and why?
 
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-# e = t.run_until("schedule.predicate_node", node="node-1"); print(sorted(e.data["predicates"].items()))
+# %% tags=["ask"]
+ask("00/bigger-node", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap
@@ -319,6 +224,6 @@ t = Simulation.from_scenario("three-nodes", seed=1)
 #   **priorities**, and **selectHost** picks the best total (round-robin among ties).
 # - The pod is **assumed** into the scheduler cache *before* the binding is POSTed, so the next pod
 #   already sees the resources as used; `FinishBinding` starts a 30 s expiry clock.
-# - The bound pod comes back through the **assigned-pod watch** → DeltaFIFO → `processLoop` →
-#   `addPodToCache`, which **confirms** the assumed pod.
 # - `Simulation` records every event with a snapshot: `step`, `back`, `goto`, `run_until`, `show`.
+# - Next: [part 2](00b-start-here-the-way-back.ipynb) — the confirmation, time travel, the
+#   explorer. The whole path is on the [course map](course-map.ipynb).

@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 01 · The start-up chain: from `main` to `scheduleOne`
-#
 # Before a single pod is scheduled, kube-scheduler builds a client, an event recorder, a
 # factory of shared informers, the scheduler cache, the pod queue and two pod watches, the
 # scheduling algorithm, an HTTP server — and only then starts its main loop. This notebook steps
@@ -229,39 +229,42 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.next_stage_question, scenario="three-nodes", stages=Q.STARTUP_STAGES), seed=1)
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes", stages=Q.STARTUP_STAGES), seed=1,
+            activity="01/next-startup")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.registered_question, scenario="three-nodes"), seed=1)
+PredictCell(partial(Q.registered_question, scenario="three-nodes"), seed=1, activity="01/registered")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# **1.** How many events (granularity `"event"`) does start-up take before the workload's
-# first action? Guess, then count:
+# Write your prediction in place of `None` and run the cell: the simulator answers from its own
+# run. Then look for yourself.
+#
+# **1.** From `t = Simulation.from_scenario("three-nodes", seed=1); e = t.start()`, how many
+# `t.step("event")` calls until `e.stage == "workload"` (the scenario's first action)? Start-up
+# records every log line, list, watch and goroutine start on the way.
 
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-e = t.start()
-# n = 0
-# while e.stage != "workload":
-#     e, n = t.step("event"), n + 1
-# print(n, "events before the workload starts at t =", e.time)
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-# %% [markdown]
-# **2.** What does `kube-scheduler` say to `--kube-api-qps=fast`? Predict the error, then run:
-
-# %%
-from kschedlearn.cmd.kube_scheduler.app.options.options import new_scheduler_server, parse_args
-# parse_args(["--kube-api-qps=fast"], new_scheduler_server())
+ask("01/startup-events", None)
 
 # %% [markdown]
-# **3.** Jump back to `NewConfigFactory` and draw the startup view there. Which goroutines
-# exist at that point?
+# **2.** What does kube-scheduler's flag parser say to `--kube-api-qps=fast`? To try it:
+# `from kschedlearn.cmd.kube_scheduler.app.options.options import new_scheduler_server, parse_args`,
+# then `parse_args(["--kube-api-qps=fast"], new_scheduler_server())`.
 
-# %%
-e = next(ev for ev in sim.trace if ev.stage == "NewConfigFactory")
-# sim.goto(e.seq); sim.show("startup")
+# %% tags=["ask"]
+ask("01/bad-qps", None)
+
+# %% [markdown]
+# **3.** Jump back to `NewConfigFactory` (`sim.goto(...)` with the number of its event, found in
+# `sim.trace`) and draw the startup view there. How many goroutines does the scheduler process
+# have at that moment?
+
+# %% tags=["ask"]
+ask("01/goroutines-at-factory", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 02 · API objects, the Store and the Indexer
-#
 # Everything the scheduler knows arrives as **API objects** (Pods, Nodes, …) from the API
 # server, and is kept in client-side **stores** keyed by `namespace/name`. This notebook covers
 # the building blocks the later notebooks stand on:
@@ -234,39 +234,46 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(C.selector_question, seed=1)
+PredictCell(C.selector_question, seed=1, activity="02/selector")
 
 # %% tags=["predict"]
-PredictCell(C.index_question, seed=1)
+PredictCell(C.index_question, seed=1, activity="02/index")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# **1.** A field selector can only say `=` and `!=`. What will the parser say to `in`? Predict,
-# then run the commented line:
+# Write your prediction in place of `None` and run the cell: the answer comes from running the
+# mirrored code. Then try it yourself in a cell of your own.
+#
+# **1.** A field selector can only say `=`, `==` and `!=`. What does the parser do with
+# `fields.parse_selector("spec.nodeName in (a,b)")`?
 
-# %%
-# fields.parse_selector("spec.nodeName in (a,b)")
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-# %% [markdown]
-# **2.** Mark the pod Succeeded (as the kubelet would when it finishes). What will the
-# *assigned* watch deliver next — and why does that take the pod out of the scheduler cache?
-
-# %%
-done = client.core_v1().pods("default").get("web-1")
-done = attrs.evolve(done, status=attrs.evolve(done.status, phase="Succeeded"))
-client.core_v1().pods("default").update_status(done)
-# print("assigned watch:", rt.run_fn(next_event, w_assigned))
+ask("02/field-in", None)
 
 # %% [markdown]
-# **3.** Add an index of your own — by the `app` label — and look up all `web` pods. How many
-# do you expect?
+# **2.** The kubelet marks a bound pod **Succeeded** (`update_status` with `phase="Succeeded"`).
+# What does the *assigned*-pod watch deliver next — and what does that mean for the scheduler
+# cache?
 
-# %%
-by_app = new_indexer(meta_namespace_key_func, {"app": lambda o: [o.metadata.labels.get("app", "")]})
-for p in indexer.list():
-    by_app.add(p)
-# sorted(p.metadata.name for p in by_app.by_index("app", "web"))
+# %% tags=["ask"]
+ask("02/succeeded-watch", None)
+
+# %% [markdown]
+# **3.** A code task: write an index function that indexes pods by their `app` label (it gets
+# one object and returns a list of index values). `check` runs it inside the mirrored `Indexer`
+# over this notebook's four pods and compares `by_index("app", "web")` with what the real
+# index function gives.
+
+# %% tags=["check"]
+from kschedlearn.exercises import check
+
+def by_app(obj):
+    return []   # your code: the pod's app label, in a list
+
+check("02/app-index", by_app)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 03 · FIFO and DeltaFIFO: the scheduler's two kinds of queue
-#
 # The seed article's "multi-queue" picture has two queue types from client-go:
 #
 # * **FIFO** ([fifo.go](https://github.com/kubernetes/kubernetes/blob/v1.6.1/staging/src/k8s.io/client-go/tools/cache/fifo.go#L26-L358))
@@ -232,39 +232,41 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(C.fifo_pop_question, seed=1)
+PredictCell(C.fifo_pop_question, seed=1, activity="03/fifo-pop")
 
 # %% tags=["predict"]
-PredictCell(C.delta_fifo_question, seed=1)
+PredictCell(C.delta_fifo_question, seed=1, activity="03/delta-fifo")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# **1.** A `Sync` delta for a key whose last queued delta is `Deleted` is ignored. A relist
-# still lists `p` right after `p` was deleted: which deltas will Pop hand over?
+# Write your prediction in place of `None` and run the cell: the answer comes from running the
+# mirrored FIFO / DeltaFIFO or the simulation. Then build the case yourself with the calls above.
+#
+# **1.** A DeltaFIFO with a known store that holds `p`: `delete(p)`, then a relist
+# `replace([p at resourceVersion 2], "2")`. Which Delta types does the next `Pop` hand over for
+# `p`, in order? (What should a queue do with a relist's `Sync` for an object whose deletion it has
+# not handed over yet?)
 
-# %%
-known3 = new_store(meta_namespace_key_func); known3.add(mk("p"))
-d3 = new_delta_fifo(meta_namespace_key_func, None, known3)
-d3.delete(mk("p")); d3.replace([mk("p", "2")], "2")
-# print([d.type for d in rt.run_fn(d3.pop, lambda d: None)])
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-# %% [markdown]
-# **2.** Close a FIFO while a goroutine waits in `Pop`. What does the waiting `Pop` get — and
-# what does the helper `cache.Pop(queue)` return?
-
-# %%
-f2 = new_fifo(meta_namespace_key_func)
-rt.go(lambda: (gosim.sleep(1), f2.close()), name="closer")
-# rt.run_fn(f2.pop, lambda obj: None)      # ← and then: print(rt.run_fn(pop, f2))
+ask("03/sync-after-delete", None)
 
 # %% [markdown]
-# **3.** Follow podQueue in `three-nodes` through its `fifo.*` events only. How many will
-# there be before t = 5 s?
+# **2.** A goroutine waits in `Pop` on an empty FIFO; another goroutine calls `Close()` a second
+# later. What does the waiting `Pop` get? (And what does the helper `cache.Pop(queue)` return?)
 
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-# e = t.run_until(lambda ev: ev.stage.startswith("fifo.")); print(e.seq, e.stage, e.message)   # ← repeat
+# %% tags=["ask"]
+ask("03/closed-pop", None)
+
+# %% [markdown]
+# **3.** Follow podQueue in `three-nodes` through its `fifo.*` events only
+# (`t.run_until(lambda ev: ev.stage.startswith("fifo."))`, repeated). How many are there before
+# t = 5 s?
+
+# %% tags=["ask"]
+ask("03/fifo-events", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

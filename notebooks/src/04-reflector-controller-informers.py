@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 04 · Reflector, Controller and informers
-#
 # How does an object in the API server end up in the scheduler's queues and cache? Three layers
 # of client-go, each built on the one before:
 #
@@ -167,45 +167,41 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=7)
+PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=7, activity="04/pod-location")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=1)
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=1, activity="04/next-stage")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# **1.** Stall the pod watches for 10 s right before `web-1` is created. When will it be
-# scheduled? Predict the time, then check:
+# Write your prediction in place of `None` and run the cell: the simulator answers from its own
+# run. Then make the run yourself (`Simulation.from_scenario("three-nodes", seed=1)` and the
+# calls named) and look.
+#
+# **1.** Every pod watch stalls for 10 s at t = 1 s (`t.run_until(lambda e: e.time >= 1)`, then
+# `t.inject.stall_watch(10)`), just before `web-1` is created at t = 2 s. When does selectHost
+# run for it?
 
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until(lambda e: e.time >= 1)
-t.inject.stall_watch(10)
-# e = t.run_until("selectHost"); print(f"t={e.time}s {e.message}")
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-# %% [markdown]
-# **2.** Drop only the node watches. Which reflectors will re-watch — are the pod reflectors
-# affected?
-
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until("kubelet.start")
-mark = t.cursor
-t.inject.drop_watch("nodes")
-t.run_until(lambda e: e.time >= 4)
-# print(sorted({e.data.get("name", "") for e in t.trace[mark:] if e.stage == "reflector.watch_start"}))
+ask("04/stalled-time", None)
 
 # %% [markdown]
-# **3.** Over the whole `three-nodes` run, how many `handler.OnAdd`, `OnUpdate` and `OnDelete`
-# calls will there be? Guess, then count:
+# **2.** Drop only the *node* watches (`t.inject.drop_watch("nodes")` after `kubelet.start`).
+# Which reflectors start a new watch — are the pod reflectors affected? (Look for
+# `reflector.watch_start` events after the drop.)
 
-# %%
-from collections import Counter
+# %% tags=["ask"]
+ask("04/node-rewatch", None)
 
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until(lambda e: e.time >= 19)
-# Counter(e.stage for e in t.trace if e.stage.startswith("handler."))
+# %% [markdown]
+# **3.** Over the first 19 s of `three-nodes`, how many `handler.OnAdd` calls are there, all
+# informers together? (Count `e.stage == "handler.OnAdd"` in the trace.)
+
+# %% tags=["ask"]
+ask("04/handler-counts", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

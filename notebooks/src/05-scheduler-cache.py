@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 05 · The scheduler cache: assume, confirm, expire, forget
-#
 # The scheduler does not wait for the API server to learn where a pod went. Right after picking
 # a node it **assumes** the pod into its own cache, so the next pod already sees that node's CPU
 # and memory as used. The binding happens in the background. Later the assigned-pod informer
@@ -86,7 +86,7 @@ from kschedlearn.simulation import questions as Q
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=3)
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=3, activity="05/cache-state")
 
 # %%
 ev = sim.run_until("bind")
@@ -204,46 +204,42 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=5)
+PredictCell(partial(Q.cache_state_question, scenario="assume-expiry"), seed=5, activity="05/cache-state-expiry")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.cache_state_question, scenario="bind-failure"), seed=1)
+PredictCell(partial(Q.cache_state_question, scenario="bind-failure"), seed=1,
+            activity="05/cache-state-bind-failure")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# **1.** Build the expiry by hand from `three-nodes`: stall the pod watches for 45 s just before
-# the pod is bound. When will `web-1` expire, and when will it be added back? (`three-nodes`
-# stops after 20 s, so it is lengthened first.) Predict both times, then run the loop:
+# Write your prediction in place of `None` and run the cell: the simulator answers from its own
+# run. Then make the run yourself and look.
+#
+# **1.** Build the expiry by hand from `three-nodes`: lengthen it to 60 s
+# (`Simulation(scenario=attrs.evolve(base, duration=60), seed=1)`), run to `assume`, then stall
+# the pod watches for 45 s (`t.inject.stall_watch(45)`). At what time does `cleanupAssumedPods`
+# expire `web-1`? (And when is it added back? `run_until("finishBinding")`, `"expirePod"`,
+# `"cache.addPod"` tell.)
 
-# %%
-import attrs
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-base = Simulation.from_scenario("three-nodes", seed=1).scenario
-t = Simulation(scenario=attrs.evolve(base, duration=60), seed=1)
-t.run_until("assume")
-t.inject.stall_watch(45)
-# for stage in ("finishBinding", "expirePod", "cache.addPod"):
-#     e = t.run_until(stage); print(f"t={e.time:5.1f}s {e.stage}: {e.message}")
-
-# %% [markdown]
-# **2.** Make the *next two* bindings fail in `three-nodes`. How many times, and on which
-# nodes, will `web-1` be assumed?
-
-# %%
-t = Simulation.from_scenario("three-nodes", seed=1)
-t.run_until("Scheduler.Run")
-t.inject.fail_next_bind(2)
-t.run_until(lambda e: e.time >= 15)
-# [(e.time, e.data.get("node")) for e in t.trace if e.stage == "assume"]
+ask("05/expire-time", None)
 
 # %% [markdown]
-# **3.** At t = 10 s in `assume-expiry`, what is `web-1`'s deadline? Ask the cache:
+# **2.** Make the *next two* bindings fail in `three-nodes` (`t.inject.fail_next_bind(2)` after
+# `Scheduler.Run`). How many times is `web-1` assumed by t = 15 s?
 
-# %%
-t = Simulation.from_scenario("assume-expiry", seed=1)
-t.run_until(lambda e: e.time >= 10)
-# [(ps.key, ps.assumed, ps.binding_finished, ps.deadline) for ps in t.snapshot.cache.pod_states]
+# %% tags=["ask"]
+ask("05/assumed-twice", None)
+
+# %% [markdown]
+# **3.** At t = 10 s in `assume-expiry`, what is `web-1`'s expiry deadline? Ask the cache:
+# `[(ps.key, ps.assumed, ps.binding_finished, ps.deadline) for ps in t.snapshot.cache.pod_states]`.
+
+# %% tags=["ask"]
+ask("05/deadline", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 06 · Predicates: which nodes *can* take the pod?
-#
 # Scheduling a pod in kube-scheduler 1.6 has two phases. First the **predicates** filter the
 # nodes: each predicate is a yes/no test ("does the pod fit in the free CPU?", "does the node
 # carry a taint the pod does not tolerate?"). Then the **priorities** rank the nodes that are
@@ -220,28 +220,42 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.failing_predicate_question, scenario="spread-and-affinity"), seed=1)
+PredictCell(partial(Q.failing_predicate_question, scenario="spread-and-affinity"), seed=1,
+            activity="06/failing-predicate")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.failing_predicate_question, scenario="unschedulable-then-fits"), seed=1)
+PredictCell(partial(Q.failing_predicate_question, scenario="unschedulable-then-fits"), seed=1,
+            activity="06/failing-predicate-big")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# 1. Make `greedy` fit on `n1`: drop one thing at a time. Which reason will disappear first?
-# 2. Give the `crowd` pods a `cpu: 50m` request each: when does the next pod stop fitting?
-# 3. Add a second container with `hostPort: 80` and protocol UDP: does 1.6 care about the protocol?
+# Write your prediction in place of `None` and run the cell: the mirrored predicates answer.
+# Then build the case with `pod(...)`, `node(...)` and `new_node_info(...)` above and run the
+# predicate yourself.
 #
-# Predict each answer, then finish the cells:
+# **1.** Make `greedy` fit on `n1` by dropping things: `less-greedy` asks 500m CPU with
+# `nodeSelector: {disk: hdd}` — no host port, no node name. Which failure reasons does
+# `P.general_predicates(less_greedy, None, n1)` still report? (`[]` if it fits.)
 
-# %%
-less_greedy = pod("less-greedy", cpu="500m", nodeSelector={"disk": "hdd"})
-# fits, reasons = P.general_predicates(less_greedy, None, n1); print(fits, [r.get_reason() for r in reasons])
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
 
-# %%
-crowd50 = new_node_info(*[pod(f"c-{i}", cpu="50m", nodeName="small") for i in range(19)])
-crowd50.set_node(node("small", cpu="1", mem="1Gi"))
-# [P.pod_fits_resources(pod("next", cpu=c), None, crowd50)[0] for c in ("50m", "51m")]
+ask("06/first-reason", None)
+
+# %% [markdown]
+# **2.** A node `small` with 1 CPU runs 19 pods of 50m each. What is the largest CPU request,
+# in millicores, that a new pod can have and still fit?
+
+# %% tags=["ask"]
+ask("06/crowd50", None)
+
+# %% [markdown]
+# **3.** `n1` runs a pod with TCP hostPort 80. A new pod wants hostPort 80 over **UDP**. Does
+# 1.6 care about the protocol?
+
+# %% tags=["ask"]
+ask("06/udp-port", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

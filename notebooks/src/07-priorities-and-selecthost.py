@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 07 · Priorities and selectHost: which node is *best*?
-#
 # After the predicates (notebook 06) have kept the nodes that *can* run the pod, the
 # **priorities** give each of them a score from 0 to 10. Every priority has a weight; a node's
 # total is Σ score × weight, and `selectHost` picks the highest total.
@@ -263,20 +263,37 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=1)
+PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=1, activity="07/winner-spread")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.winner_question, scenario="ha-failover"), seed=1)
+PredictCell(partial(Q.winner_question, scenario="ha-failover"), seed=1, activity="07/winner-ha")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# 1. In the round-robin scenario give `n-a` 128 CPUs: does the counter still matter?
-# 2. Put a `PreferNoSchedule` taint the pod tolerates on `hdd` above and rerun the map/reduce cell.
-# 3. What will 1.6 say when `selectHost` gets an empty list? Predict, then run:
+# Write your prediction in place of `None` and run the cell: the mirrored priorities, or a run of
+# the scenario, answer. Then change the cells above and look.
+#
+# **1.** `hdd` gets a third `PreferNoSchedule` taint, `team=ml`, and `picky` tolerates it. What
+# are the TaintToleration scores of `ssd-fast`, `ssd` and `hdd` after the reduce?
 
-# %%
-# g._select_host([])
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
+
+ask("07/taint-score", None)
+
+# %% [markdown]
+# **2.** In the round-robin scenario give `n-a` 128 CPUs (the others keep 64). Where do
+# `rr-1` … `rr-5` go — does the counter still matter?
+
+# %% tags=["ask"]
+ask("07/counter-matters", None)
+
+# %% [markdown]
+# **3.** What does 1.6's `selectHost` do with an empty list (`g._select_host([])`)?
+
+# %% tags=["ask"]
+ask("07/empty-select", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

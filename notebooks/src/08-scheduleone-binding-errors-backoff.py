@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 08 · scheduleOne: binding, errors and backoff
-#
 # `scheduleOne` is the scheduler's main loop body: `Scheduler.Run` calls it back to back
 # forever (`wait.Until(scheduleOne, 0, stop)`). One call schedules one pod
 # ([scheduler.go#L148-L225](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/scheduler.go#L148-L225);
@@ -58,7 +58,32 @@ table(sim, pod="web-1", t0=2)
 sim.show("cache")
 
 # %% [markdown]
-# **Exercise 8.2 (the capstone)** — write `scheduleOne` and replay the guided tour, bind-failure and assume-expiry on it stage for stage: [08-2-schedule-one](../exercises/08-2-schedule-one.ipynb).
+# **Predict:** which stage comes next for the pod? The question picks a moment of `web-1`'s
+# journey; **New question** picks another.
+
+# %%
+from functools import partial
+from kschedlearn.simulation import questions as Q
+from kschedlearn.widgets.predict import PredictCell
+
+# %% tags=["predict"]
+PredictCell(partial(Q.next_stage_question, scenario="three-nodes"), seed=3, activity="08/next-stage")
+
+# %% [markdown]
+# And a question about the goroutine column above: which goroutine POSTs the Binding? Write
+# your answer in place of `None`.
+
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
+
+ask("08/bind-goroutine", None)
+
+# %% [markdown]
+# **Exercise 8.2 (the capstone)** — write `scheduleOne` and replay the guided tour, bind-failure
+# and assume-expiry on it stage for stage. Three rungs, with less and less help: start with
+# [8.2a](../exercises/08-2a-schedule-one-blanks.ipynb) (the function with ten blanks), then
+# [8.2](../exercises/08-2-schedule-one.ipynb) (its contract only), then
+# [8.2b](../exercises/08-2b-schedule-one-spec.ipynb) (Go's function and the behaviours it must show).
 
 # %% [markdown]
 # ## The error path: unschedulable, backoff, requeue
@@ -109,126 +134,31 @@ print([(ev.type, ev.reason, ev.message) for ev in un.world.api.storage.items("ev
 # **Exercise 8.1** — the pod backoff: [08-1-pod-backoff](../exercises/08-1-pod-backoff.ipynb).
 
 # %% [markdown]
-# ## A failed binding: ForgetPod
-#
-# `bind-failure`: the API server refuses the first binding call — 1.6's binder POSTs the
-# `Binding` to `namespaces/{ns}/bindings`
-# ([factory.go binder.Bind](https://github.com/kubernetes/kubernetes/blob/v1.6.1/plugin/pkg/scheduler/factory/factory.go#L582-L589)) — with a 500. The binding
-# goroutine calls `FinishBinding` anyway, then `ForgetPod` (the cache drops the assumed pod and
-# gives its resources back), then the error function, a **Normal** (sic) `FailedScheduling`
-# event `Binding rejected: …` and the condition reason `BindingRejected`.
-
-# %%
-bf = Simulation.from_scenario("bind-failure", seed=1)
-bf.run_until("forgetPod")
-bf.show("pod_states")
-
-# %%
-bf.run_until("cache.addPod", pod="default/web-1")
-table(bf, pod="web-1", t0=2, logs=True)
-print([(ev.type, ev.reason, ev.message) for ev in bf.world.api.storage.items("events")])
-
-# %% [markdown]
-# Here too the retry came at once (same t = 2), through the condition update, before the
-# 1 s backoff ran out — and the second attempt chose the other node, `node-1`: the round-robin
-# counter had moved on (notebook 07).
-#
-# ## A pod that is being deleted is skipped
-#
-# If a queued pod already has a `deletionTimestamp`, scheduleOne records a Warning event and
-# drops it: no `Error`, no requeue. Our embedded API server deletes an unbound pod at once,
-# so we write the timestamp into storage by hand while `big-1` sits in its backoff:
-
-# %%
-import attrs
-sk = Simulation.from_scenario("unschedulable-then-fits", seed=1)
-sk.run_until("error.requeue")           # t = 2: the first backoff is over
-store = sk.world.api.storage
-pod = store.get("pods", ("default", "big-1"))
-store.update("pods", ("default", "big-1"), attrs.evolve(
-    pod, metadata=attrs.evolve(pod.metadata, deletion_timestamp=sk.time, deletion_grace_period_seconds=30)))
-sk.run_until(lambda e: e.time > 9)
-print([(ev.type, ev.message) for ev in store.items("events") if "skip" in ev.message])
-print("attempts after the timestamp:", [e.time for e in sk.trace if e.stage == "schedule.start" and e.time > 2])
-
-# %% [markdown]
-# ## The API client is the ceiling: `--kube-api-qps`
-#
-# Every request of the scheduler — each binding, each event — goes through the client's token
-# bucket: `--kube-api-qps=50`, `--kube-api-burst=100` (1.6 defaults). `burst-100-pods` creates 100
-# pods at once. The burst holds 100 tokens, but **bindings and events share the bucket**: each
-# scheduled pod costs a binding POST *and* a `Scheduled` event POST, so the burst pays for
-# only 50 pods at t = 1 s. After that the bucket refills at 50 requests per second. The cell
-# counts both kinds of request:
-
-# %%
-burst = Simulation.from_scenario("burst-100-pods", seed=1)
-burst.run()
-binds = [e.time for e in burst.trace if e.stage == "apiserver.bind"]
-print(len(binds), "binds; first 50 at t =", sorted(set(binds[:50])), "; then t =", binds[50], "…", binds[-1])
-print("gap between later binds:", round(binds[51] - binds[50], 3), "s")
-first = binds[0]
-events_posted = [e.time for e in burst.trace if e.stage == "apiserver.create" and e.process != "workload"
-                 and e.data.get("resource") == "events"]
-print(f"requests at t={first:g}s: {binds.count(first)} bindings + {events_posted.count(first)} events "
-      f"= {binds.count(first) + events_posted.count(first)} tokens; the last event POST at t={events_posted[-1]:g}s")
-
-# %% [markdown]
-# ## Explore
-#
-# The explorer puts all of this under buttons: step, back, play, a timeline, breakpoints by
-# stage, every view in a tab. Try it on the failing pod (it needs a live kernel).
-
-# %%
-explore = Simulation.from_scenario("unschedulable-then-fits", seed=1)
-explore.start()
-explore.explorer()
-
-# %% [markdown]
 # ## Predict, then check
 #
 # Answer first, then press **Check**: the simulator runs the scenario and reveals what really
-# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed
-# — another pod, another moment. In a saved notebook without a kernel, open *Reveal the
-# simulated answer* under each question.
-
-# %%
-from functools import partial
-from kschedlearn.simulation import questions as Q, questions_client_go as C
-from kschedlearn.widgets.predict import PredictCell
+# happens, with the event number to step to (`sim.goto(n)`). **New question** re-rolls the seed.
 
 # %% tags=["predict"]
-PredictCell(partial(Q.backoff_question, scenario="unschedulable-then-fits"), seed=1)
-
-# %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="bind-failure"), seed=2)
+PredictCell(partial(Q.backoff_question, scenario="unschedulable-then-fits"), seed=1, activity="08/backoff")
 
 # %% [markdown]
-# ## Try this
-#
-# 1. Make two bindings fail in a row (`inject.fail_next_bind(2)`). How many bind attempts will
-#    there be?
-# 2. Make the binding fail with a 409 Conflict (`conflict=True`): what will the event say?
-# 3. In `unschedulable-then-fits`, when would the pod bind if the big node came at t = 17?
-#
-# Predict, then uncomment:
+# **Your turn:** in `unschedulable-then-fits`, the big node now joins at t = 17 s instead of
+# 12 s. When is `big-1` bound? (To look: move the node's create action in the scenario's
+# timeline with `attrs.evolve`, run, and find `apiserver.bind`.)
 
-# %%
-t2 = Simulation.from_scenario("three-nodes", seed=1)
-t2.run_until("workload")
-t2.inject.fail_next_bind(2, conflict=True)
-t2.run()
-# print([(ev.reason, ev.count, ev.message) for ev in t2.world.api.storage.items("events")])
-# print("bind attempts:", sum(e.stage == "bind" for e in t2.trace))
+# %% tags=["ask"]
+ask("08/late-node", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap
 #
 # - scheduleOne: pop → `Schedule` (predicates, priorities, selectHost) → assume → bind in a
 #   separate goroutine, so the next pod is scheduled while the binding is in flight.
-# - The binder POSTs a `Binding` to `namespaces/{ns}/bindings`; a failure forgets the assumed pod.
-# - On a scheduling or binding error scheduleOne calls the error function — which requeues the pod
-#   after a **backoff** (1 s doubling to 60 s) with `AddIfNotPresent` — records `FailedScheduling`
-#   and asks for `PodScheduled=False` (written only when the condition changed).
-# - A pod with a `deletionTimestamp` is skipped.
-# - Every request shares the client's token bucket (QPS 50, burst 100): bindings *and* events.
+# - On a scheduling error scheduleOne calls the error function — which requeues the pod after a
+#   **backoff** (1 s doubling to 60 s) with `AddIfNotPresent` — records `FailedScheduling` and asks
+#   for `PodScheduled=False` (written only when the condition changed; that write itself
+#   re-queues the pod once, through the unassigned-pod watch).
+# - A node that joins does not wake a waiting pod: only the end of its back-off does.
+# - Next: [part 2](08b-failed-bindings-and-the-api-client.ipynb) — a refused binding, a pod being
+#   deleted, the API client's rate limit.

@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 09 · Leader election and HA
-#
 # You can run several kube-scheduler replicas for availability, but only one may schedule at a
 # time. In 1.6 they agree through a **lock record** kept in an annotation of the Endpoints object
 # `kube-system/kube-scheduler` (hard-coded; no lock-object flags yet). Flags (defaults):
@@ -92,7 +92,7 @@ from kschedlearn.simulation import questions as Q
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=3)
+PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=3, activity="09/leader-kill")
 
 # %% [markdown]
 # Now let us find when `scheduler-b` takes over and why then.
@@ -161,23 +161,32 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=2)
+PredictCell(partial(Q.leader_question, scenario="ha-failover"), seed=2, activity="09/leader")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.binder_question, scenario="ha-failover"), seed=1)
+PredictCell(partial(Q.binder_question, scenario="ha-failover"), seed=1, activity="09/binder")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# 1. Kill `scheduler-b` instead (`sim.inject.kill_scheduler("scheduler-b")`): will anything
-#    change for the pods?
-# 2. Run `ha-failover` with `seed=2`: the jitter moves b's tries. Will the take-over come earlier
-#    or later than with seed 1?
+# Write your prediction in place of `None` and run the cell: the simulator answers from its own
+# runs. Then make the runs yourself and look.
+#
+# **1.** Kill `scheduler-b` — the follower — at t = 20 s instead of the leader (change the
+# scenario's `kill` action, or `sim.inject.kill_scheduler("scheduler-b")` at t = 20). What
+# happens to the pods created after that?
 
-# %%
-other = Simulation.from_scenario("ha-failover", seed=2)
-other.run()
-# [round(e.time, 3) for e in other.trace if e.stage == "leaderelection.acquire" and "successfully" in e.message]
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
+
+ask("09/kill-follower", None)
+
+# %% [markdown]
+# **2.** Run `ha-failover` with `seed=2`: the jitter moves `scheduler-b`'s tries. Does it take the
+# lock over earlier or later than with seed 1?
+
+# %% tags=["ask"]
+ask("09/seed2-takeover", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

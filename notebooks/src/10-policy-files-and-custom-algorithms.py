@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 10 · Policy files and custom algorithms
-#
 # By default kube-scheduler uses the algorithm provider `DefaultProvider` (notebooks 06–07).
 # With `--policy-config-file=policy.json` it instead reads a **Policy** that lists predicates and
 # priorities by name — built-in ones, argument-based ones (label presence, label preference,
@@ -176,26 +176,39 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.registered_question, scenario="policy-file"), seed=1)
+PredictCell(partial(Q.registered_question, scenario="policy-file"), seed=1, activity="10/registered")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.winner_question, scenario="policy-file"), seed=1)
+PredictCell(partial(Q.winner_question, scenario="policy-file"), seed=1, activity="10/winner")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.failing_predicate_question, scenario="policy-file"), seed=1)
+PredictCell(partial(Q.failing_predicate_question, scenario="policy-file"), seed=1, activity="10/failing-predicate")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# 1. Register `even_node` again but make it return `False, []`: will the pods still land on odd nodes?
-# 2. A policy with **no** priorities: every node scores 1 (`EqualPriority`), and selectHost's
-#    round robin decides. Which hosts, in which order, will the pods get?
+# Write your prediction in place of `None` and run the cell: the simulator answers from its own
+# run (it registers what it needs in a *copy* of the plugin registry, so your registrations
+# above stay as they are). Then try it yourself with `plugins.register_fit_predicate` and
+# `with_policy(...)`.
+#
+# **1.** Register `EvenNode` again, but answering `False, []` for every node. With the policy
+# `PodFitsResources` + `EvenNode`, do pods still land on odd nodes?
 
-# %%
-plugins.register_fit_predicate("EvenNode", even_node)
-eq = with_policy({"kind": "Policy", "apiVersion": "v1", "predicates": [{"name": "PodFitsResources"}], "priorities": []})
-eq.run()
-# [(e.data["host"], e.data["ranked"][0][1]) for e in eq.trace if e.stage == "selectHost"]
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
+
+ask("10/always-false", None)
+
+# %% [markdown]
+# **2.** A policy with `PodFitsResources` and **no** priorities: every node scores 1
+# (`EqualPriority`) and selectHost's round robin decides. Which hosts do the pods get, in order?
+
+# %% tags=["ask"]
+ask("10/equal-priority", None)
+
+# %% [markdown]
+# Registrations stay in the process; `reset_registry()` goes back to the 1.6 start-up state:
 
 # %%
 _ = plugins.reset_registry()

@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 11 · The quirks of 1.6, and how later versions changed them
-#
 # kschedlearn mirrors v1.6.1 *including its bugs*: they are real behaviour you would have met
 # running that release, and each one teaches something about how the pieces fit. This notebook
 # shows them one by one and says what later releases did.
@@ -220,22 +220,32 @@ from kschedlearn.simulation import questions as Q, questions_client_go as C
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=3)
+PredictCell(partial(Q.winner_question, scenario="spread-and-affinity"), seed=3, activity="11/winner-spread")
 
 # %% tags=["predict"]
-PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=9)
+PredictCell(partial(Q.pod_location_question, scenario="assume-expiry"), seed=9, activity="11/pod-location")
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# 1. In `spread-and-affinity`, follow `web-2`: will SelectorSpread be normal again once one
-#    replica exists? Predict the scores, then look:
-# 2. Call `forget_pod` on a pod that *was* assumed, from a goroutine: will it crash?
+# Write your prediction in place of `None` and run the cell: the simulator (or the mirrored
+# cache on a simulated process) answers. Then look yourself.
+#
+# **1.** In `spread-and-affinity`, the second replica `web-2` arrives once `web-1` is placed.
+# What does *its* SelectorSpread row look like? (`spread.run_until("selectHost", pod="default/web-2")`,
+# then the decision's `SelectorSpreadPriority` row.)
 
-# %%
-# spread.run_until("selectHost", pod="default/web-2")
-# d2 = spread.decision("default/web-2")[-1]
-# dict(zip(d2.scored_nodes, d2.scores[d2.names.index("SelectorSpreadPriority")]))
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
+
+ask("11/spread-web-2", None)
+
+# %% [markdown]
+# **2.** From a goroutine of a scheduler process: assume a pod, then `forget_pod` it (the pod the
+# cache *does* know). What happens?
+
+# %% tags=["ask"]
+ask("11/forget-assumed", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 13 · kubectl, and how 1.6 would place *your* cluster's pods
-#
 # Everything so far drove the simulation from Python. Real engineers drive clusters with
 # `kubectl`. Here the simulation's embedded API server gets an **HTTP face** that speaks the
 # Kubernetes REST API (JSON, as 1.6 did): `kubectl get`, `apply`, `describe`, `cordon`,
@@ -77,7 +77,7 @@ print([e.message for e in sim.trace if e.stage == "inject"])
 # does it land on? (Think of LeastRequested and BalancedResourceAllocation from notebook 07.)
 
 # %% tags=["predict"]
-PredictCell(R.kubectl_apply_question, seed=1)
+PredictCell(R.kubectl_apply_question, seed=1, activity="13/kubectl-apply")
 
 # %%
 serving.stop()
@@ -204,7 +204,7 @@ print("\n".join(line for line in replay.import_report.summary().splitlines()[:8]
 # **Predict, then check.** Before running it: where does 1.6 put one of the pending pods?
 
 # %% tags=["predict"]
-PredictCell(R.replay_placement_question, seed=2)
+PredictCell(R.replay_placement_question, seed=2, activity="13/replay-2")
 
 # %%
 replay.run_until(lambda e: e.time > 20)
@@ -234,7 +234,7 @@ replay.show("decision", pod="shop/canary")
 # **Predict, then check** once more, with another pod of the dump (the button re-rolls which):
 
 # %% tags=["predict"]
-PredictCell(R.replay_placement_question, seed=3)
+PredictCell(R.replay_placement_question, seed=3, activity="13/replay-3")
 
 # %% [markdown] tags=["recap"]
 # ## Recap

@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 14 · Why 1.6 slows down as the cluster grows
-#
 # The real Go 1.6 scheduler places about a thousand pods a second on a 100-node cluster and a
 # few dozen on a 5,000-node one. This notebook finds out why, by **measuring**: first the shape
 # of one `Schedule` call in the Go source, then live profiles at sizes small enough to run in a
@@ -142,7 +142,7 @@ from kschedlearn.simulation import questions_scale as QS
 from kschedlearn.widgets.predict import PredictCell
 
 # %% tags=["predict"]
-PredictCell(QS.spread_walk_question, seed=2)
+PredictCell(QS.spread_walk_question, seed=2, activity="14/spread-walk")
 
 # %% [markdown]
 # ## 4. The big shapes — measured on the project's machine, not live
@@ -266,7 +266,7 @@ print(f"accelerated / mirrored, per CPU-second: "
 # How much predicate work does the second identical replica cost? Predict, then check:
 
 # %% tags=["predict"]
-PredictCell(QS.equivalence_question, seed=1)
+PredictCell(QS.equivalence_question, seed=1, activity="14/equivalence")
 
 # %% [markdown]
 # ## 7. Throughput, measured now
@@ -296,16 +296,27 @@ bar_chart("pods per CPU-second (measured now; longer is faster)",
 # cache lookup per node, score sums, selectHost's sort) — the O(all pods) walk is gone.
 
 # %% [markdown]
-# ## Try this
+# ## Your turn
 #
-# 1. Profile each predicate separately: `scale.profile_stages(w, per_predicate=True)`. Which is
-#    the most expensive, and does it grow with pods or with nodes?
-# 2. Give half the bound pods another label (so the Service does not select them): does
-#    SelectorSpread's match count change? (It still *visits* them.)
+# Write your prediction in place of `None` and run the cell: the answer is measured (or counted)
+# now, on a fresh harness. Then try it yourself with `scale.profile_stages` and
+# `scale.count_calls`.
+#
+# **1.** Profile each predicate separately (`scale.profile_stages(scale.make_workload(100, 1000,
+# 20), per_predicate=True)`). Which predicate costs the most per pod?
 
-# %%
-# p = scale.profile_stages(scale.make_workload(100, 1000, 20), per_predicate=True)
-# [(s, round(p.per_pod_ms(s), 3)) for s, _ in p.seconds]
+# %% tags=["ask"]
+from kschedlearn.curriculum import ask
+
+ask("14/costliest-predicate", None)
+
+# %% [markdown]
+# **2.** 50 nodes, 300 bound replicas; half of them get the label `app=other`, so neither the
+# Service nor the RC selects them any more. How many times does SelectorSpread call a selector's
+# `Matches` for the next replica? (It still *visits* every pod of the namespace.)
+
+# %% tags=["ask"]
+ask("14/relabelled", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap

@@ -1,10 +1,14 @@
-"""Nothing clipped, the pod as a token: the explorer at 1366×768 in real JupyterLab and Chromium.
+"""One screen, nothing clipped, the pod as a token: the explorer at 1366×768 in real JupyterLab.
 
-At the ``assume`` stop of ``three-nodes``: the pipeline diagram lies inside its pane with no
-scrolling, the highlighted (gold) row of the scheduler-cache table reads ``default/web-1 …
-assumed``, the decision view's totals column is visible without horizontal scrolling; the zoom
-controls zoom in (the stage then scrolls: pan), and "fit" brings the diagram back. Screenshots go
-to ``test-artifacts/``.
+At the ``assume`` stop of ``three-nodes``, with JupyterLab's file browser open and the explorer
+scrolled to its top (issue 22 item 5): the Step button, the event slider, the whole bounding box
+of the active view's diagram and the highlighted source line all lie inside the viewport at
+once — no scrolling between stepping and looking. The pipeline diagram lies inside its pane
+with no scrolling, the highlighted (gold) row of the scheduler-cache table reads
+``default/web-1 … assumed``, only the row that changed is outlined, the decision view's totals
+column is visible without horizontal scrolling; the zoom controls zoom in (the stage then
+scrolls: pan), and "fit" brings the diagram back; the startup view (compact since issue 22)
+fits too. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -79,17 +83,29 @@ def check_fit(lab_server: Any, page: Any, artifacts: Path) -> None:
     page.keyboard.press("Control+Enter")  # run in place (Shift+Enter would add an empty cell)
     page.wait_for_function(ALL_CELLS_DONE, timeout=60_000)
 
+    assert page.locator("#filebrowser").is_visible(), "the file browser must be open (the learner's usual layout)"
     explorer = page.locator(".kschedlearn-explorer").first
     explorer.wait_for(state="visible")
     pane = explorer.locator(".kschedlearn-view-pipeline")
     svg = pane.locator(".kz-stage svg").first
     svg.wait_for(state="visible")
     assert "[assume]" in svg.inner_html()
-    # bring the tab bar to the top of the notebook area, as a learner scrolls to the diagram
-    explorer.locator(".lm-TabBar, .p-TabBar, .widget-tab > .lm-TabBar").first.evaluate(
-        "el => el.scrollIntoView({block: 'start'})")
+    # the learner scrolls the explorer's top (its toolbar) to the top of the notebook area
+    explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
     time.sleep(0.3)
     page.screenshot(path=str(artifacts / "lab-fit-assume-pipeline.png"))
+
+    # one screen: controls, timeline, the whole diagram and the current source line together
+    viewport = {"x": 0, "y": 0, **VIEWPORT}
+    notebook_area = box(page.locator(".jp-NotebookPanel-notebook >> visible=true").first)
+    current_line = explorer.locator(".kschedlearn-source-current").first
+    for name, element in (("the Step button", explorer.locator("button.kschedlearn-step")),
+                          ("the event slider", explorer.locator(".kschedlearn-timeline")),
+                          ("the pipeline diagram", svg), ("the highlighted source line", current_line)):
+        b = box(element)
+        assert inside(b, viewport), (name, b, "outside the 1366×768 window")
+        assert inside(b, notebook_area), (name, b, "outside the visible notebook area", notebook_area)
+    assert current_line.is_visible() and "assume" in explorer.locator(".kschedlearn-source-box").inner_text()
 
     pane_box, svg_box = box(pane), box(svg)
     assert inside(svg_box, pane_box), (svg_box, pane_box)
@@ -117,8 +133,8 @@ def check_fit(lab_server: Any, page: Any, artifacts: Path) -> None:
     pane.locator(".kz-ctl-1 .kz-fit").click()
     wait_for(lambda: inside(box(svg), box(pane)), "fit to bring the diagram back into its pane")
 
-    # the decision tab: every column up to the totals is visible without horizontal scrolling
-    explorer.locator(".lm-TabBar-tab, .p-TabBar-tab").filter(has_text="decision").first.click()
+    # the decision view: every column up to the totals is visible without horizontal scrolling
+    explorer.locator(".kschedlearn-view-choice select").select_option("decision")
     dpane = explorer.locator(".kschedlearn-view-decision")
     dsvg = dpane.locator(".kz-stage svg").first
     dsvg.wait_for(state="visible")
@@ -132,3 +148,13 @@ def check_fit(lab_server: Any, page: Any, artifacts: Path) -> None:
     chosen = dsvg.evaluate(ROW_TEXT, "kschedlearn-row-follow")
     assert len(chosen) == 1 and "node-3" in chosen[0]["text"] and "100037" in chosen[0]["text"], chosen
     assert "selectHost" in dsvg.inner_html()
+
+    # the startup view is compact: the whole chain, the goroutines and the stack fit the pane
+    explorer.locator(".kschedlearn-view-choice select").select_option("startup")
+    spane = explorer.locator(".kschedlearn-view-startup")
+    ssvg = spane.locator(".kz-stage svg").first
+    ssvg.wait_for(state="visible")
+    time.sleep(0.3)
+    page.screenshot(path=str(artifacts / "lab-fit-assume-startup.png"))
+    assert inside(box(ssvg), box(spane)) and inside(box(ssvg), notebook_area)
+    assert box(ssvg)["height"] > 250, box(ssvg)  # fitted, not shrunk to a sliver by a tall table

@@ -1,8 +1,8 @@
-"""The explorer in real JupyterLab, in a real Chromium: run notebook 00, then Step and Back.
+"""The explorer in real JupyterLab, in a real Chromium: run the tour's notebook, then Step and Back.
 
-Uses ``notebooks/00-*.ipynb`` (outputs stripped first, so everything seen was produced by this
-run); if there is no notebook 00 yet, a one-cell notebook that opens the explorer. Screenshots
-go to ``test-artifacts/``.
+Uses the first ``notebooks/00*.ipynb`` that opens the explorer (the tour's part 2, ``00b``, since
+issue 22 split the tour; outputs stripped first, so everything seen was produced by this run); if
+there is none, a one-cell notebook that opens the explorer. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ SMOKE_SOURCE = 'from kschedlearn import Simulation\nSimulation.from_scenario("th
 
 
 def prepare_notebook(root: Path) -> str:
-    """Notebook 00 if it exists (outputs cleared), else a generated smoke notebook; its name."""
-    found = sorted(root.glob("00-*.ipynb"))
+    """The tour's notebook with the explorer (outputs cleared), else a generated smoke notebook; its name."""
+    found = [p for p in sorted(root.glob("00*.ipynb"))
+             if any(c.cell_type == "code" and ".explorer()" in c.source for c in nbformat.read(p, as_version=4).cells)]
     if found:
         path = found[0]
         nb = nbformat.read(path, as_version=4)
@@ -86,9 +87,13 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     page.screenshot(path=str(artifacts / "lab-explorer-after-back.png"))
     explorer.screenshot(path=str(artifacts / "lab-explorer-whole.png"))
 
-    # An injection goes through the kernel too: the history forks at the cursor.
+    # An injection goes through the kernel too: the history forks at the cursor. The injection
+    # buttons sit in the folded section below the diagram: unfold it first.
+    explorer.locator(".jupyter-widget-Collapse-header").first.click()
+    explorer.locator("button.kschedlearn-inj-clock").wait_for(state="visible")
     explorer.locator("button.kschedlearn-inj-clock").click()
-    wait_for(lambda: "inject" in position.inner_text(), "Jump clock to add an inject event")
+    narration = explorer.locator(".kschedlearn-narration")  # the stage name is in the narration's head
+    wait_for(lambda: "inject" in narration.inner_text(), "Jump clock to add an inject event")
     explorer.locator("button.kschedlearn-inj-clock").evaluate("el => el.scrollIntoView({block: 'end'})")
     page.screenshot(path=str(artifacts / "lab-explorer-after-inject.png"))
 

@@ -35,7 +35,8 @@ SCENARIO = {
     "4.1": "three-nodes", "4.2": "three-nodes", "5.1": "three-nodes", "5.2": "assume-expiry",
     "5.3": "three-nodes", "6.1": "unschedulable-then-fits", "6.2": str(DATA / "host-ports.yaml"),
     "7.1": "three-nodes", "7.2": "three-nodes", "7.3": "three-nodes", "7.4": "spread-and-affinity",
-    "8.1": "unschedulable-then-fits", "8.2": "three-nodes", "9.1": "ha-failover",
+    "8.1": "unschedulable-then-fits", "8.2a": "three-nodes", "8.2": "three-nodes", "8.2b": "three-nodes",
+    "9.1": "ha-failover",
     "10.1": str(DATA / "dedicated-nodes.yaml"), "11.1": str(DATA / "quirk-selector-spread-nan.yaml"),
     "15.1": str(DATA / "rc-scale.yaml"),
 }
@@ -150,6 +151,9 @@ WRONG: dict[str, Callable[[], Callable[..., Any]]] = {
     "7.4": lambda: _wrong_answer("7.4", "the zone score replaces the node score"),
     "8.1": lambda: _never_doubles,
     "8.2": lambda: _wrong_answer("8.2", "binds synchronously"),
+    # the capstone's other rungs are judged by 8.2's machinery: 8.2's wrong answer is theirs
+    "8.2a": lambda: _wrong_answer("8.2", "binds synchronously"),
+    "8.2b": lambda: _wrong_answer("8.2", "binds synchronously"),
     "9.1": lambda: _wrong_answer("9.1", "renew without checking the holder"),
     "10.1": lambda: _fullest_first,
     "11.1": lambda: _wrong_answer("11.1", "no pod in a zone means the worst zone"),

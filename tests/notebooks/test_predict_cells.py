@@ -19,6 +19,8 @@ import nbformat
 import pytest
 
 from kschedlearn import Simulation
+from kschedlearn.curriculum import questions_course as QC
+
 from kschedlearn.observe.views import queue_state
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
@@ -45,10 +47,14 @@ def _predict_sources(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", CURRICULUM, ids=[p.stem for p in CURRICULUM])
 def test_notebook_has_predict_cells_and_ends_with_a_recap(path: Path) -> None:
+    """At least two predictions per notebook: predict cells, ``ask`` cells (issue 22: a "Try
+    this" became a prediction the simulator checks) or the mastery check's questions."""
     nb = nbformat.read(path, as_version=4)
     predict = [c for c in nb.cells if "predict" in _tags(c)]
+    asked = [c for c in nb.cells if {"ask", "mastery"} & set(_tags(c))]
     recap = [c for c in nb.cells if "recap" in _tags(c)]
-    assert len(predict) >= 2, f"{path.name}: {len(predict)} predict cells"
+    assert len(predict) + len(asked) >= 2 or any("mastery" in _tags(c) for c in asked), \
+        f"{path.name}: {len(predict)} predict and {len(asked)} ask cells"
     assert recap and "recap" in _tags(nb.cells[-1]), f"{path.name} must end with a recap cell"
     for cell in predict:
         assert cell.cell_type == "code"
@@ -333,11 +339,34 @@ def _truth_equivalence(q: Q.Question) -> str:
     return str(_calls_while(lambda: scale.schedule_pods(h, h.workload.new[1:]), general_predicates))
 
 
+def _truth_confirmation(q: Q.Question) -> str:
+    """web-1's next event after the one the prompt names (by number), from a fresh run."""
+    seq = int(q.prompt.split("at event #")[1].split(" ")[0])
+    sim = Simulation.from_scenario("three-nodes", seed=q.seed)
+    sim.run_until(lambda e: e.stage == "cache.addPod" and e.data.get("pod") == "default/web-1")
+    from kschedlearn.curriculum.questions_course import CONFIRMATION
+
+    later = [e for e in sim.trace if e.seq > seq and e.stage in CONFIRMATION
+             and "default/web-1" in (e.data.get("pod"), e.data.get("key"))]
+    return later[0].stage
+
+
+def _truth_conflict_event(q: Q.Question) -> str:
+    """The FailedScheduling event the API server stores after two 409 bindings, from a fresh run."""
+    sim = Simulation.from_scenario("three-nodes", seed=1)
+    sim.run_until("workload")
+    sim.inject.fail_next_bind(2, conflict=True)
+    sim.run()
+    ev = next(e for e in sim.world.api.storage.items("events") if e.reason == "FailedScheduling")
+    return f"{ev.type} {ev.reason}: {ev.message}"
+
+
 TRUTHS_TOPICS = {
     "scheduler_name_question": _truth_scheduler_name, "node_condition_question": _truth_node_condition,
     "assume_question": _truth_assume, "deleted_in_flight_question": _truth_deleted_in_flight,
     "extender_total_question": _truth_extender_total, "leaders_at_question": _truth_leaders_at,
-    "double_bind_question": _truth_double_bind,
+    "double_bind_question": _truth_double_bind, "conflict_event_question": _truth_conflict_event,
+    "confirmation_question": _truth_confirmation,
     "spread_walk_question": _truth_spread_walk, "equivalence_question": _truth_equivalence,
 }
 

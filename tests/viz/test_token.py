@@ -327,7 +327,7 @@ def test_every_view_is_fitted_in_the_explorer() -> None:
     sim.run_until(stage="assume", pod=POD)
     ex = Explorer(sim)
     for name in VIEWS:
-        ex.w["tabs"].selected_index = list(ex.w["views"]).index(name)
+        ex.w["view"].value = name
         assert "kschedlearn-zoom" in ex.w["views"][name].value, name
 
 

@@ -103,11 +103,11 @@ def test_timeline_moves_the_cursor_and_play_grows_the_history(sim: Simulation, e
     assert ex.w["timeline"].max == ex.w["play"].max == len(sim.trace) - 1
 
 
-def test_only_the_visible_tab_is_drawn_and_tabs_draw_on_selection(sim: Simulation, ex: Explorer) -> None:
+def test_only_the_visible_view_is_drawn_and_views_draw_on_selection(sim: Simulation, ex: Explorer) -> None:
     ex.w["step"].click()
     assert shown_svg(ex, "startup") == ""
-    ex.w["tabs"].selected_index = VIEW_NAMES.index("startup")
-    assert ex.current_view == "startup"
+    ex.w["view"].value = "startup"
+    assert ex.current_view == "startup" and ex.w["stage"].selected_index == VIEW_NAMES.index("startup")
     assert shown_svg(ex, "startup") == expected_svg(sim, "startup")
     ex.w["step"].click()
     assert shown_svg(ex, "startup") == expected_svg(sim, "startup")
@@ -118,7 +118,7 @@ def test_only_the_visible_tab_is_drawn_and_tabs_draw_on_selection(sim: Simulatio
 def test_every_view_renders(sim: Simulation, ex: Explorer, view: str) -> None:
     sim.run_until("bind")
     ex.refresh()
-    ex.w["tabs"].selected_index = VIEW_NAMES.index(view)
+    ex.w["view"].value = view
     assert "<svg" in shown_svg(ex, view)
     assert ex.last_error is None
 
@@ -243,3 +243,21 @@ def test_a_thinned_history_is_said_so() -> None:
     at = next(i for i, e in enumerate(thin.trace) if e.snapshot is None)
     thin.goto(at)
     assert f"the views show the state at event {at - at % 3}" in thin.thinning_note()
+
+
+def test_the_source_pane_goes_below_beside_or_nowhere(ex: Explorer) -> None:
+    """The panes control only swaps the main area's layout class (CSS does the rest)."""
+    main = ex.w["main"]
+    assert "ks-panes-below" in main._dom_classes
+    for choice, cls in (("source beside", "ks-panes-beside"), ("diagram only", "ks-panes-hidden"),
+                        ("source below", "ks-panes-below")):
+        ex.w["panes"].value = choice
+        assert cls in main._dom_classes
+        assert sum(c.startswith("ks-panes-") for c in main._dom_classes) == 1
+    assert ex.last_error is None
+
+
+def test_one_toolbar_row_holds_the_controls(ex: Explorer) -> None:
+    toolbar = next(c for c in ex.box.children if "ks-toolbar" in c._dom_classes)
+    for name in ("back", "step", "play", "granularity", "timeline", "position", "view", "panes"):
+        assert ex.w[name] in toolbar.children, name

@@ -36,7 +36,7 @@ def test_new_question_rerolls_the_seed() -> None:
     q = cell.new_question()
     assert cell.seed == 2 and q.seed == 2 and cell.verdict is None
     assert "Reveal the simulated answer" in cell.result.value and "✓" not in cell.result.value
-    assert tuple(cell.choices.options) == q.choices
+    assert tuple(value for _label, value in cell.choices.options) == q.choices
     cell.new_button.click()
     assert cell.seed == 3
 
@@ -67,3 +67,15 @@ def test_new_question_that_cannot_be_posed_keeps_the_old_one() -> None:
     before = cell.question
     cell.new_button.click()
     assert cell.seed == 1 and cell.question == before and "No new question" in cell.result.value
+
+
+def test_prompts_and_verdicts_render_markdown_not_raw_backticks() -> None:
+    """Issue 22 item 5: `code` in a prompt or an explanation is drawn as code, never as backticks."""
+    cell = PredictCell(Q.pod_location_question, seed=1)
+    assert "`" in cell.question.prompt and "`" in cell.question.explanation  # the source texts use Markdown
+    assert "`" not in cell.prompt.value and "<code" in cell.prompt.value
+    assert "`" not in cell.result.value  # the folded answer
+    assert all("`" not in label for label, _value in cell.choices.options)
+    cell.answer(next(c for c in cell.question.choices if c != cell.question.answer))
+    assert "`" not in cell.result.value and "<code" in cell.result.value
+    assert "`" not in cell._repr_mimebundle_()["text/html"]

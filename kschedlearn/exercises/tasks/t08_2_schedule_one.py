@@ -215,16 +215,26 @@ def _experiment(one: Callable[..., Any], rows: list[tuple[str, str]]) -> None:
         rows.append((f"{label}: error func", "called" if s["errors"] else "not called"))
 
 
-def _plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
-    return compare(TASK_ID, "scheduleOne", fn, _REAL, _experiment, type(None), NAME,
-                   note="Go's TestScheduler fakes: the algorithm always picks machine1; the binder fails on request.")
+def plug_in_for(task_id: str) -> Callable[..., fw.PlugInReport]:
+    """The plug-in experiment, reported under ``task_id`` (8.2 and its variants 8.2a / 8.2b)."""
+
+    def plug_in(fn: Callable[..., Any], simulation: Any = None) -> fw.PlugInReport:
+        return compare(task_id, "scheduleOne", fn, _REAL, _experiment, type(None), NAME,
+                       note="Go's TestScheduler fakes: the algorithm always picks machine1; the binder fails on request.")
+
+    return plug_in
 
 
-def _scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
-    from kschedlearn.exercises.capstone import run_capstone
+def scenario_plugin_for(task_id: str) -> Callable[..., Any]:
+    """The stage-for-stage judge of whole scenarios, reported under ``task_id``."""
 
-    names = (scenario,) if scenario else SCENARIOS
-    return run_capstone(TASK_ID, fn, names, seed=seed, seconds=seconds)
+    def scenario_plugin(fn: Callable[..., Any], scenario: str | None, *, seed: int, seconds: float) -> Any:
+        from kschedlearn.exercises.capstone import run_capstone
+
+        names = (scenario,) if scenario else SCENARIOS
+        return run_capstone(task_id, fn, names, seed=seed, seconds=seconds)
+
+    return scenario_plugin
 
 
 TASK = Task(
@@ -263,6 +273,6 @@ TASK = Task(
            "`cfg.scheduler_cache.assume_pod(assumed)`; define `def bind(): ...` inside schedule_one (it sees "
            "pod, assumed, dest) and end with `sim.go(bind, name=f\"bind {pod.metadata.namespace}/{pod.metadata.name}\")` "
            "- not `bind()`."),
-    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=_plug_in, solution="nb08:schedule_one",
-    scenario_plugin=_scenario_plugin,
+    returns=type(None), cases=_cases, call_view=CALL_VIEW, patch=_patch, plug_in=plug_in_for(TASK_ID),
+    solution="nb08:schedule_one", scenario_plugin=scenario_plugin_for(TASK_ID),
 )
