@@ -218,7 +218,7 @@ def test_the_session_steps_after_the_attacks(stepped):
 REFUSALS = [
     ("accelerated-engine", lambda: Simulation.from_scenario("three-nodes", seed=1, engine="accelerated"),
      "the simulation runs the 'accelerated' engine, which replaces parts of the mirror with faster code"),
-    ("finished", lambda: _finished(), "the simulation has already run to its end (event 144)"),
+    ("finished", lambda: _finished(), "the simulation has already run to its end (event 167)"),
 ]
 
 
@@ -393,7 +393,7 @@ SCENARIO_FILES = [
     ("node-status-alocatable",
      _HEAD + "  - kind: Node\n    metadata: {name: n1}\n    status: {capacity: {cpu: '4'}, alocatable: {cpu: '4'}}\n",
      "t.yaml: objects[0].status.alocatable: unknown field (expected one of addresses, allocatable, capacity, "
-     "conditions, images, phase); did you mean 'allocatable'?"),
+     "conditions, images, nodeInfo, phase); did you mean 'allocatable'?"),
     ("node-spec-unschedulabel",
      _HEAD + "  - kind: Node\n    metadata: {name: n1}\n    spec: {unschedulabel: true}\n",
      "t.yaml: objects[0].spec.unschedulabel: unknown field (expected one of "),

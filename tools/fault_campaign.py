@@ -204,18 +204,17 @@ def _restart_replica(world: Any) -> None:
     """Start a fresh kube-scheduler process (the first replica's flags) in the finished world
     and run it for ``RESTART_RUN`` virtual seconds."""
     from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
-    from kschedlearn.cmd.kube_scheduler.app.server import RunningScheduler
     from kschedlearn.scheduler.factory.plugins import copy_registry
     from kschedlearn.simulation.world import Replica
 
     flags = next(iter(world.replicas.values())).flags
     process = world.runtime.new_process(RESTARTED)
-    replica = Replica(RESTARTED, flags, process, RunningScheduler(s=None))
+    # the world's observation sees the new process's objects as it does every replica's
+    replica = Replica(RESTARTED, flags, process, world.observation.handles(process))
     world.replicas[RESTARTED] = replica
 
     def main() -> None:
-        kube_scheduler.main(list(flags), server=world.api, hostname=RESTARTED, handles=replica.handles,
-                            registry=copy_registry(None))
+        kube_scheduler.main(list(flags), server=world.api, hostname=RESTARTED, registry=copy_registry(None))
 
     world.runtime.go(main, name=f"{RESTARTED} main", process=process)
     world.runtime.run(until=world.runtime.now + RESTART_RUN)
