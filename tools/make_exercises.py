@@ -43,7 +43,7 @@ LESSONS: dict[str, tuple[str, str]] = {
     "9.1": ("09-leader-election-and-ha.ipynb", "Who gets the lock"),
     "10.1": ("10-policy-files-and-custom-algorithms.ipynb", "Your own predicate and priority"),
     "11.1": ("11-quirks-of-1.6.ipynb", "4. SelectorSpread's NaN with zones"),
-    "15.1": ("15-who-creates-the-pods.ipynb", "2. A burst of 47: no slow start in 1.6"),
+    "15.1": ("15-who-creates-the-pods.ipynb", "2. Scaled from 3 to 50"),
 }
 #: exercises to do *before* their section, because the section gives the answer away
 SOLVE_FIRST = {"11.1"}

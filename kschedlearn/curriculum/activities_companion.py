@@ -1,4 +1,4 @@
-"""Checked activities of unit 15, the seed article's companion.
+"""Checked activities of unit 16, the seed article's companion.
 
 Go: none — kschedlearn-only (issue 22 item 6; the contract of
 :mod:`kschedlearn.curriculum.activities_intro`). The truths come from a run of ``three-nodes``:
@@ -96,12 +96,12 @@ def _queue_created() -> Truth:
 
 
 ACTIVITIES: tuple[Activity, ...] = (
-    Activity("15/terms", "Which field of kschedlearn's `ConfigFactory` holds the article's *queuedPods*? "
+    Activity("16/terms", "Which field of kschedlearn's `ConfigFactory` holds the article's *queuedPods*? "
              "Answer with the Python attribute name.", "an attribute name such as \"scheduler_cache\"", _terms, text),
-    Activity("15/step-order", "In a run, which starts first: the assigned-pod informer (the article's controller.Run, "
+    Activity("16/step-order", "In a run, which starts first: the assigned-pod informer (the article's controller.Run, "
              "reached from ConfigFactory.Run) or the shared informers (informerFactory.Start)?",
              "one of " + ", ".join(f'"{c}"' for c in ORDER_CHOICES), _step_order, one_of(*ORDER_CHOICES)),
-    Activity("15/queue-created", "When does the assigned-pod informer's DeltaFIFO (the article's *Queue*) come "
+    Activity("16/queue-created", "When does the assigned-pod informer's DeltaFIFO (the article's *Queue*) come "
              "into being?", "one of " + ", ".join(f'"{c}"' for c in CREATED_CHOICES), _queue_created,
              one_of(*CREATED_CHOICES)),
 )

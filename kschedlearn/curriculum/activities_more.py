@@ -1,4 +1,4 @@
-"""Checked activities of units 09–15: HA, policies, quirks, scale, the seed companion.
+"""Checked activities of units 09–14: HA, policies, quirks, scale.
 
 Go: none — kschedlearn-only (issue 22 item 2; the contract of
 :mod:`kschedlearn.curriculum.activities_intro`). Each truth runs the mirrored code or a

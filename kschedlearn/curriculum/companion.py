@@ -1,7 +1,7 @@
 """The seed article's companion: its terms mapped to the code's, its functions as stops.
 
 Go: none — kschedlearn-only (issue 22 item 6). The project grew from an article (in Chinese) on
-kube-scheduler 1.6.1's start-up and multi-queue cache. Notebook 15 reads it section by section;
+kube-scheduler 1.6.1's start-up and multi-queue cache. Notebook 16 reads it section by section;
 this module holds what the notebook refers to, by reference only (section titles and Go symbols;
 none of the article's text):
 

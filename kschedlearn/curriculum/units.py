@@ -132,15 +132,24 @@ UNITS: tuple[Unit, ...] = (
         _o("14.3", "Explain how the equivalence cache and the accelerated engine save work without changing "
                    "placements.", "14/equivalence"),
     ), prerequisites=("13",)),
-    Unit("15", "15-reading-the-seed-article", "Companion: reading the seed article with the simulator", (
-        _o("15.1", "Map the article's terms to the code's, in Go and in Python.", "15/terms"),
-        _o("15.2", "Step to each function the article shows and read it in the source pane.", "15/step-order"),
-        _o("15.3", "Say where the article is wrong about 1.6, and show it in the trace.", "15/queue-created"),
+    Unit("15", "15-who-creates-the-pods", "Who creates the pods? kube-controller-manager and the scheduler", (
+        _o("15.1", "Predict how a controller's replicas spread over equal nodes — the work of SelectorSpreadPriority, "
+                   "not of the controller.", "15/spread"),
+        _o("15.2", "Predict how many pod creations one `manageReplicas` sync starts after a scale-up (no slow start "
+                   "in 1.6).", "15/burst"),
+        _o("15.3", "Predict the size a rolling update's new ReplicaSet starts with, from `maxSurge` and "
+                   "`maxUnavailable`.", "15/surge"),
+        _o("15.4", "Tell why a 1.6 DaemonSet's pods never reach kube-scheduler's podQueue.", "15/daemonset"),
+    ), prerequisites=("14",), exercises=("15.1",)),
+    Unit("16", "16-reading-the-seed-article", "Companion: reading the seed article with the simulator", (
+        _o("16.1", "Map the article's terms to the code's, in Go and in Python.", "16/terms"),
+        _o("16.2", "Step to each function the article shows and read it in the source pane.", "16/step-order"),
+        _o("16.3", "Say where the article is wrong about 1.6, and show it in the trace.", "16/queue-created"),
     ), prerequisites=("05",), note="A companion: read it any time after 05, with the article beside it."),
-    Unit("16", "16-mastery-check", "Mastery check: an unseen cluster", (
-        _o("16.1", "Predict the start-up, the queues and the placements in a cluster you have not seen.",
-           "16/mastery"),
-        _o("16.2", "Predict its failures: rejected nodes, back-off, refused bindings, expiry, a quirk.", "16/mastery"),
-        _o("16.3", "Predict its leader election after a kill — and score at least 80 % in all.", "16/mastery"),
+    Unit("17", "17-mastery-check", "Mastery check: an unseen cluster", (
+        _o("17.1", "Predict the start-up, the queues and the placements in a cluster you have not seen.",
+           "17/mastery"),
+        _o("17.2", "Predict its failures: rejected nodes, back-off, refused bindings, expiry, a quirk.", "17/mastery"),
+        _o("17.3", "Predict its leader election after a kill — and score at least 80 % in all.", "17/mastery"),
     ), prerequisites=("14",)),
 )

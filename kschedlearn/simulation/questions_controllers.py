@@ -1,4 +1,4 @@
-"""The scenario and the predict-then-check questions of notebook 15 ("Who creates the pods?").
+"""The scenario and the predict-then-check questions of unit 15 ("Who creates the pods?").
 
 Go: none — kschedlearn-only. Like :mod:`kschedlearn.simulation.questions`, each question runs the
 simulator (with kube-controller-manager) to find its answer; the answer is what that run did.
@@ -40,8 +40,9 @@ def _shop(image: str) -> dict[str, Any]:
 #: maxUnavailable 1); t=24 rolled to a new image; t=34 a DaemonSet
 SCENARIO: dict[str, Any] = {
     "name": NAME,
-    "description": "kube-controller-manager creates the pods: an RC spread by SelectorSpread, a burst of 47, "
-                   "a rolling update's surge, a DaemonSet that bypasses kube-scheduler.",
+    # the notebook prints it before its predict cells: it says what happens, not what comes of it
+    "description": "kube-controller-manager creates the pods: an RC of 3 scaled to 50, a Deployment rolled to a "
+                   "new image, a DaemonSet.",
     "duration": 45, "controller_manager": True, "follow": "",
     "objects": [_node(f"node-{i}") for i in (1, 2, 3)],
     "timeline": [

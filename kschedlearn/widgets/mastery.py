@@ -5,7 +5,7 @@ Go: none — kschedlearn-only (issue 22 item 3). The questions and the truths co
 this module only draws them. **Score my answers** marks every question, reveals each truth with
 the simulator's explanation, and lists the objectives to revisit with links to their notebooks;
 the scored attempt is recorded in the learner's progress (kind ``mastery``, key
-``16/mastery``, passed at :data:`~kschedlearn.curriculum.mastery.PASS_PERCENT` % or more).
+``17/mastery``, passed at :data:`~kschedlearn.curriculum.mastery.PASS_PERCENT` % or more).
 **New scenario** re-rolls the seed: another cluster, other answers. Tests drive it through
 ``answer(i, choice)``, ``submit()`` and ``reroll()``, exactly what the buttons do.
 """
@@ -21,7 +21,7 @@ from kschedlearn.curriculum import progress
 from kschedlearn.curriculum.markdown import inline, plain, to_html
 from kschedlearn.curriculum.mastery import MasteryCheck, Score, mastery_check
 
-ACTIVITY = "16/mastery"
+ACTIVITY = "17/mastery"
 _BOX = ("border:1px solid #c5cae9;border-radius:6px;padding:6px 12px;margin:4px 0;background:#f8f9ff;"
         "line-height:1.45")
 

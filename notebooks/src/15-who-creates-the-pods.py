@@ -1,6 +1,6 @@
+# %% [markdown] tags=["objectives"]
+
 # %% [markdown]
-# # 15 · Who creates the pods? kube-controller-manager and the scheduler
-#
 # Until now every pod came from the scenario or from `kubectl apply`. In a real cluster almost
 # none do: a **controller** creates them — a ReplicationController or ReplicaSet keeping a count,
 # a Deployment rolling out a new image, a DaemonSet putting one pod on every node, a StatefulSet
@@ -14,19 +14,19 @@
 # what exists with what is wanted and write the difference to the API server
 # ([controllermanager.go#L111-L221](https://github.com/kubernetes/kubernetes/blob/v1.6.1/cmd/kube-controller-manager/app/controllermanager.go#L111-L221)).
 #
-# This notebook follows four of their decisions and asks how kube-scheduler sees each one:
-# three replicas spread by SelectorSpread, a burst of 47 creations, a rolling update's surge,
-# and a DaemonSet whose pods never reach kube-scheduler at all.
+# This notebook follows four of their decisions and asks you, before it shows the run, how
+# kube-scheduler sees each one: a ReplicationController's three replicas, a scale-up to 50, a
+# Deployment's rolling update, and a DaemonSet.
 
 # %% [markdown]
 # **Exercise 15.1** — write the heart of the ReplicationManager, `manageReplicas`, before
 # section 2 shows it at work: [15-1-manage-replicas](../exercises/15-1-manage-replicas.ipynb).
 
 # %%
-from kschedlearn.simulation import questions_controllers as QC
+from kschedlearn.simulation import questions_controllers as QCM
 from kschedlearn.widgets.predict import PredictCell
 
-sim = QC.simulation(seed=1)
+sim = QCM.simulation(seed=1)
 print(sim.scenario.description)
 for action in sim.scenario.timeline:
     print(f"t={action.at:>4g}s  {action.kind:6} {getattr(action.arg, 'metadata', None) and action.arg.metadata.name or action.arg}")
@@ -43,7 +43,7 @@ sim.run_until(lambda e: e.process == "kube-controller-manager" and e.stage == "i
 sim.show("startup")
 
 # %% [markdown]
-# ## 1. Three replicas, spread by SelectorSpread
+# ## 1. Three replicas on three equal nodes
 #
 # At t = 1 s the ReplicationController `web` is created with 3 replicas. The ReplicationManager's
 # sync lists the pods its selector matches (none), computes the diff (+3), **raises its
@@ -61,7 +61,7 @@ sim.show("pipeline")
 # the three copies land?
 
 # %% tags=["predict"]
-PredictCell(QC.spread_question, seed=1)
+PredictCell(QCM.spread_question, seed=1, activity="15/spread")
 
 # %% [markdown]
 # kube-scheduler knows nothing about the RC, only that the pods share its labels:
@@ -77,15 +77,18 @@ attempt = sim.decision(third)[-1]
 print(third, "chosen:", attempt.host, "| totals:", dict(attempt.totals))
 
 # %% [markdown]
-# ## 2. A burst of 47: no slow start in 1.6
+# ## 2. Scaled from 3 to 50
 #
-# At t = 8 s `web` is scaled to 50. The next sync sees 3 pods for 50 wanted and starts **47**
-# creations at once: 1.6's `manageReplicas` has no slow-start batching (1.7 added it), only the
-# `burstReplicas` cap of 500 and the client's rate limit (20 QPS, burst 30). Until the informer
-# has seen all 47, the expectations hold further syncs back — each `controller.observed` counts one.
+# At t = 8 s `web` is scaled to 50. The ReplicationManager's next sync sees 3 pods for 50
+# wanted. How many creations does that one sync start?
 
 # %% tags=["predict"]
-PredictCell(QC.burst_question, seed=1)
+PredictCell(QCM.burst_question, seed=1, activity="15/burst")
+
+# %% [markdown]
+# All **47** at once: 1.6's `manageReplicas` has no slow-start batching (1.7 added it), only the
+# `burstReplicas` cap of 500 and the client's rate limit (20 QPS, burst 30). Until the informer
+# has seen all 47, the expectations hold further syncs back — each `controller.observed` counts one.
 
 # %%
 burst = sim.run_until(lambda e: e.stage == "controller.expect" and e.time >= 8)
@@ -98,7 +101,7 @@ print(f"t={observed.time:g}s", observed.message)
 # faster than it binds: here is the queue at its longest.
 
 # %%
-peak = QC.facts(1).queue_peak
+peak = QCM.facts(1).queue_peak
 sim.goto(burst.seq)
 sim.run_until(lambda e: e.stage == "fifo.add" and e.data.get("queue") == "podQueue"
               and len(e.data.get("queue_keys", ())) >= peak)
@@ -115,7 +118,7 @@ sim.show("pipeline")
 # two at a time while old ones are deleted.
 
 # %% tags=["predict"]
-PredictCell(QC.surge_question, seed=1)
+PredictCell(QCM.surge_question, seed=1, activity="15/surge")
 
 # %%
 roll = sim.run_until(lambda e: e.stage == "apiserver.create" and e.data.get("resource") == "replicasets"
@@ -128,17 +131,20 @@ for rs in sorted(sim.world.api.storage.items("replicasets"), key=lambda r: r.met
 print([e.message for e in sim.trace if e.stage == "log" and "Scaled" in e.message and e.time >= 24][:6])
 
 # %% [markdown]
-# ## 4. A DaemonSet: pods kube-scheduler never sees
+# ## 4. A DaemonSet: one pod on every node
 #
-# At t = 34 s the DaemonSet `agent` is created. The 1.6 DaemonSet controller does **not** leave
-# placement to kube-scheduler: it runs a copy of the scheduler's predicates
-# (`nodeShouldRunDaemonPod`, `GeneralPredicates`) itself and POSTs each pod with
-# `spec.nodeName` already set — the `daemonset.bind` trace point. The unassigned-pod reflector
-# filters on `nodeName == ""`, so these pods never enter podQueue (1.12 moved DaemonSet
-# scheduling to kube-scheduler, behind a feature gate).
+# At t = 34 s the DaemonSet `agent` is created: it wants one pod on each of the three nodes.
+# Which of them go through kube-scheduler's podQueue and `scheduleOne`?
 
 # %% tags=["predict"]
-PredictCell(QC.daemonset_question, seed=1)
+PredictCell(QCM.daemonset_question, seed=1, activity="15/daemonset")
+
+# %% [markdown]
+# The 1.6 DaemonSet controller does **not** leave placement to kube-scheduler: it runs a copy of
+# the scheduler's predicates (`nodeShouldRunDaemonPod`, `GeneralPredicates`) itself and POSTs
+# each pod with `spec.nodeName` already set — the `daemonset.bind` trace point. The
+# unassigned-pod reflector filters on `nodeName == ""`, so these pods never enter podQueue (1.12
+# moved DaemonSet scheduling to kube-scheduler, behind a feature gate).
 
 # %%
 first = sim.run_until("daemonset.bind")

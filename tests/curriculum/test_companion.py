@@ -1,4 +1,4 @@
-"""The seed article's companion (notebook 15): every function it names is a stop that
+"""The seed article's companion (notebook 16): every function it names is a stop that
 ``run_until`` reaches; every term it maps resolves in a live run; it names only known stops.
 
 Go: none — kschedlearn-only (issue 22 item 6, "must show"; the notebook itself runs headless in
@@ -16,7 +16,7 @@ from kschedlearn import Simulation
 from kschedlearn.curriculum import companion
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "notebooks" / "src" / "15-reading-the-seed-article.py"
+SOURCE = ROOT / "notebooks" / "src" / "16-reading-the-seed-article.py"
 
 
 @pytest.fixture(scope="module")

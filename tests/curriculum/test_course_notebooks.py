@@ -16,6 +16,7 @@ import pytest
 
 from kschedlearn.curriculum import activity, catalog
 from kschedlearn.curriculum.timing import ACTIVITY_TAGS, MASTERY_TAG
+from kschedlearn.widgets.mastery import ACTIVITY as MASTERY_ACTIVITY
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
@@ -42,7 +43,7 @@ def checked_activities(nb: nbformat.NotebookNode) -> dict[str, int]:
             for key in pattern.findall(cell.source):
                 found.setdefault(key, i)
         if MASTERY_TAG in _tags(cell) and "MasteryWidget(" in cell.source:
-            found.setdefault("16/mastery", i)
+            found.setdefault(MASTERY_ACTIVITY, i)
     return found
 
 
@@ -78,7 +79,8 @@ def test_every_unit_has_its_notebook_and_every_notebook_its_unit() -> None:
     stems = {p.stem for p in NOTEBOOKS}
     assert {u.notebook for u in catalog.units()} == stems
     keys = [u.key for u in catalog.units()]
-    assert len(keys) == len(set(keys)) and keys[-1] == "16"  # the mastery check ends the path
+    assert len(keys) == len(set(keys)) and keys[-1] == "17"  # the mastery check ends the path
+    assert catalog.unit("17").notebook == "17-mastery-check" and MASTERY_ACTIVITY.startswith("17/")
     for u in catalog.units():
         for pre in u.prerequisites:
             assert pre in keys and keys.index(pre) < keys.index(u.key), (u.key, pre)

@@ -20,11 +20,10 @@ import pytest
 
 from kschedlearn import Simulation
 from kschedlearn.curriculum import questions_course as QC
-
 from kschedlearn.observe.views import queue_state
 from kschedlearn.simulation import questions as Q
 from kschedlearn.simulation import questions_client_go as C
-from kschedlearn.simulation import questions_controllers as QC
+from kschedlearn.simulation import questions_controllers as QCM
 from kschedlearn.simulation import questions_replay as R
 from kschedlearn.simulation import questions_scale as QS
 from kschedlearn.simulation import questions_topics as topics
@@ -33,7 +32,7 @@ from kschedlearn.widgets.predict import PredictCell
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 PRELUDE = {"partial": functools.partial, "Q": Q, "C": C, "R": R, "topics": topics, "QS": QS, "QC": QC,
-           "PredictCell": PredictCell}
+           "QCM": QCM, "PredictCell": PredictCell}
 
 
 def _tags(cell: Any) -> list[str]:
@@ -375,7 +374,7 @@ def _controllers_changes(seed: int) -> tuple[tuple[float, str, Any], ...]:
     """Every stored change of notebook 15's scenario to t=36 (not the trace the factories read)."""
     from kschedlearn.simulation.world import build_world
 
-    w = build_world(QC.scenario(), seed, snapshots=False, capture_stacks=False)
+    w = build_world(QCM.scenario(), seed, snapshots=False, capture_stacks=False)
     changes: list[tuple[float, str, Any]] = []
     w.api.storage.listeners.append(lambda res, entry: changes.append((w.runtime.now, res, entry)))
     w.run(None, until=36)

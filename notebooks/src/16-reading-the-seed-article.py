@@ -43,7 +43,7 @@ terms_table(sim)
 # after it was queued.)
 
 # %% tags=["ask"]
-ask("15/terms", None)
+ask("16/terms", None)
 
 # %% [markdown]
 # ## §一 — a pod through the queues
@@ -136,7 +136,7 @@ step_through(sim, ["schedulercache.New", "NewIndexerInformer"])
 # in `controller.Run`. When does it really come into being in 1.6?
 
 # %% tags=["ask"]
-ask("15/queue-created", None)
+ask("16/queue-created", None)
 
 # %% [markdown]
 # **A correction.** The article is wrong here about 1.6: `NewIndexerInformer` itself calls
@@ -162,7 +162,7 @@ step_through(sim, ["startHTTP", "informerFactory.Start", "Scheduler.Run"])
 # In a run, which starts first — the assigned-pod informer or the shared informers?
 
 # %% tags=["ask"]
-ask("15/step-order", None)
+ask("16/step-order", None)
 
 # %% [markdown] tags=["recap"]
 # ## Recap
