@@ -22,6 +22,10 @@ from kschedlearn.viz.controllers import add_startup_box
 CHAIN: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("main", "plugin/cmd/kube-scheduler/scheduler.go", ("main",), ("main",)),
     ("NewSchedulerServer", "app/options/options.go", ("NewSchedulerServer",), ("new_scheduler_server",)),
+    # main's four set-up calls share one row: flags parsed, logs routed, --version honoured
+    ("AddFlags · InitFlags · InitLogs", "plugin/cmd/kube-scheduler/scheduler.go",
+     ("main.AddFlags", "main.InitFlags", "main.InitLogs", "main.PrintAndExitIfRequested"),
+     ("add_flags", "init_flags", "init_logs", "print_and_exit_if_requested")),
     ("app.Run", "app/server.go", ("Run",), ("run",)),
     ("createClient", "app/configurator.go", ("createClient",), ("create_client",)),
     ("createRecorder", "app/configurator.go", ("createRecorder",), ("create_recorder",)),
@@ -32,9 +36,14 @@ CHAIN: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("schedulercache.New", "schedulercache/cache.go", ("schedulercache.New",), ("new",)),
     ("NewIndexerInformer", "client-go/tools/cache/controller.go", ("NewIndexerInformer",),
      ("new_indexer_informer",)),
+    ("NewFromConfigurator", "scheduler.go", ("NewFromConfigurator",), ("new_from_configurator",)),
+    ("schedulerConfigurator.Create", "app/configurator.go", ("schedulerConfigurator.Create",), ()),
     ("CreateFromProvider", "factory/factory.go", ("CreateFromProvider",), ("create_from_provider",)),
     ("CreateFromKeys", "factory/factory.go", ("CreateFromKeys",), ("create_from_keys",)),
     ("ConfigFactory.Run", "factory/factory.go", ("ConfigFactory.Run",), ()),
+    # ConfigFactory.Run starts the assigned-pod and node informers: each controller.Run makes
+    # its Reflector (controller.go L97-L122)
+    ("controller.Run · NewReflector", "client-go/tools/cache/controller.go", ("controller.Run", "NewReflector"), ()),
     ("startHTTP", "app/server.go", ("startHTTP",), ("start_http",)),
     ("informerFactory.Start", "client/informers/informers_generated/externalversions/factory.go", ("informerFactory.Start",), ()),
     ("leader election", "client/leaderelection/leaderelection.go",

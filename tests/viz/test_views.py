@@ -89,12 +89,13 @@ def _node_stmt(dot: str, node: str) -> str:
 
 def test_startup_frames_visited_current_and_new() -> None:
     dot = VIEWS["startup"](startup_mid(), startup_prev()).source
-    assert "f7 [label=\"NewConfigFactory" in dot
-    f7 = _node_stmt(dot, "f7")
-    assert "fillcolor=\"#1f77b4\"" in f7 and "penwidth=3" in f7  # current, newly reached
+    assert "f8 [label=\"NewConfigFactory" in dot
+    f8 = _node_stmt(dot, "f8")
+    assert "fillcolor=\"#1f77b4\"" in f8 and "penwidth=3" in f8  # current, newly reached
     assert "fillcolor=\"#d8ecd8\"" in _node_stmt(dot, "f0")  # visited
-    assert "dashed" in _node_stmt(dot, "f2")  # app.Run: passed, no trace point of its own
-    assert "#888888" in _node_stmt(dot, "f8")  # ahead
+    assert "dashed" in _node_stmt(dot, "f2")  # main's flag and log set-up: passed, not in this trace
+    assert "dashed" in _node_stmt(dot, "f3")  # app.Run: passed, no trace point of its own
+    assert "#888888" in _node_stmt(dot, "f9")  # ahead
     assert f"{NEW_MARK}kube-scheduler/recorder.StartLogging" in dot
 
 
