@@ -2,7 +2,8 @@
 
 Go: none — kschedlearn-only. Both build a fresh virtual environment from the package index
 (pip's cache makes a second run quick), so they are marked ``slow`` (``make test-fast`` skips
-them; ``make test`` runs them).
+them; ``make test`` runs them). pip installs with ``--no-compile``: byte-compiling every installed
+file of JupyterLab's tree was most of a run's CPU, and Python compiles what it imports anyway.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def _run(*cmd: str | Path, cwd: Path | None = None, timeout: float = 600) -> sub
 
 def test_light_install_has_no_jupyterlab_and_still_renders_and_traces(tmp_path: Path) -> None:
     python = _venv(tmp_path / "venv")
-    _run(python, "-m", "pip", "install", "--quiet", str(ROOT))
+    _run(python, "-m", "pip", "install", "--quiet", "--no-compile", str(ROOT))
     probe = (
         "import importlib.util, json, kschedlearn\n"
         "from kschedlearn import Simulation\n"
@@ -55,7 +56,7 @@ def test_binder_environment_builds_and_runs_the_tour(tmp_path: Path) -> None:
     assert runtime == f"python-{sys.version_info.major}.{sys.version_info.minor}", (
         f"binder/runtime.txt says {runtime}; this check builds with the Python it runs on")
     python = _venv(tmp_path / "venv")
-    _run(python, "-m", "pip", "install", "--quiet", "-r", ROOT / "binder" / "requirements.txt")
+    _run(python, "-m", "pip", "install", "--quiet", "--no-compile", "-r", ROOT / "binder" / "requirements.txt")
     # repo2docker runs postBuild from the repository root with the environment's pip first on PATH
     env_bin = str(tmp_path / "venv" / "bin")
     out = subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], capture_output=True, text=True, cwd=ROOT, timeout=600,
