@@ -11,6 +11,7 @@ the links and the table agree, so an edited or new link cannot drift silently.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 from collections import defaultdict
@@ -24,9 +25,25 @@ assert _spec is not None and _spec.loader is not None
 glt = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(glt)
 
-LINKS = glt.collect_links()
-TABLE = glt.read_table()
-ROWS = {(r["go_file"], r["range"]): r for r in TABLE}
+
+
+# Read when a test first asks, not at import: collecting the links walks the whole package,
+# the notebooks and the exercises (~3 s), which `make test-fast`'s collection need not pay for
+# tests it may not run.
+@functools.cache
+def _links() -> list[dict]:
+    return glt.collect_links()
+
+
+@functools.cache
+def _table() -> list[dict]:
+    return glt.read_table()
+
+
+@functools.cache
+def _rows() -> dict:
+    return {(r["go_file"], r["range"]): r for r in _table()}
+
 REGENERATE = "regenerate it with: python3 tools/go_links_table.py GO_ROOT -o docs/go-links.tsv"
 
 
@@ -35,13 +52,13 @@ def _where(link: dict) -> str:
 
 
 def test_links_come_from_code_notebooks_and_exercises():
-    kinds = {link["where"].split("/")[0].split(".")[0] for link in LINKS}
+    kinds = {link["where"].split("/")[0].split(".")[0] for link in _links()}
     assert kinds == {"kschedlearn", "notebooks", "exercises"}
 
 
 def test_table_is_well_formed():
     seen = set()
-    for row in TABLE:
+    for row in _table():
         assert row["range"] == glt.NO_RANGE or re.fullmatch(r"L\d+-L\d+", row["range"]), row
         if row["range"] != glt.NO_RANGE:
             start, end = (int(x) for x in row["range"][1:].split("-L"))
@@ -53,19 +70,19 @@ def test_table_is_well_formed():
 
 
 def test_every_relative_link_resolves_to_a_go_file():
-    unresolved = [_where(link) for link in LINKS if link["go_file"] is None]
+    unresolved = [_where(link) for link in _links() if link["go_file"] is None]
     assert unresolved == [], "a bare file.go#L.. link needs a full URL of that file in its module"
 
 
 def test_every_link_is_in_the_table_with_its_range():
-    missing = [_where(link) for link in LINKS if link["go_file"] is not None
-               and link["where"] not in ROWS.get((link["go_file"], link["range"]), {}).get("where", "").split(", ")]
+    missing = [_where(link) for link in _links() if link["go_file"] is not None
+               and link["where"] not in _rows().get((link["go_file"], link["range"]), {}).get("where", "").split(", ")]
     assert missing == [], f"links not in docs/go-links.tsv ({REGENERATE}):\n" + "\n".join(missing)
 
 
 def test_every_table_row_is_used():
-    used = {(link["go_file"], link["range"], link["where"]) for link in LINKS}
-    unused = [(r["go_file"], r["range"], where) for r in TABLE for where in r["where"].split(", ")
+    used = {(link["go_file"], link["range"], link["where"]) for link in _links()}
+    unused = [(r["go_file"], r["range"], where) for r in _table() for where in r["where"].split(", ")
               if (r["go_file"], r["range"], where) not in used]
     assert unused == [], f"rows nothing links any more ({REGENERATE}): {unused}"
 
@@ -73,13 +90,13 @@ def test_every_table_row_is_used():
 def test_every_range_lands_exactly_on_declarations():
     """``-``: when the table was generated, the range covered no declaration exactly (a block
     inside a function, a range off by a line, a wrong function's lines)."""
-    off = [f"{r['go_file']}#{r['range']} ({r['where']})" for r in TABLE if r["symbol"] == "-"]
+    off = [f"{r['go_file']}#{r['range']} ({r['where']})" for r in _table() if r["symbol"] == "-"]
     assert off == [], "ranges that are no Go declaration (link the whole function):\n" + "\n".join(off)
 
 
 def test_one_range_per_symbol():
     ranges = defaultdict(set)
-    for r in TABLE:
+    for r in _table():
         if r["range"] != glt.NO_RANGE and " .. " not in r["symbol"]:
             ranges[(r["go_file"], r["symbol"])].add(r["range"])
     assert {k: v for k, v in ranges.items() if len(v) > 1} == {}
@@ -88,7 +105,7 @@ def test_one_range_per_symbol():
 def test_a_symbol_link_always_has_a_range():
     """A class or function names one symbol (or one block): its URL carries a range. Only module
     level text (a module docstring, a notebook, an exercise) may link a whole file."""
-    bare = [_where(link) for link in LINKS
+    bare = [_where(link) for link in _links()
             if not link["module_level"] and link["range"] == glt.NO_RANGE and link["go_file"].endswith(".go")]
     assert bare == []
 
@@ -101,12 +118,12 @@ def test_link_text_names_the_linked_symbol():
     """``[fifo.go Pop](…#L137-L153)`` is caught: the text names a Go symbol of that file the
     table knows (``Pop``) and the range is another one (``(FIFO).Add``)."""
     names = defaultdict(set)
-    for r in TABLE:
+    for r in _table():
         if r["range"] != glt.NO_RANGE and " .. " not in r["symbol"]:
             names[r["go_file"]].add(_short(r["symbol"]))
     wrong = []
-    for link in LINKS:
-        row = ROWS.get((link["go_file"], link["range"]))
+    for link in _links():
+        row = _rows().get((link["go_file"], link["range"]))
         if not link["label"] or row is None or row["range"] == glt.NO_RANGE or " .. " in row["symbol"]:
             continue
         named = set(re.findall(r"[A-Za-z_]\w*", link["label"])) & names[link["go_file"]]
@@ -137,4 +154,4 @@ def test_link_text_names_the_linked_symbol():
         "nb00-AssumePod", "nb05-ForgetPod"])
 def test_known_fixed_links(where, go_file, rng):
     """Links issues reported wrong (swapped, past the end of the file, off by a function)."""
-    assert any(link["where"] == where and link["go_file"] == go_file and link["range"] == rng for link in LINKS)
+    assert any(link["where"] == where and link["go_file"] == go_file and link["range"] == rng for link in _links())

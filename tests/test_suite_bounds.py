@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import tomllib
 from pathlib import Path
@@ -39,4 +40,24 @@ def test_only_the_sandbox_test_touches_the_real_timer():
 
 def test_make_test_fast_skips_only_the_slow_tests():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r'^test-fast:.*\n\t.*pytest -m "not slow"', makefile, re.M)
+    assert re.search(r'^PYTEST := .*-m pytest$', makefile, re.M)
+    assert re.search(r'^test-fast:.*\n\t\$\(PYTEST\) -m "not slow"', makefile, re.M)
+    assert re.search(r'^test:.*\n\t\$\(PYTEST\) \$\(XDIST\)$', makefile, re.M)
+
+
+def test_every_end_to_end_file_exists_and_is_marked_slow() -> None:
+    # the list in tests/conftest.py names files; a renamed file would silently rejoin test-fast
+    spec = importlib.util.spec_from_file_location("suite_conftest", ROOT / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    missing = sorted(f for f in conftest.END_TO_END_FILES if not (ROOT / "tests" / f).is_file())
+    assert missing == []
+
+    class Item:  # what the hook reads of a collected test: its path
+        def __init__(self, path: Path) -> None:
+            self.path = path
+
+    assert conftest._end_to_end(Item(ROOT / "tests" / "test_kubectl.py"))
+    assert conftest._end_to_end(Item(ROOT / "tests" / "simulation" / "test_views.py"))
+    assert not conftest._end_to_end(Item(ROOT / "tests" / "test_suite_bounds.py"))
