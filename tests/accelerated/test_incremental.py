@@ -217,3 +217,28 @@ def test_selector_memo_equals_get_selectors(steps: list[tuple[str, str, dict, bo
             services.delete(svc)
         pod = Pod.from_dict({"metadata": {"name": "p", "namespace": pod_namespace, "labels": pod_labels}})
         assert memo.selectors(spread, pod) == spread._get_selectors(pod)
+
+
+def test_the_mirror_methods_verdict_follows_every_swap_of_a_cache_method(monkeypatch) -> None:
+    # the verdict is remembered between pods; a swapped method, or a probe's function swapped
+    # under it, must give the mirror's whole walk again (and the mirror's own back, the memo)
+    from kschedlearn.accelerated.changelog import _mirror_methods
+    from kschedlearn.observe.wrap import behind_probe, global_probe, release
+    from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
+
+    cache = object.__new__(SchedulerCache)  # the verdict reads the class only
+    assert _mirror_methods(cache) and _mirror_methods(cache)
+    with monkeypatch.context() as patch:
+        patch.setattr(SchedulerCache, "assume_pod", lambda self, pod: None)
+        assert not _mirror_methods(cache)
+    assert _mirror_methods(cache)
+    probe = global_probe(SchedulerCache, "forget_pod")
+    probe.users += 1
+    try:
+        assert _mirror_methods(cache)  # a probe in front of the mirror's own function
+        with behind_probe(probe, lambda self, pod: None):
+            assert not _mirror_methods(cache)
+        assert _mirror_methods(cache)
+    finally:
+        release(probe)
+    assert SchedulerCache.__dict__["forget_pod"] is probe.original
