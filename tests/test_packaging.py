@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -26,6 +27,14 @@ def _venv(where: Path) -> Path:
     return where / "bin" / "python"
 
 
+def _source_copy(where: Path) -> Path:
+    """The project's files in ``where``: pip builds a non-editable install in the source tree
+    (setuptools' ``build/``), which must not be left behind in the checkout the suite runs in."""
+    ignore = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis",
+                                    ".pytest_cache", "test-artifacts", "lab", ".ipynb_checkpoints")
+    return Path(shutil.copytree(ROOT, where, ignore=ignore))
+
+
 def _run(*cmd: str | Path, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     out = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd, timeout=timeout, env=env)
@@ -35,7 +44,7 @@ def _run(*cmd: str | Path, cwd: Path | None = None, timeout: float = 600) -> sub
 
 def test_light_install_has_no_jupyterlab_and_still_renders_and_traces(tmp_path: Path) -> None:
     python = _venv(tmp_path / "venv")
-    _run(python, "-m", "pip", "install", "--quiet", "--no-compile", str(ROOT))
+    _run(python, "-m", "pip", "install", "--quiet", "--no-compile", str(_source_copy(tmp_path / "src")))
     probe = (
         "import importlib.util, json, kschedlearn\n"
         "from kschedlearn import Simulation\n"
@@ -56,16 +65,17 @@ def test_binder_environment_builds_and_runs_the_tour(tmp_path: Path) -> None:
     assert runtime == f"python-{sys.version_info.major}.{sys.version_info.minor}", (
         f"binder/runtime.txt says {runtime}; this check builds with the Python it runs on")
     python = _venv(tmp_path / "venv")
-    _run(python, "-m", "pip", "install", "--quiet", "--no-compile", "-r", ROOT / "binder" / "requirements.txt")
+    repo = _source_copy(tmp_path / "repo")  # what repo2docker clones
+    _run(python, "-m", "pip", "install", "--quiet", "--no-compile", "-r", repo / "binder" / "requirements.txt")
     # repo2docker runs postBuild from the repository root with the environment's pip first on PATH
     env_bin = str(tmp_path / "venv" / "bin")
-    out = subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], capture_output=True, text=True, cwd=ROOT, timeout=600,
+    out = subprocess.run(["bash", str(repo / "binder" / "postBuild")], capture_output=True, text=True, cwd=repo, timeout=600,
                          env={**{k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")},
                               "PATH": f"{env_bin}:{os.environ.get('PATH', '')}"})
     assert out.returncode == 0, out.stderr[-3000:]
     notebook = tmp_path / "tour.ipynb"
     _run(tmp_path / "venv" / "bin" / "jupyter", "nbconvert", "--to", "notebook", "--execute",
-         "--ExecutePreprocessor.timeout=300", "--output", notebook, ROOT / "notebooks" / "00-start-here.ipynb",
+         "--ExecutePreprocessor.timeout=300", "--output", notebook, repo / "notebooks" / "00-start-here.ipynb",
          cwd=tmp_path)
     cells = json.loads(notebook.read_text())["cells"]
     outputs = [o for c in cells if c["cell_type"] == "code" for o in c.get("outputs", [])]
