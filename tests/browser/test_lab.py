@@ -7,13 +7,12 @@ there is none, a one-cell notebook that opens the explorer. Screenshots go to ``
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
-from pagecheck import ALL_CELLS_DONE, KERNEL_READY, wait_for
+from pagecheck import ALL_CELLS_DONE, KERNEL_READY, run_all_cells, strip_outputs, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -31,11 +30,7 @@ def prepare_notebook(root: Path) -> str:
         path = root / "explorer-smoke.ipynb"
         nb = nbformat.v4.new_notebook()
         nb.cells = [nbformat.v4.new_code_cell(SMOKE_SOURCE)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata.pop("widgets", None)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
+    strip_outputs(nb)
     nbformat.write(nb, path)
     return path.name
 
@@ -55,9 +50,7 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
     page.wait_for_function(KERNEL_READY, arg=name)
 
-    # Run > Run All Cells, through the menu as a learner would.
-    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").filter(has_text=re.compile(r"^Run$")).click()
-    page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(r"^Run All Cells$")).click()
+    run_all_cells(page)
     page.wait_for_function(ALL_CELLS_DONE, timeout=30_000)
 
     explorer = page.locator(".kschedlearn-explorer").first
