@@ -27,7 +27,9 @@ The split of each click (medians, ms), from the page's clock:
 - ``browser_apply``: the update arriving to the new SVG in the DOM (the widget manager
   applying the messages before it, then the view's ``innerHTML``);
 - ``browser_paint``: the SVG in the DOM to the first frame after it (``requestAnimationFrame``
-  then a task: style, layout and paint of the new picture); ``click_to_paint`` is the sum.
+  then a task: style, layout and paint of the new picture); ``click_to_paint`` is the sum;
+- ``click_to_idle``: the click to the kernel's "idle" status arriving, after every message of
+  the click (the diagram goes first; the timeline, narration, source pane follow it).
 
 Prints one JSON object. Nothing is asserted on time (``tests/browser/test_step_click.py`` runs
 :func:`measure_step_clicks` with N=3 and checks only that it measures).
@@ -202,6 +204,7 @@ class StepClick:
             "browser_apply": self.dom - self.svg_recv,
             "browser_paint": self.paint - self.dom,
             "click_to_paint": self.paint - self.click,
+            "click_to_idle": self.idle - self.click,
         }
 
 
@@ -252,6 +255,9 @@ def measure_step_clicks(page: Any, explorer: Any, n: int, *, settle_s: float = 0
         step.click()
         page.wait_for_function(CLICK_DONE, arg=i, polling=50, timeout=timeout_s * 1000)
         time.sleep(settle_s)
+    errors = explorer.locator(".kschedlearn-error").all_inner_texts()
+    if errors:
+        raise RuntimeError(f"the explorer reported an error: {errors}")
     raw = page.evaluate("() => window.__ksStepClick.clicks")
     python = json.loads(ast.literal_eval(kernel_eval(page, "", "__import__('json').dumps(_ks_bench_calls)")))
     if len(raw) != n or len(python) != n:

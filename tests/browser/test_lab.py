@@ -70,12 +70,13 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     explorer.locator("button.kschedlearn-step").click()
     after_svg = wait_for(lambda: (h := view.inner_html()) != before_svg and "<svg" in h and h,
                          "the pipeline SVG to change after Step")
-    assert position.inner_text() != before_pos
+    # the diagram is sent first; the position follows it
+    wait_for(lambda: position.inner_text() != before_pos, "the position to move after Step")
     page.screenshot(path=str(artifacts / "lab-explorer-after-step.png"))
 
     explorer.locator("button.kschedlearn-back").click()
     wait_for(lambda: view.inner_html() == before_svg, "Back to bring the previous SVG back")
-    assert position.inner_text() == before_pos
+    wait_for(lambda: position.inner_text() == before_pos, "Back to bring the previous position back")
     assert after_svg != before_svg
     page.screenshot(path=str(artifacts / "lab-explorer-after-back.png"))
     explorer.screenshot(path=str(artifacts / "lab-explorer-whole.png"))
