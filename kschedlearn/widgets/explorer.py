@@ -283,9 +283,10 @@ class Explorer:
         self._updating = True
         try:
             for ctl in (w["timeline"], w["play"]):
-                with ctl.hold_sync():  # its range and position in one message
-                    ctl.max = top
-                    ctl.value = max(sim.cursor, 0)
+                # two messages, the range first: given both at once, the browser's slider
+                # answers with its old position, which would move the cursor back
+                ctl.max = top
+                ctl.value = max(sim.cursor, 0)
             self._set_options(w["follow"], tuple(sorted(set(pods) | ({follow} if follow else set()))), follow)
             self._set_options(w["inj_pod"], pods, w["inj_pod"].value)
             self._set_options(w["inj_node"], tuple(n.name for n in self._snapshot_nodes()), w["inj_node"].value)
