@@ -63,6 +63,8 @@ def test_binder_environment_builds_and_runs_the_tour(tmp_path: Path) -> None:
                          env={**{k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")},
                               "PATH": f"{env_bin}:{os.environ.get('PATH', '')}"})
     assert out.returncode == 0, out.stderr[-3000:]
+    installed = tmp_path / "venv" / "share" / "jupyter" / "lab" / "settings" / "overrides.d" / "kschedlearn.json"
+    assert installed.read_text() == (ROOT / "tools" / "lab" / "overrides.json").read_text()
     notebook = tmp_path / "tour.ipynb"
     _run(tmp_path / "venv" / "bin" / "jupyter", "nbconvert", "--to", "notebook", "--execute",
          "--ExecutePreprocessor.timeout=300", "--output", notebook, ROOT / "notebooks" / "00-start-here.ipynb",

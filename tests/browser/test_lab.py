@@ -79,6 +79,15 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     wait_for(lambda: position.inner_text() == before_pos, "Back to bring the previous position back")
     assert after_svg != before_svg
     page.screenshot(path=str(artifacts / "lab-explorer-after-back.png"))
+
+    # The timeline slider moves the cursor too (its messages are handled on the kernel's main
+    # thread, which owns the simulation: tools/lab/overrides.json turns JupyterLab's comms over
+    # subshells off; with them on, this raised WrongThreadError).
+    explorer.locator(".kschedlearn-timeline .noUi-handle").first.focus()
+    page.keyboard.press("ArrowLeft")
+    wait_for(lambda: view.inner_html() not in (before_svg, after_svg), "the timeline to move the cursor back")
+    wait_for(lambda: position.inner_text() != before_pos, "the position to follow the timeline")
+    assert explorer.locator(".kschedlearn-error").count() == 0
     explorer.screenshot(path=str(artifacts / "lab-explorer-whole.png"))
 
     # An injection goes through the kernel too: the history forks at the cursor. The injection
