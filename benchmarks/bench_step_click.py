@@ -296,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--artifacts", type=Path, default=None,
                         help="where the JupyterLab log and a screenshot go (default: a temporary folder)")
     args = parser.parse_args(argv)
+    if not 1 <= args.n <= 40:  # the run has 41 stops: past the last one a click draws nothing new
+        parser.error("--n must be between 1 and 40")
     if not CHROMIUM.exists():
         print(json.dumps({"bench": "step_click", "error": f"{CHROMIUM} is missing"}))
         return 2
