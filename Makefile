@@ -15,7 +15,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # JupyterLab settings for this project's virtualenv only (the news prompt would cover the
-# narration): an overrides.d file in the venv's application settings directory.
+# narration; widget messages must reach the kernel's main thread, which owns the simulations,
+# where JupyterLab 4.6 sends them to a kernel subshell's thread by default): an overrides.d file
+# in the venv's application settings directory. binder/postBuild installs the same file.
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/kschedlearn.json
 $(LAB_OVERRIDES): tools/lab/overrides.json $(STAMP)
 	mkdir -p $(dir $@)

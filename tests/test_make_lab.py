@@ -44,6 +44,8 @@ def test_make_lab_turns_the_news_prompt_off(recipe):
     assert "--LabApp.news_url=None" in recipe
     overrides = json.loads((ROOT / "tools/lab/overrides.json").read_text())
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    # widget messages on the kernel's main thread (a subshell's thread may not drive a simulation)
+    assert overrides["@jupyterlab/apputils-extension:kernels-settings"]["commsOverSubshells"] == "disabled"
     makefile = (ROOT / "Makefile").read_text()
     assert "share/jupyter/lab/settings/overrides.d/kschedlearn.json" in makefile
 

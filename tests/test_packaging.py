@@ -30,8 +30,13 @@ def _venv(where: Path) -> Path:
 def _source_copy(where: Path) -> Path:
     """The project's files in ``where``: pip builds a non-editable install in the source tree
     (setuptools' ``build/``), which must not be left behind in the checkout the suite runs in."""
-    ignore = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis",
-                                    ".pytest_cache", "test-artifacts", "lab", ".ipynb_checkpoints")
+    top = {".git", ".venv", "build", "dist", "kschedlearn.egg-info", ".hypothesis", ".pytest_cache", "test-artifacts",
+           "lab"}  # the checkout's own: tools/lab (JupyterLab's settings) is part of the project
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        skipped = {n for n in names if n in ("__pycache__", ".ipynb_checkpoints")}
+        return skipped | (top & set(names) if Path(folder) == ROOT else set())
+
     return Path(shutil.copytree(ROOT, where, ignore=ignore))
 
 
@@ -73,6 +78,8 @@ def test_binder_environment_builds_and_runs_the_tour(tmp_path: Path) -> None:
                          env={**{k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")},
                               "PATH": f"{env_bin}:{os.environ.get('PATH', '')}"})
     assert out.returncode == 0, out.stderr[-3000:]
+    installed = tmp_path / "venv" / "share" / "jupyter" / "lab" / "settings" / "overrides.d" / "kschedlearn.json"
+    assert installed.read_text() == (ROOT / "tools" / "lab" / "overrides.json").read_text()
     notebook = tmp_path / "tour.ipynb"
     _run(tmp_path / "venv" / "bin" / "jupyter", "nbconvert", "--to", "notebook", "--execute",
          "--ExecutePreprocessor.timeout=300", "--output", notebook, repo / "notebooks" / "00-start-here.ipynb",

@@ -255,16 +255,38 @@ class Explorer:
         return tuple(p.key for p in snap.apiserver.pods) if snap is not None and snap.apiserver is not None else ()
 
     def refresh(self) -> None:
-        """Bring every control in line with the simulation's cursor and history."""
+        """Bring every control in line with the simulation's cursor and history.
+
+        The diagram goes first: each change of a control is a message to the browser, and the
+        diagram, the costly part to draw and what the learner looks at, used to wait behind the
+        others (set before it, they also woke the Jupyter server and the browser up to compete
+        with the drawing for the CPU). The other controls follow within a few milliseconds, all
+        computed before the first is set (``benchmarks/bench_step_click.py``)."""
         sim, w = self.sim, self.w
+        self._render_current()
+        top = max(len(sim.trace) - 1, 0)
+        pods = self._snapshot_pods()
+        follow = sim.follow or ""
+        ev = sim.event
+        serving = sim.serving if sim.serving is not None and not sim.serving.server.stopped else None
+        position = (f"<span class='kschedlearn-position'>event {sim.cursor} of {top}"
+                    f" · t={sim.time:g}s"
+                    + (f" · <b>serving on 127.0.0.1:{serving.port}</b> ({html.escape(serving.kubectl)})"
+                       if serving is not None else "")
+                    + (f" · <span class='kschedlearn-thinned' title='a thinned view'>thinned: "
+                       f"{html.escape(note)}</span>" if (note := sim.thinning_note()) else "")
+                    + "</span>")
+        texts = {"narration": narration(ev, finished=sim.finished),
+                 "banner": banner(sim.crashes, sim.cursor, sim.end_message()),
+                 "source": source_pane(sim.where()),
+                 "trace": trace_log(sim.trace, sim.cursor, self.trace_size)}
         self._updating = True
         try:
-            top = max(len(sim.trace) - 1, 0)
             for ctl in (w["timeline"], w["play"]):
+                # two messages, the range first: given both at once, the browser's slider
+                # answers with its old position, which would move the cursor back
                 ctl.max = top
                 ctl.value = max(sim.cursor, 0)
-            pods = self._snapshot_pods()
-            follow = sim.follow or ""
             self._set_options(w["follow"], tuple(sorted(set(pods) | ({follow} if follow else set()))), follow)
             self._set_options(w["inj_pod"], pods, w["inj_pod"].value)
             self._set_options(w["inj_node"], tuple(n.name for n in self._snapshot_nodes()), w["inj_node"].value)
@@ -273,21 +295,10 @@ class Explorer:
                 w["granularity"].value = sim.granularity
         finally:
             self._updating = False
-        ev = sim.event
-        serving = sim.serving if sim.serving is not None and not sim.serving.server.stopped else None
-        w["position"].value = (f"<span class='kschedlearn-position'>event {sim.cursor} of {top}"
-                               f" · t={sim.time:g}s"
-                               + (f" · <b>serving on 127.0.0.1:{serving.port}</b> ({html.escape(serving.kubectl)})"
-                                  if serving is not None else "")
-                               + (f" · <span class='kschedlearn-thinned' title='a thinned view'>thinned: "
-                                  f"{html.escape(note)}</span>" if (note := sim.thinning_note()) else "")
-                               + "</span>")
-        w["narration"].value = narration(ev, finished=sim.finished)
-        w["banner"].value = banner(sim.crashes, sim.cursor, sim.end_message())
-        w["source"].value = source_pane(sim.where())
-        w["trace"].value = trace_log(sim.trace, sim.cursor, self.trace_size)
+        w["position"].value = position
+        for name, text in texts.items():
+            w[name].value = text
         self._show_breakpoints()
-        self._render_current()
 
     @staticmethod
     def _set_options(dropdown: widgets.Dropdown, options: tuple[str, ...], value: Any) -> None:

@@ -1,11 +1,15 @@
-"""What the browser tests ask a JupyterLab page, shared by test_fit, test_lab and test_learning_loop
-(``tests/browser`` is on pytest's pythonpath; importlib mode keeps test modules apart)."""
+"""What the browser tests ask a JupyterLab page and do to it, shared by test_fit, test_lab,
+test_learning_loop and ``benchmarks/bench_step_click.py`` (``tests/browser`` is on pytest's
+pythonpath; importlib mode keeps test modules apart)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
+
+import nbformat
 
 # JupyterLab runs with --LabApp.expose_app_in_browser, so the page can ask it about the kernel.
 # ``path``: the notebook we opened, not a tab JupyterLab restored from the previous test's workspace.
@@ -32,3 +36,19 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
             return value
         time.sleep(0.1)
     raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+def run_all_cells(page: Any) -> None:
+    """Run > Run All Cells, through the menu as a learner would."""
+    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").filter(has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(r"^Run All Cells$")).click()
+
+
+def strip_outputs(nb: nbformat.NotebookNode) -> None:
+    """Clear a notebook's outputs and saved widget state and make it use the ``python3`` kernel,
+    so that everything the page shows after a run was produced by that run."""
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None

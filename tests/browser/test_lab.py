@@ -7,13 +7,12 @@ there is none, a one-cell notebook that opens the explorer. Screenshots go to ``
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
-from pagecheck import ALL_CELLS_DONE, KERNEL_READY, wait_for
+from pagecheck import ALL_CELLS_DONE, KERNEL_READY, run_all_cells, strip_outputs, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -31,11 +30,7 @@ def prepare_notebook(root: Path) -> str:
         path = root / "explorer-smoke.ipynb"
         nb = nbformat.v4.new_notebook()
         nb.cells = [nbformat.v4.new_code_cell(SMOKE_SOURCE)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata.pop("widgets", None)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
+    strip_outputs(nb)
     nbformat.write(nb, path)
     return path.name
 
@@ -55,9 +50,7 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
     page.wait_for_function(KERNEL_READY, arg=name)
 
-    # Run > Run All Cells, through the menu as a learner would.
-    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").filter(has_text=re.compile(r"^Run$")).click()
-    page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(r"^Run All Cells$")).click()
+    run_all_cells(page)
     page.wait_for_function(ALL_CELLS_DONE, timeout=30_000)
 
     explorer = page.locator(".kschedlearn-explorer").first
@@ -77,14 +70,24 @@ def check_explorer(lab_server: Any, page: Any, artifacts: Path) -> None:
     explorer.locator("button.kschedlearn-step").click()
     after_svg = wait_for(lambda: (h := view.inner_html()) != before_svg and "<svg" in h and h,
                          "the pipeline SVG to change after Step")
-    assert position.inner_text() != before_pos
+    # the diagram is sent first; the position follows it
+    wait_for(lambda: position.inner_text() != before_pos, "the position to move after Step")
     page.screenshot(path=str(artifacts / "lab-explorer-after-step.png"))
 
     explorer.locator("button.kschedlearn-back").click()
     wait_for(lambda: view.inner_html() == before_svg, "Back to bring the previous SVG back")
-    assert position.inner_text() == before_pos
+    wait_for(lambda: position.inner_text() == before_pos, "Back to bring the previous position back")
     assert after_svg != before_svg
     page.screenshot(path=str(artifacts / "lab-explorer-after-back.png"))
+
+    # The timeline slider moves the cursor too (its messages are handled on the kernel's main
+    # thread, which owns the simulation: tools/lab/overrides.json turns JupyterLab's comms over
+    # subshells off; with them on, this raised WrongThreadError).
+    explorer.locator(".kschedlearn-timeline .noUi-handle").first.focus()
+    page.keyboard.press("ArrowLeft")
+    wait_for(lambda: view.inner_html() not in (before_svg, after_svg), "the timeline to move the cursor back")
+    wait_for(lambda: position.inner_text() != before_pos, "the position to follow the timeline")
+    assert explorer.locator(".kschedlearn-error").count() == 0
     explorer.screenshot(path=str(artifacts / "lab-explorer-whole.png"))
 
     # An injection goes through the kernel too: the history forks at the cursor. The injection

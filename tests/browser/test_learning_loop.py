@@ -13,7 +13,7 @@ from typing import Any
 
 import nbformat
 import pytest
-from pagecheck import KERNEL_READY
+from pagecheck import KERNEL_READY, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -32,11 +32,6 @@ def _wait_for_source(explorer: Any, name: str, *, present: bool, seconds: float 
     while (name in function.inner_text()) != present:
         assert time.monotonic() < deadline, f"source pane: {name!r} {'never shown' if present else 'still shown'}"
         time.sleep(0.2)
-
-
-def _run_all(page: Any) -> None:
-    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").filter(has_text=re.compile(r"^Run$")).click()
-    page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(r"^Run All Cells$")).click()
 
 
 def test_lab_lands_on_notebook_00_with_exercises_reachable_and_no_news(lab_server: Any, small_page: Any,
@@ -73,7 +68,7 @@ def test_source_pane_shows_the_assume_call_with_one_highlighted_line(lab_server:
     page.goto(lab_server.lab_url("source-pane.ipynb") + "&reset")
     page.locator(".jp-Notebook .jp-CodeCell >> visible=true").first.wait_for()
     page.wait_for_function(KERNEL_READY, arg="source-pane.ipynb")
-    _run_all(page)
+    run_all_cells(page)
     explorer = page.locator(".kschedlearn-explorer >> visible=true").first
     explorer.wait_for(state="visible")
     pane = explorer.locator(".kschedlearn-source")
@@ -118,7 +113,7 @@ def test_a_crash_and_the_end_of_the_scenario_are_shown(lab_server: Any, small_pa
     page.goto(lab_server.lab_url("crash.ipynb") + "&reset")
     page.locator(".jp-Notebook .jp-CodeCell >> visible=true").first.wait_for()
     page.wait_for_function(KERNEL_READY, arg="crash.ipynb")
-    _run_all(page)
+    run_all_cells(page)
     explorer = page.locator(".kschedlearn-explorer >> visible=true").first
     explorer.wait_for(state="visible")
     crash = explorer.locator(".kschedlearn-crash")

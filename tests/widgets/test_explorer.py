@@ -89,6 +89,28 @@ def test_back_returns_to_the_same_picture(sim: Simulation, ex: Explorer) -> None
     assert ex.renders == renders  # came from the cache
 
 
+def test_a_step_sends_the_new_diagram_before_every_other_change(sim: Simulation, ex: Explorer,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the browser receives for one Step, in order: the diagram first (the learner waits
+    for it; ``benchmarks/bench_step_click.py``), then the rest; a slider's new range before its
+    new position (the browser's slider, given both in one message, sends its old position back)."""
+    sent: list[tuple[widgets.Widget, dict]] = []
+    monkeypatch.setattr(widgets.Widget, "_send", lambda self, msg, buffers=None: sent.append((self, msg)))
+    ex.w["step"].click()
+    updates = [(w, m["state"]) for w, m in sent if m.get("method") == "update"]
+    first, state = updates[0]
+    assert first is ex.w["views"]["pipeline"] and "<svg" in state["value"]
+    assert state["value"] == expected_svg(sim, "pipeline")
+    assert sum(1 for w, _ in updates if w is ex.w["views"]["pipeline"]) == 1
+    names = {id(w): name for name, w in ex.w.items() if isinstance(w, widgets.Widget)}
+    changed = [names.get(id(w)) for w, _ in updates[1:]]
+    assert {"timeline", "play", "position", "narration", "source", "trace"} <= set(changed)
+    for name in ("timeline", "play"):
+        assert [st for w, st in updates if w is ex.w[name]] == [{"max": len(sim.trace) - 1}, {"value": sim.cursor}]
+    assert f"event {sim.cursor} of" in ex.w["position"].value
+    assert ex.last_error is None
+
+
 def test_timeline_moves_the_cursor_and_play_grows_the_history(sim: Simulation, ex: Explorer) -> None:
     for _ in range(3):
         ex.w["step"].click()
