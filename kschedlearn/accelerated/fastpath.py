@@ -110,10 +110,11 @@ def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: 
 # ---------------------------------------------------------------------------------------------
 # priorities
 # ---------------------------------------------------------------------------------------------
-def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any,
-                   nodes: list[Any]) -> tuple[list[int], int | None] | None:
+def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any, nodes: list[Any],
+                   bounds: dict[int, tuple[int, int]] | None = None,
+                   index: int = 0) -> tuple[list[int], int | None] | None:
     """SelectorSpread's scores from a SpreadView and the one score if all are equal (None: a
-    count too large for this path)."""
+    count too large for this path); ``bounds[index]`` is set to the scores' (min, max)."""
     state = s.spread_counts
     memo = state.scores
     n = len(nodes)
@@ -161,17 +162,22 @@ def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any,
     if len(table) == 1:
         only = next(iter(table.values()))
         return [only] * n, only
+    if bounds is not None:  # (every (count, zone) pair of the table is some node's)
+        bounds[index] = (min(table.values()), max(table.values()))
     return list(map(table.__getitem__, view.keys)), None
 
 
 def _reduce_column(reduce: Any, pod: Any, meta: Any, info_map: Any, column: list[int],
-                   memo: dict[tuple[Any, ...], dict[int, int]] | None = None) -> tuple[list[int], int | None]:
+                   memo: dict[tuple[Any, ...], dict[int, int]] | None = None,
+                   distinct: tuple[int, ...] | None = None) -> tuple[list[int], int | None]:
     """A pure reduce (each result a function of its own score and the list's max) on a column,
     and the one result if all are equal.
 
     ``memo``: (reduce, distinct scores) -> its table, kept between pods (a pure reduce reads
-    nothing but the scores, so the same distinct scores give the same table)."""
-    distinct = tuple(sorted(set(column)))
+    nothing but the scores, so the same distinct scores give the same table); ``distinct``:
+    the column's distinct scores in ascending order, where known without a scan."""
+    if distinct is None:
+        distinct = tuple(sorted(set(column)))
     table = memo.get((reduce, distinct)) if memo is not None else None
     if table is None:
         fake = [HostPriority(host="", score=v) for v in distinct]
@@ -218,12 +224,13 @@ def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: l
 
     view.refresh(info_map, nodes, compute)
     n = len(nodes)
-    local_columns = dict(zip(map_local, view.columns))
+    local_columns = dict(zip(map_local, zip(view.columns, view.tallies)))
     columns: list[list[int]] = []
     constant: dict[int, int] = {}  # column index -> its one value, where known without a scan
+    bounds: dict[int, tuple[int, int]] = {}  # column index -> (min, max), where known without a scan
     for i, (config, kind) in enumerate(zip(configs, kinds)):
         if kind == "spread":
-            spread = _spread_column(s, config.function.__self__, pod, info_map, nodes)
+            spread = _spread_column(s, config.function.__self__, pod, info_map, nodes, bounds, i)
             if spread is None:
                 return None
             column, only = spread
@@ -233,25 +240,32 @@ def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: l
             column = [0] * n
             constant[i] = 0
         else:
-            column = local_columns[i]
+            column, tally = local_columns[i]
             if config.reduce is not None:
-                column, only = _reduce_column(config.reduce, pod, meta, info_map, column, s.plans.reduces)
+                column, only = _reduce_column(config.reduce, pod, meta, info_map, column, s.plans.reduces,
+                                              tuple(sorted(tally)))
                 if only is not None:
                     constant[i] = only
+            elif len(tally) == 1:  # (the view's tally: the column's scores, without a scan)
+                constant[i] = next(iter(tally))
+            elif tally:
+                bounds[i] = (min(tally), max(tally))
         columns.append(column)
-    totals = weighted_totals(columns, [c.weight for c in configs], n, constant)
+    totals = weighted_totals(columns, [c.weight for c in configs], n, constant, bounds)
     if totals is None:
         return None
     return columns, totals, view.names
 
 
 def weighted_totals(columns: list[list[int]], weights: list[int], n: int,
-                    constant: dict[int, int] | None = None) -> list[int] | None:
+                    constant: dict[int, int] | None = None,
+                    bounds: dict[int, tuple[int, int]] | None = None) -> list[int] | None:
     """Σ score × weight per node, when no 64-bit wrap-around can happen (else None).
 
     The mirror wraps the product and every partial sum at 64 bits (Go's int); when the
     largest possible |partial sum| is below 2^63 no wrap happens and plain sums are exact.
-    Constant columns (every node the same score) are added once at the end.
+    Constant columns (every node the same score) are added once at the end. ``bounds``:
+    column index -> (min, max) of that column, where known without a scan.
     """
     bound = 0
     const = 0
@@ -259,6 +273,8 @@ def weighted_totals(columns: list[list[int]], weights: list[int], n: int,
     for j, (column, w) in enumerate(zip(columns, weights)):
         if constant and j in constant:
             lo = hi = constant[j]
+        elif bounds and j in bounds:
+            lo, hi = bounds[j]
         else:
             lo, hi = min(column), max(column)
         bound += max(-lo, hi) * abs(w)

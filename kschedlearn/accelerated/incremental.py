@@ -93,18 +93,36 @@ class PredicateView(NodeView):
 
 @attrs.define(eq=False)
 class ColumnsView(NodeView):
-    """Per node: the scores of the cached priority map functions, one column per function."""
+    """Per node: the scores of the cached priority map functions, one column per function.
+
+    ``tallies[j]`` counts the positions per score of column ``j`` (only scores present), so a
+    column's distinct scores, minimum and maximum are known without a pass over the nodes.
+    """
 
     width: int = 0
     columns: list[list[int]] = attrs.field(factory=list)
+    tallies: list[dict[int, int]] = attrs.field(factory=list)
+    _filled: list[bool] = attrs.field(factory=list)
 
     def reset(self, n: int) -> None:
         self.columns = [[0] * n for _ in range(self.width)]
+        self.tallies = [{} for _ in range(self.width)]
+        self._filled = [False] * n
 
     def set(self, i: int, scores: tuple[int, ...]) -> None:
         """Position ``i``'s map scores."""
-        for column, score in zip(self.columns, scores):
+        filled = self._filled[i]
+        self._filled[i] = True
+        for column, tally, score in zip(self.columns, self.tallies, scores):
+            if filled:
+                old = column[i]
+                left = tally[old] - 1
+                if left:
+                    tally[old] = left
+                else:
+                    del tally[old]
             column[i] = score
+            tally[score] = tally.get(score, 0) + 1
 
 
 @attrs.define(eq=False)

@@ -18,6 +18,7 @@ import attrs
 
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.predicates.metadata import PredicateMetadataFactory
+from kschedlearn.scheduler.algorithm.priorities import metadata as priorities_metadata
 
 #: how many classes (and distinct-score lists of the reduces) are remembered before starting afresh
 LIMIT = 4096
@@ -35,6 +36,8 @@ class Plans:
     predicates: dict[str, tuple[Any, ...]] = attrs.field(factory=dict)
     #: key -> (pod_best_effort, pod_request, pod_ports) of the standard producer
     metadata: dict[str, tuple[bool, Any, dict[int, bool]]] = attrs.field(factory=dict)
+    #: key -> (non_zero_request, pod_tolerations, affinity) of the default priority metadata producer
+    priority_metadata_parts: dict[str, tuple[Any, Any, Any]] = attrs.field(factory=dict)
     #: (configs, what else the classification reads, the kinds found for them)
     kinds: tuple[Any, ...] | None = None
     #: (reduce function, distinct scores) -> score -> reduced score
@@ -84,6 +87,26 @@ class Plans:
         best_effort, request, ports = entry
         return preds.PredicateMetadata(pod=pod, pod_best_effort=best_effort, pod_request=request.clone(),
                                        pod_ports=dict(ports), matching_anti_affinity_terms=[])
+
+    def priority_metadata(self, producer: Any, key: str, pod: Any, info_map: Any) -> Any:
+        """``producer(pod, info_map)`` for the default provider's producer (``PriorityMetadata``).
+
+        Its three fields are computed from the pod's spec and annotations alone (the map is not
+        read), so they are remembered per class; each call gets its own metadata object and
+        request, as the producer's callers do (the affinity and tolerations are frozen values).
+        """
+        if producer is not priorities_metadata.priority_metadata or pod is None:
+            return producer(pod, info_map)
+        entry = self.priority_metadata_parts.get(key)
+        if entry is None:
+            meta = producer(pod, info_map)
+            if len(self.priority_metadata_parts) >= LIMIT:
+                self.priority_metadata_parts.clear()
+            self.priority_metadata_parts[key] = (meta.non_zero_request.clone(), meta.pod_tolerations, meta.affinity)
+            return meta
+        request, tolerations, affinity = entry
+        return priorities_metadata.PriorityMetadata(non_zero_request=request.clone(), pod_tolerations=tolerations,
+                                                    affinity=affinity)
 
     def priority_kinds(self, configs: list[Any], context: tuple[Any, ...], decide: Any) -> Any:
         """``decide()`` (fastpath's classification of the priority configs), remembered while the

@@ -72,8 +72,7 @@ class SpreadCounts:
 def _extends(pods: list[Any], counted: tuple[Any, ...]) -> bool:
     """``pods`` begins with the very objects of ``counted`` (pods are frozen values: the same
     object gives the same verdict), in the same order."""
-    n = len(counted)
-    return len(pods) >= n and all(map(is_, pods[:n], counted))
+    return len(pods) >= len(counted) and all(map(is_, pods, counted))  # (map stops at counted's end)
 
 
 def _recount(namespace: str, selectors: list[Any], pods: list[Any], start: float = 0.0) -> float:

@@ -357,3 +357,90 @@ def test_the_priority_kinds_follow_the_configs_and_the_pod() -> None:
     finally:
         selector_spreading.SelectorSpread.calculate_spread_priority = original  # type: ignore[method-assign]
     assert priority_kinds(s, plain, _map_is_local, PURE_REDUCES) == want
+
+
+@st.composite
+def _pods_for_priorities(draw: st.DrawFn) -> Pod:
+    pod = draw(_pods_with_specs())
+    spec = {"containers": [{"name": "c", "resources": {"requests": {"cpu": draw(st.sampled_from(["0", "100m", "2"]))}}}],
+            "tolerations": [{"key": "k", "operator": "Exists", "effect": draw(st.sampled_from(["NoSchedule",
+                                                                                              "PreferNoSchedule", ""]))}]}
+    annotations = {}
+    if draw(st.booleans()):
+        annotations["scheduler.alpha.kubernetes.io/affinity"] = (
+            '{"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 2, "preference": '
+            '{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}}]}}')
+    return draw(st.sampled_from([pod, Pod.from_dict({"metadata": {"name": "p", "namespace": "default",
+                                                                  "annotations": annotations}, "spec": spec})]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_pods_for_priorities(), min_size=1, max_size=8))
+def test_the_priority_metadata_equals_the_producers(pods: list[Pod]) -> None:
+    from kschedlearn.scheduler.algorithm.priorities.metadata import priority_metadata
+
+    plans = Plans()
+    seen = []
+    for pod in pods:
+        want = priority_metadata(pod, {})
+        got = plans.priority_metadata(priority_metadata, equivalence_key(pod), pod, {})
+        assert got == want
+        assert all(got.non_zero_request is not o.non_zero_request for o in seen)
+        seen.append(got)
+    # another producer (a policy's, an instrumented one) is simply called
+    calls = []
+    assert plans.priority_metadata(lambda pod, infos: calls.append(pod) or "m", "k", pods[0], {}) == "m"
+    assert calls == [pods[0]]
+
+
+# ---------------------------------------------------------------------------------------------
+# a ColumnsView's tallies (the columns' distinct scores, minimum and maximum without a scan)
+# ---------------------------------------------------------------------------------------------
+@attrs.define(eq=False)
+class _Info:
+    """Just what ChangeLogMap asks of a NodeInfo."""
+
+    value: int
+
+    def pods_with_affinity(self) -> list[int]:
+        return []
+
+    def node(self) -> object:
+        return object()
+
+
+_NAMES = [f"n{i}" for i in range(6)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_NAMES), st.integers(0, 5)), max_size=30),
+       st.lists(st.permutations(_NAMES), min_size=1, max_size=4), st.data())
+def test_column_tallies_count_the_columns_scores(writes: list[tuple[str, int]], orders: list[list[str]],
+                                                 data: st.DataObject) -> None:
+    import collections
+
+    from kschedlearn.accelerated.changelog import ChangeLogMap
+    from kschedlearn.accelerated.incremental import ColumnsView
+    from kschedlearn.api.v1 import Node
+
+    info_map = ChangeLogMap({n: _Info(0) for n in _NAMES})
+    nodes_by_name = {n: Node.from_dict({"metadata": {"name": n}}) for n in _NAMES}
+    view = ColumnsView(width=2)
+    lists = [[nodes_by_name[n] for n in order[:data.draw(st.integers(1, len(_NAMES)))]] for order in orders]
+    current = lists[0]
+    for name, value in writes:
+        if data.draw(st.booleans()):
+            current = data.draw(st.sampled_from(lists))
+        if value == 5:
+            info_map.pop(name, None)
+        else:
+            info_map[name] = _Info(value)
+
+        def compute(i: int, info: _Info | None) -> None:
+            v = -1 if info is None else info.value
+            view.set(i, (v, v % 2))
+
+        view.refresh(info_map, current, compute)
+        assert len(view.columns[0]) == len(current)
+        for column, tally in zip(view.columns, view.tallies):
+            assert tally == dict(collections.Counter(column))
