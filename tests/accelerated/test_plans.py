@@ -444,3 +444,59 @@ def test_column_tallies_count_the_columns_scores(writes: list[tuple[str, int]], 
         assert len(view.columns[0]) == len(current)
         for column, tally in zip(view.columns, view.tallies):
             assert tally == dict(collections.Counter(column))
+
+
+# ---------------------------------------------------------------------------------------------
+# views carried over to another node list (a node stops fitting: the filtered list shrinks)
+# ---------------------------------------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_NAMES), st.integers(0, 5), st.integers(0, 3)), max_size=30), st.data())
+def test_views_carried_over_to_another_node_list_equal_recomputation(
+        writes: list[tuple[str, int, int]], data: st.DataObject) -> None:
+    """Each kind of view, after random writes and random node lists (subsets, reorderings, new
+    node objects, duplicates): every position holds f(info) and the aggregates equal a
+    recomputation from the positions."""
+    import collections
+
+    from kschedlearn.accelerated.changelog import ChangeLogMap
+    from kschedlearn.accelerated.incremental import ColumnsView, PredicateView, SpreadView
+    from kschedlearn.api.v1 import Node
+
+    info_map = ChangeLogMap({n: _Info(0) for n in _NAMES})
+    objects = {n: Node.from_dict({"metadata": {"name": n}}) for n in _NAMES}
+    columns, predicates, spread = ColumnsView(width=2), PredicateView(), SpreadView()
+    for name, value, zone in writes:
+        if value == 5:
+            info_map.pop(name, None)
+        else:
+            info_map[name] = _Info(value)
+        if data.draw(st.integers(0, 9)) == 0:  # a node object replaced in the store
+            objects[name] = Node.from_dict({"metadata": {"name": name}})
+        names = data.draw(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=7))
+        nodes = [objects[n] for n in names]
+
+        def value_of(info: _Info | None) -> int:
+            return -1 if info is None else info.value
+
+        columns.refresh(info_map, nodes, lambda i, info: columns.set(i, (value_of(info), value_of(info) % 2)))
+        predicates.refresh(info_map, nodes, lambda i, info: predicates.set(
+            i, (value_of(info) % 3 != 0, (f"r{value_of(info)}",), {})))
+        spread.refresh(info_map, nodes, lambda i, info: spread.set(
+            i, float(value_of(info)), ["", "z1", "z2", "z1"][zone] if value_of(info) >= 0 else ""))
+
+        want = [value_of(info_map.get(n)) for n in names]
+        assert columns.columns == [want, [v % 2 for v in want]]
+        assert columns.tallies == [dict(collections.Counter(c)) for c in columns.columns]
+        assert predicates.flags == [v % 3 != 0 for v in want]
+        assert predicates.failing == {i: (f"r{v}",) for i, v in enumerate(want) if v % 3 == 0}
+        assert spread.counts == [float(v) for v in want]
+        keys: dict = {}
+        totals: dict = {}
+        members: dict = {}
+        for c, z in zip(spread.counts, spread.zones):
+            keys[(c, z)] = keys.get((c, z), 0) + 1
+            if z:
+                totals[z] = totals.get(z, 0.0) + c
+                members[z] = members.get(z, 0) + 1
+        assert spread.key_counts == keys and spread.zone_totals == totals and spread.zone_members == members
+        assert spread.keys == list(zip(spread.counts, spread.zones))
