@@ -32,12 +32,12 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
 class Plans:
     """What the incremental phases remembered, per equivalence class (one per scheduler)."""
 
-    #: key -> (predicate names, predicate functions, is_local, sorted names, node-local names)
+    #: key -> (predicate names, predicate functions, is_local, sorted names, node-local names, own affinity)
     predicates: dict[str, tuple[Any, ...]] = attrs.field(factory=dict)
     #: key -> (pod_best_effort, pod_request, pod_ports) of the standard producer
     metadata: dict[str, tuple[bool, Any, dict[int, bool]]] = attrs.field(factory=dict)
-    #: key -> (non_zero_request, pod_tolerations, affinity) of the default priority metadata producer
-    priority_metadata_parts: dict[str, tuple[Any, Any, Any]] = attrs.field(factory=dict)
+    #: key -> (non_zero_request, pod_tolerations) of the default priority metadata producer
+    priority_metadata_parts: dict[str, tuple[Any, Any]] = attrs.field(factory=dict)
     #: (configs, what else the classification reads, the kinds found for them)
     kinds: tuple[Any, ...] | None = None
     #: (reduce function, distinct scores) -> score -> reduced score
@@ -51,16 +51,17 @@ class Plans:
         pod only through its class (volumes, affinity) and the functions themselves.
         """
         names_now, fns_now = tuple(predicates), tuple(predicates.values())
+        # (asked every time: it also reads the AffinityInAnnotations gate, which may change)
+        own = own_affinity(pod)
         entry = self.predicates.get(key)
-        if (entry is not None and entry[2] is is_local and _same(entry[0], names_now)
+        if (entry is not None and entry[2] is is_local and entry[5] == own and _same(entry[0], names_now)
                 and _same(entry[1], fns_now)):
             return entry[3], entry[4]
         names = sorted(predicates)
-        own = own_affinity(pod)
         local = tuple(n for n in names if is_local(predicates[n], pod, True, own, True))
         if len(self.predicates) >= LIMIT:
             self.predicates.clear()
-        self.predicates[key] = (names_now, fns_now, is_local, names, local)
+        self.predicates[key] = (names_now, fns_now, is_local, names, local, own)
         return names, local
 
     def lazy_metadata(self, producer: Any, key: str, pod: Any) -> Any:
@@ -91,9 +92,10 @@ class Plans:
     def priority_metadata(self, producer: Any, key: str, pod: Any, info_map: Any) -> Any:
         """``producer(pod, info_map)`` for the default provider's producer (``PriorityMetadata``).
 
-        Its three fields are computed from the pod's spec and annotations alone (the map is not
-        read), so they are remembered per class; each call gets its own metadata object and
-        request, as the producer's callers do (the affinity and tolerations are frozen values).
+        Its fields are computed from the pod's spec and annotations alone (the map is not read):
+        the request and the tolerations are remembered per class; the affinity is reconciled
+        every time, as the producer does (it also reads the AffinityInAnnotations gate). Each
+        call gets its own metadata object and request (the tolerations are frozen values).
         """
         if producer is not priorities_metadata.priority_metadata or pod is None:
             return producer(pod, info_map)
@@ -102,11 +104,11 @@ class Plans:
             meta = producer(pod, info_map)
             if len(self.priority_metadata_parts) >= LIMIT:
                 self.priority_metadata_parts.clear()
-            self.priority_metadata_parts[key] = (meta.non_zero_request.clone(), meta.pod_tolerations, meta.affinity)
+            self.priority_metadata_parts[key] = (meta.non_zero_request.clone(), meta.pod_tolerations)
             return meta
-        request, tolerations, affinity = entry
+        request, tolerations = entry
         return priorities_metadata.PriorityMetadata(non_zero_request=request.clone(), pod_tolerations=tolerations,
-                                                    affinity=affinity)
+                                                    affinity=priorities_metadata.reconcile_affinity(pod))
 
     def priority_kinds(self, configs: list[Any], context: tuple[Any, ...], decide: Any) -> Any:
         """``decide()`` (fastpath's classification of the priority configs), remembered while the

@@ -500,3 +500,27 @@ def test_views_carried_over_to_another_node_list_equal_recomputation(
                 members[z] = members.get(z, 0) + 1
         assert spread.key_counts == keys and spread.zone_totals == totals and spread.zone_members == members
         assert spread.keys == list(zip(spread.counts, spread.zones))
+
+
+def test_the_plans_follow_the_affinity_in_annotations_gate_between_pods() -> None:
+    """The gate decides whether an affinity annotation counts: a class's remembered plan must
+    not outlive a flip of it (the pod's class is the same either way)."""
+    from kschedlearn.features import host_feature_gate
+    from kschedlearn.scheduler.algorithm.priorities.metadata import priority_metadata
+
+    pod = Pod.from_dict({"metadata": {"name": "a", "namespace": "default", "annotations": {
+        "scheduler.alpha.kubernetes.io/affinity":
+            '{"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": '
+            '[{"labelSelector": {"matchLabels": {"app": "a"}}, "topologyKey": "zone"}]}}'}},
+        "spec": {"containers": [{"name": "c"}]}})
+    key = equivalence_key(pod)
+    plans, predicates = Plans(), _predicates()
+    seen = []
+    for value in ("false", "true", "false", "true"):
+        with host_feature_gate().set_for(f"AffinityInAnnotations={value}"):
+            own = mirror_has_own(pod)
+            names, local = plans.lazy_predicates(predicates, key, pod, mirror_has_own, _predicate_is_local)
+            assert local == tuple(n for n in names if _predicate_is_local(predicates[n], pod, True, own, True))
+            assert plans.priority_metadata(priority_metadata, key, pod, {}) == priority_metadata(pod, {})
+            seen.append(("MatchInterPodAffinity" in local, own))
+    assert seen == [(True, False), (False, True), (True, False), (False, True)]
