@@ -57,12 +57,12 @@ def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: 
     """
     info_map = s.cached_node_info_map
     predicates = s.predicates
-    names = sorted(predicates)
     box: list[Any] = []
-    if _standard_metadata(s.predicate_meta_producer) and not info_map.with_affinity and not info_map.nodeless:
-        own = has_own_pod_affinity(pod)
-        local = tuple(n for n in names if is_local(predicates[n], pod, True, own, True))
+    lazy = _standard_metadata(s.predicate_meta_producer) and not info_map.with_affinity and not info_map.nodeless
+    if lazy:
+        names, local = s.plans.lazy_predicates(predicates, key, pod, has_own_pod_affinity, is_local)
     else:
+        names = sorted(predicates)
         box.append(s.predicate_meta_producer(pod, info_map))
         meta0 = box[0]
         is_metadata = isinstance(meta0, preds.PredicateMetadata)
@@ -84,7 +84,7 @@ def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: 
             if not box:
                 # (lazy case) with no affinity pods and no node-less entry the map is read only
                 # for matching_anti_affinity_terms, which is then [] — as for an empty map
-                box.append(s.predicate_meta_producer(pod, {}))
+                box.append(s.plans.lazy_metadata(s.predicate_meta_producer, key, pod))
             meta = box[0]
             results = {}
             for n in local:
@@ -110,14 +110,15 @@ def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: 
 # ---------------------------------------------------------------------------------------------
 # priorities
 # ---------------------------------------------------------------------------------------------
-def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any,
-                   nodes: list[Any]) -> tuple[list[int], int | None] | None:
+def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any, nodes: list[Any],
+                   bounds: dict[int, tuple[int, int]] | None = None,
+                   index: int = 0) -> tuple[list[int], int | None] | None:
     """SelectorSpread's scores from a SpreadView and the one score if all are equal (None: a
-    count too large for this path)."""
+    count too large for this path); ``bounds[index]`` is set to the scores' (min, max)."""
     state = s.spread_counts
     memo = state.scores
     n = len(nodes)
-    selectors = s.selector_memo.selectors(spread, pod)
+    selectors, slot = s.selector_memo.lookup(spread, pod)
     if len(selectors) == 0:
         inputs = (0.0, 0.0, False, False, 0.0, 0.0)
         score = memo.get(inputs)
@@ -125,11 +126,17 @@ def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any,
             score = memo[inputs] = s.spread_score(*inputs)
         return [score] * n, score
     namespace = pod.metadata.namespace
-    skey = (namespace, tuple(selectors))
-    per_node = state.counts.setdefault(skey, {})
-    view = s.spread_views.get(skey)
-    if view is None:
-        view = s.spread_views[skey] = SpreadView()
+    # (the remembered selectors' slot keeps their counts and view: no hashing of selectors per pod)
+    held = slot.get("spread") if slot is not None else None
+    if held is None:
+        skey = (namespace, tuple(selectors))
+        view = s.spread_views.get(skey)
+        if view is None:
+            view = s.spread_views[skey] = SpreadView()
+        held = (state.counts.setdefault(skey, {}), view)
+        if slot is not None:
+            slot["spread"] = held
+    per_node, view = held
     get_zone_key = selector_spreading.get_zone_key
 
     def compute(i: int, info: Any) -> None:
@@ -155,21 +162,37 @@ def _spread_column(s: Any, spread: Any, pod: Any, info_map: Any,
     if len(table) == 1:
         only = next(iter(table.values()))
         return [only] * n, only
+    if bounds is not None:  # (every (count, zone) pair of the table is some node's)
+        bounds[index] = (min(table.values()), max(table.values()))
     return list(map(table.__getitem__, view.keys)), None
 
 
-def _reduce_column(reduce: Any, pod: Any, meta: Any, info_map: Any, column: list[int]) -> tuple[list[int], int | None]:
+def _reduce_column(reduce: Any, pod: Any, meta: Any, info_map: Any, column: list[int],
+                   memo: dict[tuple[Any, ...], dict[int, int]] | None = None,
+                   distinct: tuple[int, ...] | None = None) -> tuple[list[int], int | None]:
     """A pure reduce (each result a function of its own score and the list's max) on a column,
-    and the one result if all are equal."""
-    distinct = sorted(set(column))
-    fake = [HostPriority(host="", score=v) for v in distinct]
-    try:
-        reduce(pod, meta, info_map, fake)
-    except Exception as err:  # noqa: BLE001 - the mirror reports it
-        raise Fallback() from err
-    table = dict(zip(distinct, (hp.score for hp in fake)))
-    if len(table) == 1:
-        return [fake[0].score] * len(column), fake[0].score
+    and the one result if all are equal.
+
+    ``memo``: (reduce, distinct scores) -> its table, kept between pods (a pure reduce reads
+    nothing but the scores, so the same distinct scores give the same table); ``distinct``:
+    the column's distinct scores in ascending order, where known without a scan."""
+    if distinct is None:
+        distinct = tuple(sorted(set(column)))
+    table = memo.get((reduce, distinct)) if memo is not None else None
+    if table is None:
+        fake = [HostPriority(host="", score=v) for v in distinct]
+        try:
+            reduce(pod, meta, info_map, fake)
+        except Exception as err:  # noqa: BLE001 - the mirror reports it
+            raise Fallback() from err
+        table = dict(zip(distinct, (hp.score for hp in fake)))
+        if memo is not None:
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[(reduce, distinct)] = table
+    if len(distinct) == 1:
+        only = table[distinct[0]]
+        return [only] * len(column), only
     return list(map(table.__getitem__, column)), None
 
 
@@ -201,12 +224,13 @@ def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: l
 
     view.refresh(info_map, nodes, compute)
     n = len(nodes)
-    local_columns = dict(zip(map_local, view.columns))
+    local_columns = dict(zip(map_local, zip(view.columns, view.tallies)))
     columns: list[list[int]] = []
     constant: dict[int, int] = {}  # column index -> its one value, where known without a scan
+    bounds: dict[int, tuple[int, int]] = {}  # column index -> (min, max), where known without a scan
     for i, (config, kind) in enumerate(zip(configs, kinds)):
         if kind == "spread":
-            spread = _spread_column(s, config.function.__self__, pod, info_map, nodes)
+            spread = _spread_column(s, config.function.__self__, pod, info_map, nodes, bounds, i)
             if spread is None:
                 return None
             column, only = spread
@@ -216,25 +240,32 @@ def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: l
             column = [0] * n
             constant[i] = 0
         else:
-            column = local_columns[i]
+            column, tally = local_columns[i]
             if config.reduce is not None:
-                column, only = _reduce_column(config.reduce, pod, meta, info_map, column)
+                column, only = _reduce_column(config.reduce, pod, meta, info_map, column, s.plans.reduces,
+                                              tuple(sorted(tally)))
                 if only is not None:
                     constant[i] = only
+            elif len(tally) == 1:  # (the view's tally: the column's scores, without a scan)
+                constant[i] = next(iter(tally))
+            elif tally:
+                bounds[i] = (min(tally), max(tally))
         columns.append(column)
-    totals = weighted_totals(columns, [c.weight for c in configs], n, constant)
+    totals = weighted_totals(columns, [c.weight for c in configs], n, constant, bounds)
     if totals is None:
         return None
     return columns, totals, view.names
 
 
 def weighted_totals(columns: list[list[int]], weights: list[int], n: int,
-                    constant: dict[int, int] | None = None) -> list[int] | None:
+                    constant: dict[int, int] | None = None,
+                    bounds: dict[int, tuple[int, int]] | None = None) -> list[int] | None:
     """Σ score × weight per node, when no 64-bit wrap-around can happen (else None).
 
     The mirror wraps the product and every partial sum at 64 bits (Go's int); when the
     largest possible |partial sum| is below 2^63 no wrap happens and plain sums are exact.
-    Constant columns (every node the same score) are added once at the end.
+    Constant columns (every node the same score) are added once at the end. ``bounds``:
+    column index -> (min, max) of that column, where known without a scan.
     """
     bound = 0
     const = 0
@@ -242,6 +273,8 @@ def weighted_totals(columns: list[list[int]], weights: list[int], n: int,
     for j, (column, w) in enumerate(zip(columns, weights)):
         if constant and j in constant:
             lo = hi = constant[j]
+        elif bounds and j in bounds:
+            lo, hi = bounds[j]
         else:
             lo, hi = min(column), max(column)
         bound += max(-lo, hi) * abs(w)
@@ -274,11 +307,18 @@ def select_host(s: Any, totals: list[int], names: list[str]) -> str:
 
 def priority_kinds(s: Any, pod: Any, is_local_map: Any, pure_reduces: Any) -> tuple[list[str], tuple[int, ...]] | None:
     """Which incremental kind each priority config is, or None when one is not."""
-    kinds = []
-    map_local = []
     interpod_zero = not s.cached_node_info_map.with_affinity and not has_own_pod_affinity(pod)
     spread_fn = selector_spreading.SelectorSpread.calculate_spread_priority
     interpod_fn = interpod_affinity.InterPodAffinity.calculate_inter_pod_affinity_priority
+    # (the answer reads nothing else: remembered while these are the same)
+    context = (interpod_zero, is_local_map, pure_reduces, spread_fn, interpod_fn)
+    return s.plans.priority_kinds(s.prioritizers, context, lambda: _priority_kinds(s, *context))
+
+
+def _priority_kinds(s: Any, interpod_zero: bool, is_local_map: Any, pure_reduces: Any, spread_fn: Any,
+                    interpod_fn: Any) -> tuple[list[str], tuple[int, ...]] | None:
+    kinds = []
+    map_local = []
     for i, c in enumerate(s.prioritizers):
         if c.function is not None:
             fn = getattr(c.function, "__func__", None)

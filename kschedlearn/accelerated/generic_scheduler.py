@@ -33,6 +33,7 @@ from kschedlearn.accelerated import fastpath, thinned
 from kschedlearn.accelerated.changelog import ChangeLogMap, refresh, track_cache
 from kschedlearn.accelerated.fastpath import Fallback as _Fallback
 from kschedlearn.accelerated.nodelist import NodeListMemo
+from kschedlearn.accelerated.plans import Plans
 from kschedlearn.accelerated.spread import SelectorMemo, SpreadCounts, _score as spread_score, accelerated_spread_priority
 from kschedlearn.scheduler.algorithm.predicates import predicates as preds
 from kschedlearn.scheduler.algorithm.priorities import (
@@ -140,6 +141,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     spread_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     node_list_memo: NodeListMemo = attrs.field(factory=NodeListMemo)
     selector_memo: SelectorMemo = attrs.field(factory=SelectorMemo)
+    plans: Plans = attrs.field(factory=Plans)
 
     @staticmethod
     def spread_score(*inputs: Any) -> int:
@@ -185,7 +187,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
-            meta_priorities = self.priority_meta_producer(pod, info_map)
+            meta_priorities = (self.priority_meta_producer(pod, info_map) if tracing
+                               else self.plans.priority_metadata(self.priority_meta_producer, key, pod, info_map))
             fast = None
             try:
                 kinds = fastpath.priority_kinds(self, pod, _map_is_local, PURE_REDUCES) if self.prioritizers else None

@@ -42,11 +42,37 @@ class NodeView:
     def reset(self, n: int) -> None:
         """Forget every value (``n`` positions follow)."""
 
+    def keep(self, old: list[int]) -> None:
+        """Position ``i`` now holds what position ``old[i]`` held (distinct positions; the others
+        are dropped). Views that cannot do this leave it undone: then every position is recomputed."""
+        raise NotImplementedError
+
+    def _moved(self, nodes: list[Any]) -> list[int] | None:
+        """The old position of each node of ``nodes`` when every one of them is a node object of
+        the old list (the same object: its value, when its entry did not change, is the same)."""
+        index = self.index
+        old = [index.get(n.metadata.name, -1) for n in nodes]
+        if -1 in old or len(set(old)) != len(old) or not all(map(is_, nodes, map(self.nodes.__getitem__, old))):
+            return None
+        return old
+
     def refresh(self, info_map: Any, nodes: list[Any], compute: Callable[[int, Any], None]) -> list[int] | None:
         """Bring every position up to date; returns the recomputed positions (None: all)."""
         changed: list[int] | None = None
-        if self.unique and self.position is not None and same_objects(nodes, self.nodes):
+        if self.unique and self.position is not None:
             names = info_map.changed_since(*self.position)
+            if names is not None and not same_objects(nodes, self.nodes):
+                # another list (a node stopped fitting, say): the values of the nodes both lists
+                # hold go to their new positions, only changed entries are recomputed
+                old = self._moved(nodes)
+                if old is None or type(self).keep is NodeView.keep:
+                    names = None
+                else:
+                    self.position = None
+                    self.keep(old)
+                    self.nodes = list(nodes)
+                    names_list = self.names = [n.metadata.name for n in nodes]
+                    self.index = {n: i for i, n in enumerate(names_list)}
             if names is not None:
                 index = self.index
                 changed = [index[n] for n in names if n in index]
@@ -81,6 +107,12 @@ class PredicateView(NodeView):
         self.flags = [True] * n
         self.failing = {}
 
+    def keep(self, old: list[int]) -> None:
+        self.outcomes = [self.outcomes[j] for j in old]
+        self.flags = [self.flags[j] for j in old]
+        failing = self.failing
+        self.failing = {i: failing[j] for i, j in enumerate(old) if j in failing}
+
     def set(self, i: int, outcome: tuple[bool, tuple[Any, ...], dict[str, list[str]]]) -> None:
         """Position ``i``'s podFitsOnNode outcome."""
         self.outcomes[i] = outcome
@@ -93,18 +125,49 @@ class PredicateView(NodeView):
 
 @attrs.define(eq=False)
 class ColumnsView(NodeView):
-    """Per node: the scores of the cached priority map functions, one column per function."""
+    """Per node: the scores of the cached priority map functions, one column per function.
+
+    ``tallies[j]`` counts the positions per score of column ``j`` (only scores present), so a
+    column's distinct scores, minimum and maximum are known without a pass over the nodes.
+    """
 
     width: int = 0
     columns: list[list[int]] = attrs.field(factory=list)
+    tallies: list[dict[int, int]] = attrs.field(factory=list)
+    _filled: list[bool] = attrs.field(factory=list)
 
     def reset(self, n: int) -> None:
         self.columns = [[0] * n for _ in range(self.width)]
+        self.tallies = [{} for _ in range(self.width)]
+        self._filled = [False] * n
+
+    def keep(self, old: list[int]) -> None:
+        kept = set(old)
+        for j, filled in enumerate(self._filled):
+            if filled and j not in kept:  # a dropped position leaves the tallies
+                for column, tally in zip(self.columns, self.tallies):
+                    left = tally[column[j]] - 1
+                    if left:
+                        tally[column[j]] = left
+                    else:
+                        del tally[column[j]]
+        self.columns = [[column[j] for j in old] for column in self.columns]
+        self._filled = [self._filled[j] for j in old]
 
     def set(self, i: int, scores: tuple[int, ...]) -> None:
         """Position ``i``'s map scores."""
-        for column, score in zip(self.columns, scores):
+        filled = self._filled[i]
+        self._filled[i] = True
+        for column, tally, score in zip(self.columns, self.tallies, scores):
+            if filled:
+                old = column[i]
+                left = tally[old] - 1
+                if left:
+                    tally[old] = left
+                else:
+                    del tally[old]
             column[i] = score
+            tally[score] = tally.get(score, 0) + 1
 
 
 @attrs.define(eq=False)
@@ -129,6 +192,16 @@ class SpreadView(NodeView):
         self.keys = [(0.0, "")] * n
         self.zone_totals, self.zone_members, self.key_counts = {}, {}, {}
         self._filled = [False] * n
+
+    def keep(self, old: list[int]) -> None:
+        kept = set(old)
+        for j, filled in enumerate(self._filled):
+            if filled and j not in kept:  # a dropped position leaves the aggregates
+                self._drop(j)
+        self.counts = [self.counts[j] for j in old]
+        self.zones = [self.zones[j] for j in old]
+        self.keys = [self.keys[j] for j in old]
+        self._filled = [self._filled[j] for j in old]
 
     def set(self, i: int, count: float, zone: str) -> None:
         """Position ``i``'s count and zone key."""

@@ -10,6 +10,7 @@ statement for statement (float32 rounding included), so the scores are identical
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 import attrs
@@ -24,10 +25,16 @@ from kschedlearn.scheduler.schedulercache import node_info as schedulercache_nod
 
 @attrs.define(eq=False)
 class SpreadCounts:
-    """Remembered counts: (namespace, selectors) -> node name -> (NodeInfo, generation, count)."""
+    """Remembered counts: (namespace, selectors) -> node name -> (NodeInfo, generation, count, pods).
 
-    counts: dict[tuple[Any, ...], dict[str, tuple[Any, int, float]]] = attrs.field(factory=dict)
+    ``pods`` is the tuple of the pod objects the count was taken over: a node whose new
+    ``NodeInfo`` lists those very objects first and then more (a placement appends one) is
+    counted on from the old count over the new pods only (``extended_nodes``).
+    """
+
+    counts: dict[tuple[Any, ...], dict[str, tuple[Any, int, float, tuple[Any, ...]]]] = attrs.field(factory=dict)
     recounted_nodes: int = 0
+    extended_nodes: int = 0
     #: the float32 formula is a pure function of its six inputs: memoised (exact, no rounding change)
     scores: dict[tuple[Any, ...], int] = attrs.field(factory=dict)
     #: HostPriority values are frozen, so one object per (host, score) serves every pod
@@ -40,8 +47,8 @@ class SpreadCounts:
             hp = self.host_priorities[(host, score)] = HostPriority(host=host, score=score)
         return hp
 
-    def count(self, per_node: dict[str, tuple[Any, int, float]], node_name: str, info: Any, namespace: str,
-              selectors: list[Any]) -> float:
+    def count(self, per_node: dict[str, tuple[Any, int, float, tuple[Any, ...]]], node_name: str, info: Any,
+              namespace: str, selectors: list[Any]) -> float:
         """The float32 count of ``info``'s pods matching the selectors (the mirror's inner loop).
 
         ``per_node`` is ``counts[(namespace, selectors)]``.
@@ -49,22 +56,35 @@ class SpreadCounts:
         entry = per_node.get(node_name)
         if entry is not None and entry[0] is info and info is not None and entry[1] == info.generation:
             return entry[2]
-        self.recounted_nodes += 1
-        count = _recount(namespace, selectors, schedulercache_node_info.pods(info))
+        pods = schedulercache_node_info.pods(info)
+        if entry is not None and _extends(pods, entry[3]):
+            # The mirror's loop over the old pods ended at entry[2]; it goes on over the new ones.
+            self.extended_nodes += 1
+            count = _recount(namespace, selectors, pods[len(entry[3]):], entry[2])
+        else:
+            self.recounted_nodes += 1
+            count = _recount(namespace, selectors, pods)
         if info is not None:
-            per_node[node_name] = (info, info.generation, count)
+            per_node[node_name] = (info, info.generation, count, tuple(pods))
         return count
 
 
-def _recount(namespace: str, selectors: list[Any], pods: list[Any]) -> float:
-    """The float32 count of ``pods`` matching the selectors (the mirror's inner loop)."""
+def _extends(pods: list[Any], counted: tuple[Any, ...]) -> bool:
+    """``pods`` begins with the very objects of ``counted`` (pods are frozen values: the same
+    object gives the same verdict), in the same order."""
+    return len(pods) >= len(counted) and all(map(is_, pods, counted))  # (map stops at counted's end)
+
+
+def _recount(namespace: str, selectors: list[Any], pods: list[Any], start: float = 0.0) -> float:
+    """The float32 count of ``pods`` matching the selectors (the mirror's inner loop), going on
+    from ``start`` (a count the same loop reached over earlier pods of the node)."""
     all_terms = None if fast_spread.stand_down() else fast_spread.selector_terms(selectors)
     if all_terms is not None:
         # equality-only selectors: the fast path's inline test, its integer count made the
         # mirror's float32 count (integers below 2**24 are exact; the count stops there)
-        n = fast_spread.count_pods(namespace, all_terms, pods)
+        n = start + fast_spread.count_pods(namespace, all_terms, pods)
         return float(n) if n < mirror._F32_EXACT else mirror._F32_EXACT
-    count = mirror._f32(0.0)
+    count = mirror._f32(start)
     for node_pod in pods:
         node_pod_meta = node_pod.metadata
         if namespace != node_pod_meta.namespace:
@@ -146,22 +166,27 @@ class SelectorMemo:
     only when all four are informer-backed listers (their stores can be compared object by object).
     """
 
-    entries: dict[tuple[Any, ...], tuple[list[list[Any]], list[Any]]] = attrs.field(factory=dict)
+    entries: dict[tuple[Any, ...], tuple[list[list[Any]], list[Any], dict[str, Any]]] = attrs.field(factory=dict)
 
     def selectors(self, spread: mirror.SelectorSpread, pod: Any) -> list[Any]:
         """``spread._get_selectors(pod)``."""
+        return self.lookup(spread, pod)[0]
+
+    def lookup(self, spread: mirror.SelectorSpread, pod: Any) -> tuple[list[Any], dict[str, Any] | None]:
+        """``spread._get_selectors(pod)`` and a dict that lives exactly as long as this remembered
+        answer (a caller keeps there what it derived from these selectors; None: not remembered)."""
         listers = (spread.service_lister, spread.controller_lister, spread.replica_set_lister,
                    spread.stateful_set_lister)
         if not all(type(lister) in _INFORMER_LISTERS for lister in listers):
-            return spread._get_selectors(pod)
+            return spread._get_selectors(pod), None
         stores = [lister.indexer.list() for lister in listers]
         key = (pod.metadata.namespace, tuple(sorted(pod.metadata.labels.items())))
         entry = self.entries.get(key)
         if entry is not None and all(map(same_objects, stores, entry[0])):
-            return list(entry[1])
+            return list(entry[1]), entry[2]
         result = spread._get_selectors(pod)
-        self.entries[key] = (stores, list(result))
-        return result
+        self.entries[key] = (stores, list(result), {})
+        return result, self.entries[key][2]
 
 
 def _informer_listers() -> frozenset[type]:
