@@ -48,6 +48,7 @@ from kschedlearn.scheduler.algorithm.priorities import (
 )
 from kschedlearn.scheduler.core import generic_scheduler as mirror
 from kschedlearn.observe import generic_scheduler as traced
+from kschedlearn.observe.recorders import NO_REASONS
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import ObservedCall, emit, glog
@@ -79,6 +80,9 @@ def equivalence_key(pod: Any) -> str:
     m = pod.metadata
     return repr((m.namespace, m.labels, m.annotations, m.owner_references, pod.spec))
 
+
+#: podFitsOnNode's outcome on one node: fits, the failed reasons, each predicate's reasons
+Outcome = tuple[bool, tuple[Any, ...], dict[str, list[str]]]
 
 _UNKNOWN: Any = object()  # ``cache_changes`` before the first Schedule
 
@@ -156,9 +160,9 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         tracing, per_node, everything = _tracing()
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
-            # traced, the lister's own list() runs (an instrumented lister keeps its events); a
-            # thinned trace keeps none of the lister's
-            nodes = node_lister.list() if everything else self.node_list_memo.list(node_lister)
+            # (the memo runs the lister's own list() whenever the filter's V(4) lines may be on:
+            # nothing else of it is observable, traced or not)
+            nodes = self.node_list_memo.list(node_lister)
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
             if self.cache_changes is _UNKNOWN:
@@ -177,11 +181,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     if filtered_nodes:
                         thinned.emit_predicates(self.thin_memo, pod, filtered_nodes, failed_predicate_map, _ENGINE)
                 elif tracing:  # the mirror's trace points of findNodesThatFit, in its order
-                    traced.emit_schedule_start(pod, nodes, _ENGINE)
-                    for node_name, fits, node_verdicts in verdicts:
-                        traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _ENGINE)
+                    names = verdicts[0] if len(verdicts[0]) == len(nodes) else None  # (the nodes' names)
+                    traced.emit_schedule_start(pod, nodes, _ENGINE, names)
+                    traced.emit_predicate_nodes(pod, *verdicts, _ENGINE)
                     if filtered_nodes:
-                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map, _ENGINE)
+                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map, _ENGINE,
+                                                    None if failed_predicate_map else names)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
@@ -207,7 +212,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     thinned.announce(self, pod, rows, totals, names, host, _ENGINE)
                     return host
                 if tracing:
-                    priority_list = self._report_priorities(pod, filtered_nodes, columns, totals)
+                    priority_list = self._report_priorities(pod, filtered_nodes, columns, totals, names)
                 else:
                     trace.step("Selecting host")
                     return fastpath.select_host(self, totals, names)
@@ -218,22 +223,20 @@ class AcceleratedScheduler(mirror.GenericScheduler):
 
     def _find_nodes_that_fit(
         self, pod: Any, key: str, nodes: list[Any], tracing: bool,
-    ) -> tuple[list[Any], mirror.FailedPredicateMap, list[tuple[str, bool, dict[str, list[str]]]]]:
+    ) -> tuple[list[Any], mirror.FailedPredicateMap, tuple[list[str], tuple[Outcome, ...]]]:
         """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error.
 
-        Also returns each node's (name, fits, per-predicate reasons) when tracing, for
-        ``schedule``'s trace points."""
+        Also returns, when tracing, the node names and each node's (fits, failed reasons,
+        per-predicate reasons), for ``schedule``'s trace points."""
         failed_predicate_map: mirror.FailedPredicateMap = {}
         if len(self.predicates) == 0:
-            return list(nodes), failed_predicate_map, []
+            return list(nodes), failed_predicate_map, ([], ())
         info_map = self.cached_node_info_map
         names = sorted(self.predicates)
         fast = fastpath.find_nodes_that_fit(self, pod, key, nodes, _predicate_is_local, tracing)
         if fast[0] != "meta":
             filtered, failed_predicate_map, outcomes = fast
-            emits = ([(node.metadata.name, fits, verdicts) for node, (fits, _, verdicts) in zip(nodes, outcomes)]
-                     if tracing else [])
-            return filtered, failed_predicate_map, emits
+            return filtered, failed_predicate_map, (outcomes if tracing else ([], ()))
         meta = fast[1]
         is_metadata = isinstance(meta, preds.PredicateMetadata)
         local = tuple(n for n in names if _predicate_is_local(
@@ -241,7 +244,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             is_metadata and not meta.matching_anti_affinity_terms))
         live = [n for n in names if n not in local]
         filtered: list[Any] = []
-        emits: list[tuple[str, bool, dict[str, list[str]]]] = []
+        node_names: list[str] = []
+        emits: list[Outcome] = []
         per_node = self.predicate_cache.setdefault((key, local), {})
         for node in nodes:
             node_name = node.metadata.name
@@ -272,19 +276,24 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             else:
                 failed_predicate_map[node_name] = list(failed_predicates)
             if tracing:
-                emits.append((node_name, fits, verdicts))
-        return filtered, failed_predicate_map, emits
+                node_names.append(node_name)
+                emits.append((fits, failed_predicates, verdicts))
+        return filtered, failed_predicate_map, (node_names, tuple(emits))
 
     @staticmethod
     def _outcome(names: list[str], results: dict[str, Any]) -> tuple[bool, tuple[Any, ...], dict[str, list[str]]]:
-        """podFitsOnNode's result from per-predicate results (only complete when all are present)."""
+        """podFitsOnNode's result from per-predicate results (only complete when all are present).
+
+        A passing predicate's verdict is the one shared empty list (as the traced mirror's): a
+        full trace keeps the verdicts of every pod, and each kept list lengthens the collector's
+        passes."""
         failed: list[Any] = []
         verdicts: dict[str, list[str]] = {}
         for n in names:
             if n not in results:
                 continue
             fit, reasons = results[n]
-            verdicts[n] = [] if fit else [r.get_reason() for r in reasons]
+            verdicts[n] = NO_REASONS if fit else [r.get_reason() for r in reasons]
             if not fit:
                 failed.extend(reasons)
         return len(failed) == 0, tuple(failed), verdicts
@@ -359,24 +368,39 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         return self._report_priorities(pod, nodes, score_columns, totals)
 
     def _report_priorities(self, pod: Any, nodes: list[Any], score_columns: list[list[int]],
-                           totals: list[int]) -> list[HostPriority]:
-        """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns."""
+                           totals: list[int], names: list[str] | None = None) -> list[HostPriority]:
+        """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns
+        (``names``: the nodes' names, when known; ``totals`` is the caller's own list)."""
         configs = self.prioritizers
-        shared = self.spread_counts.host_priority
-        result = [shared(node.metadata.name, total) for node, total in zip(nodes, totals)]
+        if names is None:
+            names = [node.metadata.name for node in nodes]
+        known, shared = self.spread_counts.host_priorities, self.spread_counts.host_priority
+        result = [known.get(row) or shared(*row) for row in zip(names, totals)]
         if glog.v(10):
             for hp in result:
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
-        emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
-            "pod": traced.pod_key(pod),
-            "nodes": [n.metadata.name for n in nodes],
-            "scores": [list(column) for column in score_columns],
-            "weights": [c.weight for c in configs],
-            "names": [getattr(c, "name", "") for c in configs],
-            "extenders": {},
-            "totals": {hp.host: hp.score for hp in result},
-        }, observed=_ENGINE)
+        # the event's data is built when it is first read (traced.emit_later), from what stays
+        # as it is now: the names (a list that is replaced, never changed) and copies of the rest
+        # (a view's columns are changed in place for the next pod). Tuples of numbers: the
+        # collector stops tracking them, where a kept list is walked by every full collection
+        traced.emit_later("schedule.priorities", f"scored {len(nodes)} node(s)", _ENGINE, _priorities_data,
+                          traced.pod_key(pod), names, tuple(totals), tuple(map(tuple, score_columns)),
+                          tuple(c.weight for c in configs), tuple(getattr(c, "name", "") for c in configs))
         return result
+
+
+def _priorities_data(key: str, nodes: list[str], totals: tuple[int, ...], scores: tuple[tuple[int, ...], ...],
+                     weights: tuple[int, ...], names: tuple[str, ...]) -> dict[str, Any]:
+    """The data of the engine's ``schedule.priorities`` event (the traced mirror's)."""
+    return {
+        "pod": key,
+        "nodes": list(nodes),
+        "scores": [list(column) for column in scores],
+        "weights": list(weights),
+        "names": list(names),
+        "extenders": {},
+        "totals": dict(zip(nodes, totals)),
+    }
 
 
 #: what the source pane says of the events the engine emits in the mirror's place (their stack

@@ -80,9 +80,10 @@ class Hooks:
             kwargs: dict[str, Any], caller: FrameType) -> Any:
         """Call ``call_through`` with the hooks whose site is ``caller``'s function."""
         code = caller.f_code
-        before = [h for s, h in self.before if s is None or s is code]
-        after = [h for s, h in self.after if s is None or s is code]
-        around = [h for s, h in self.around if s is None or s is code]
+        # (most probes have one kind of hook: the other two lists are empty, nothing to filter)
+        before = [h for s, h in self.before if s is None or s is code] if self.before else self.before
+        after = [h for s, h in self.after if s is None or s is code] if self.after else self.after
+        around = [h for s, h in self.around if s is None or s is code] if self.around else self.around
         if not before and not after and not around:
             return call_through(*args, **kwargs)
         call = Call(receiver, args, kwargs, caller)
@@ -101,7 +102,8 @@ def _nested(wrap: Around, proceed: Callable[..., Any], call: Call) -> Callable[.
     """``proceed`` seen through the around hook ``wrap``."""
 
     def through(*args: Any, **kwargs: Any) -> Any:
-        return wrap(proceed, attrs.evolve(call, args=args, kwargs=kwargs))
+        # (the call with these arguments: a new Call, as attrs.evolve would make, built directly)
+        return wrap(proceed, Call(call.receiver, args, kwargs, call.caller, call.result))
 
     return through
 
