@@ -203,7 +203,7 @@ def emit_later(stage: str, message: str, observed: ObservedCall | None,
                build_data: Callable[..., dict[str, Any]], *args: Any) -> None:
     """``emit(stage, message, data=build_data(*args), observed=observed)`` — with the data built
     when the event is first read while nobody watches events as they are recorded (no
-    breakpoint, listener or snapshot: ``Tracer.record_group`` of one event). ``build_data(*args)``
+    breakpoint, listener or snapshot: ``Tracer.record_later``). ``build_data(*args)``
     must give the same answer whenever it is called: ``args`` are what does not change later
     (copies of what does)."""
     g = current_goroutine()
@@ -213,12 +213,7 @@ def emit_later(stage: str, message: str, observed: ObservedCall | None,
     if not tracer.can_defer():
         emit(stage, message, data=build_data(*args), observed=observed)
         return
-    tracer.record_group(g.runtime, g, stage, 1, _one_row, (message, build_data, args), observed)
-
-
-def _one_row(message: str, build_data: Callable[..., dict[str, Any]],
-             args: tuple[Any, ...]) -> list[tuple[str, dict[str, Any]]]:
-    return [(message, build_data(*args))]
+    tracer.record_later(g.runtime, g, stage, message, build_data, args, observed)
 
 
 _BEFORE_FIND_NODES_THAT_FIT = callee(gs.find_nodes_that_fit, "calling")

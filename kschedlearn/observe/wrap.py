@@ -67,8 +67,14 @@ class Hooks:
     before: list[tuple[CodeType | None, Hook]] = attrs.field(factory=list)
     after: list[tuple[CodeType | None, Hook]] = attrs.field(factory=list)
     around: list[tuple[CodeType | None, Around]] = attrs.field(factory=list)
+    #: id(calling code) -> (that code, its before, after and around hooks): the filtering done
+    #: once per calling function, not at every call (keyed by id: a code object's hash walks its
+    #: bytecode); emptied when a hook is added
+    _by_site: dict[int, tuple[CodeType, list[Hook], list[Hook], list[Around]]] = attrs.field(
+        factory=dict, init=False, repr=False)
 
     def add(self, site: CodeType | None, before: Hook | None, after: Hook | None, around: Around | None) -> None:
+        self._by_site.clear()
         if before is not None:
             self.before.append((site, before))
         if after is not None:
@@ -80,10 +86,15 @@ class Hooks:
             kwargs: dict[str, Any], caller: FrameType) -> Any:
         """Call ``call_through`` with the hooks whose site is ``caller``'s function."""
         code = caller.f_code
-        # (most probes have one kind of hook: the other two lists are empty, nothing to filter)
-        before = [h for s, h in self.before if s is None or s is code] if self.before else self.before
-        after = [h for s, h in self.after if s is None or s is code] if self.after else self.after
-        around = [h for s, h in self.around if s is None or s is code] if self.around else self.around
+        known = self._by_site.get(id(code))
+        if known is None or known[0] is not code:
+            if len(self._by_site) > 64:
+                self._by_site.clear()
+            known = self._by_site[id(code)] = (
+                code, [h for s, h in self.before if s is None or s is code],
+                [h for s, h in self.after if s is None or s is code],
+                [h for s, h in self.around if s is None or s is code])
+        _, before, after, around = known
         if not before and not after and not around:
             return call_through(*args, **kwargs)
         call = Call(receiver, args, kwargs, caller)

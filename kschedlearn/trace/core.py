@@ -305,6 +305,26 @@ class Tracer:
         The caller checks :meth:`can_defer` and :meth:`wants` first (else it emits them one by
         one); ``rows(*args)`` must give the same answer whenever it is called (``args`` are not
         changed afterwards)."""
+        self._tail.append(self._group(rt, g, stage, count, rows, args, observed, None))
+        self._count += count
+
+    def record_later(
+        self,
+        rt: Runtime,
+        g: Goroutine,
+        stage: str,
+        message: str,
+        build_data: Callable[..., dict[str, Any]],
+        args: tuple[Any, ...],
+        observed: ObservedCall | None = None,
+    ) -> None:
+        """:meth:`record_group` of one event, ``emit(stage, message, data=build_data(*args),
+        observed=observed)``, its data built when it is first read (same conditions)."""
+        self._tail.append(self._group(rt, g, stage, 1, build_data, args, observed, message))
+        self._count += 1
+
+    def _group(self, rt: Runtime, g: Goroutine, stage: str, count: int, rows: Callable[..., Any],
+               args: tuple[Any, ...], observed: ObservedCall | None, message: str | None) -> DeferredEvents:
         global _in_frame
         info = CATALOGUE.get(stage) or lookup_stage(stage)
         stack: tuple[Frame, ...] = ()
@@ -317,10 +337,8 @@ class Tracer:
                     _in_frame = None
             else:
                 stack = capture_stack()
-        group = DeferredEvents(self._count, count, rt.now, g.name, g.process.name, stage, info.go_ref,
-                               info.why, stack, observed, rows, args)
-        self._tail.append(group)
-        self._count += count
+        return DeferredEvents(self._count, count, rt.now, g.name, g.process.name, stage, info.go_ref,
+                              info.why, stack, observed, rows, args, message)
 
     def wants(self, stage: str) -> bool:
         """Whether an event of ``stage`` would be recorded."""
@@ -410,7 +428,8 @@ class Tracer:
 class DeferredEvents:
     """Events of one stage recorded together and not built yet (:meth:`Tracer.record_group`):
     seqs ``seq`` .. ``seq + count - 1``, one time, goroutine, stack and narration; ``rows()``
-    (with ``args``) gives each one's message and data. (Machinery, not a value: nothing outside the tracer
+    (with ``args``) gives each one's message and data (or, for one event with a ``message``,
+    its data). (Machinery, not a value: nothing outside the tracer
     holds one, and plain slot stores keep its recording cheap.)"""
 
     seq: int
@@ -423,13 +442,15 @@ class DeferredEvents:
     why: str
     stack: tuple[Frame, ...]
     observed: ObservedCall | None
-    rows: Callable[..., list[tuple[str, dict[str, Any]]]]
+    rows: Callable[..., Any]
     args: tuple[Any, ...] = ()
+    #: set for one event (:meth:`Tracer.record_later`): its message, and ``rows`` builds its data
+    message: str | None = None
 
     def materialise(self) -> list[TraceEvent]:
         """The events, exactly as :meth:`Tracer.record` builds them one by one (no snapshot:
         a group is deferred only when no snapshot is taken)."""
-        rows = self.rows(*self.args)
+        rows = self.rows(*self.args) if self.message is None else [(self.message, self.rows(*self.args))]
         if len(rows) != self.count:
             raise ValueError(f"deferred {self.stage} events: {self.count} recorded, {len(rows)} rows")
         seq, time, goroutine, process, stage = self.seq, self.time, self.goroutine, self.process, self.stage
