@@ -273,13 +273,14 @@ class Tracer:
         return self._log
 
     def _materialise(self) -> None:
-        log, tail = self._log, self._tail
-        self._tail = []
-        for item in tail:
+        built: list[TraceEvent] = []
+        for item in self._tail:
             if type(item) is DeferredEvents:
-                log.extend(item.materialise())
+                built.extend(item.materialise())
             else:
-                log.append(item)
+                built.append(item)
+        self._log.extend(built)  # (all or nothing: a group that cannot be built stays pending)
+        self._tail = []
 
     def can_defer(self) -> bool:
         """Whether a group of events recorded now may stay unmaterialised until read: nobody
@@ -429,8 +430,8 @@ class DeferredEvents:
     """Events of one stage recorded together and not built yet (:meth:`Tracer.record_group`):
     seqs ``seq`` .. ``seq + count - 1``, one time, goroutine, stack and narration; ``rows()``
     (with ``args``) gives each one's message and data (or, for one event with a ``message``,
-    its data). (Machinery, not a value: nothing outside the tracer
-    holds one, and plain slot stores keep its recording cheap.)"""
+    its data). Machinery, not a value: nothing outside the tracer holds one, and plain slot
+    stores keep its recording cheap."""
 
     seq: int
     count: int

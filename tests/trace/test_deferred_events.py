@@ -218,3 +218,25 @@ def test_rewinds_and_forks_see_the_eager_events(monkeypatch: pytest.MonkeyPatch)
             assert _same_types(getattr(d, name), getattr(e, name)), name
     assert_identical(deferred, eager)
     assert any(e.stage == "forgetPod" for e in deferred)
+
+
+def test_a_group_that_cannot_be_built_leaves_the_history_as_it_was() -> None:
+    rt = sim.Runtime(seed=1)
+    tracer = rt.tracer = Tracer()
+    broken: list[Any] = []
+
+    def main() -> None:
+        emit("inject", "a")
+        g = sim.runtime.current_goroutine()
+        assert g is not None
+        tracer.record_group(rt, g, "schedule.predicate_node", 1, lambda: broken, ())
+        emit("inject", "b")
+
+    rt.go(main, process=rt.new_process("scheduler"), name="main")
+    rt.run()
+    log = tracer._log
+    with pytest.raises(ValueError, match="1 recorded, 0 rows"):
+        tracer.events
+    assert [e.message for e in log] == ["a"] and len(tracer._tail) == 2
+    broken.append(("n: fits", {"k": 1}))
+    assert [(e.seq, e.message) for e in tracer.events] == [(0, "a"), (1, "n: fits"), (2, "b")]
