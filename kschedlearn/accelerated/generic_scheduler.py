@@ -24,6 +24,7 @@ per-class views refreshed only at the nodes the snapshot's change log names (``c
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import attrs
@@ -143,6 +144,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     spread_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     node_list_memo: NodeListMemo = attrs.field(factory=NodeListMemo)
+    #: (the priority configs, their weights, their names) of the last traced pod
+    weights_memo: tuple[tuple[Any, ...], tuple[int, ...], tuple[str, ...]] | None = None
     selector_memo: SelectorMemo = attrs.field(factory=SelectorMemo)
 
     @staticmethod
@@ -186,7 +189,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     traced.emit_predicate_nodes(pod, *verdicts, _ENGINE)
                     if filtered_nodes:
                         traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map, _ENGINE,
-                                                    None if failed_predicate_map else names)
+                                                    None if failed_predicate_map else names, cached_reasons=True)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
@@ -367,6 +370,15 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             totals.append(total)
         return self._report_priorities(pod, nodes, score_columns, totals)
 
+    def _weights_and_names(self, configs: list[Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The priorities' weights and names, kept while the configs are the very same objects
+        (a PriorityConfig is replaced, not changed, when an exercise swaps one)."""
+        memo = self.weights_memo
+        if memo is None or not _same_configs(memo[0], configs):
+            memo = self.weights_memo = (tuple(configs), tuple(c.weight for c in configs),
+                                        tuple(getattr(c, "name", "") for c in configs))
+        return memo[1], memo[2]
+
     def _report_priorities(self, pod: Any, nodes: list[Any], score_columns: list[list[int]],
                            totals: list[int], names: list[str] | None = None) -> list[HostPriority]:
         """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns
@@ -385,8 +397,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         # collector stops tracking them, where a kept list is walked by every full collection
         traced.emit_later("schedule.priorities", f"scored {len(nodes)} node(s)", _ENGINE, _priorities_data,
                           traced.pod_key(pod), names, tuple(totals), tuple(map(tuple, score_columns)),
-                          tuple(c.weight for c in configs), tuple(getattr(c, "name", "") for c in configs))
+                          *self._weights_and_names(configs))
         return result
+
+
+def _same_configs(a: tuple[Any, ...], b: list[Any]) -> bool:
+    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 def _priorities_data(key: str, nodes: list[str], totals: tuple[int, ...], scores: tuple[tuple[int, ...], ...],

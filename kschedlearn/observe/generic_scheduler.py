@@ -24,6 +24,7 @@ emits the same events through the ``emit_*`` functions.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -85,6 +86,31 @@ def _predicate_node_event(key: str, node_name: str, fits: bool,
     return message, {"pod": key, "node": node_name, "fits": fits, "predicates": verdicts}
 
 
+def _reasons_memo() -> dict[str, tuple[tuple[Any, ...], list[str]]] | None:
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None:
+        return None
+    memo = tracer.memo.get(_reasons_memo)
+    if memo is None or len(memo) > 8192:
+        memo = tracer.memo[_reasons_memo] = {}
+    return memo  # type: ignore[no-any-return]
+
+
+def _reason_strings(lists: dict[Any, list[Any]] | None, memo: dict[str, tuple[tuple[Any, ...], list[str]]] | None,
+                    name: str, reasons: list[Any]) -> list[str]:
+    """Node ``name``'s failure reasons as strings (shared with an earlier event when equal);
+    with a ``memo``, the strings of the very same reason objects are not asked for again."""
+    if memo is not None:
+        known = memo.get(name)
+        if known is not None and len(known[0]) == len(reasons) and all(map(operator.is_, known[0], reasons)):
+            return known[1]
+    strings = shared(lists, ("failed", name), [r.get_reason() for r in reasons], str)
+    if memo is not None:
+        memo[name] = (tuple(reasons), strings)
+    return strings
+
+
 def _shared_names(lists: dict[Any, Any] | None, names: list[str]) -> list[str]:
     """``shared(lists, "nodes", list(names), str)``, remembered for the very same ``names`` list
     (one the caller replaces, never changes: the accelerated engine's node names): the same
@@ -135,12 +161,16 @@ def _predicate_node_rows(key: str, names: list[str],
 
 
 def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
-                         observed: ObservedCall | None = None, names: list[str] | None = None) -> None:
+                         observed: ObservedCall | None = None, names: list[str] | None = None,
+                         cached_reasons: bool = False) -> None:
     """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons
-    (``names``: the filtered nodes' names, when the caller has them)."""
+    (``names``: the filtered nodes' names, when the caller has them; ``cached_reasons``: the
+    failure reasons are objects the caller keeps from pod to pod — the accelerated engine's
+    cached verdicts, whose reason strings it also keeps — so a node's strings are asked for again
+    only when its reasons are other objects)."""
     lists = _lists()
-    failed = {name: shared(lists, ("failed", name), [r.get_reason() for r in reasons], str)
-              for name, reasons in failed_predicate_map.items()}
+    memo = _reasons_memo() if cached_reasons else None
+    failed = {name: _reason_strings(lists, memo, name, reasons) for name, reasons in failed_predicate_map.items()}
     filtered_names = shared(lists, "nodes", node_names(filtered), str) if names is None else _shared_names(lists, names)
     emit("schedule.predicates", "Prioritizing",
          data={"pod": pod_key(pod), "filtered": filtered_names, "failed": failed},
