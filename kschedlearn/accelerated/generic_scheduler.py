@@ -386,8 +386,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         configs = self.prioritizers
         if names is None:
             names = [node.metadata.name for node in nodes]
-        known, shared = self.spread_counts.host_priorities, self.spread_counts.host_priority
-        result = [known.get(row) or shared(*row) for row in zip(names, totals)]
+        # the shared HostPriority of each (name, total), looked up in C; the few new ones made
+        # (a HostPriority is always true: no __bool__ or __len__)
+        result = list(map(self.spread_counts.host_priorities.get, zip(names, totals)))
+        if not all(result):
+            shared = self.spread_counts.host_priority
+            result = [hp if hp is not None else shared(name, total) for hp, name, total in zip(result, names, totals)]
         if glog.v(10):
             for hp in result:
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
