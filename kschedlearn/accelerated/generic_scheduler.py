@@ -25,6 +25,7 @@ per-class views refreshed only at the nodes the snapshot's change log names (``c
 from __future__ import annotations
 
 import operator
+from itertools import compress, repeat
 from typing import Any
 
 import attrs
@@ -391,7 +392,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         result = list(map(self.spread_counts.host_priorities.get, zip(names, totals)))
         if not all(result):
             shared = self.spread_counts.host_priority
-            result = [hp if hp is not None else shared(name, total) for hp, name, total in zip(result, names, totals)]
+            for i in compress(range(len(result)), map(operator.is_, result, repeat(None))):
+                result[i] = shared(names[i], totals[i])
         if glog.v(10):
             for hp in result:
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
