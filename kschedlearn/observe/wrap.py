@@ -100,10 +100,14 @@ class Hooks:
         call = Call(receiver, args, kwargs, caller)
         for hook in before:
             hook(call)
-        proceed = call_through
-        for wrap in reversed(around):  # the first around hook is the outermost
-            proceed = _nested(wrap, proceed, call)
-        call.result = proceed(*args, **kwargs)
+        if around:
+            proceed = call_through
+            for wrap in reversed(around[1:]):  # the first around hook is the outermost
+                proceed = _nested(wrap, proceed, call)
+            # (the outermost is called here, with what _nested's closure would hand it)
+            call.result = around[0](proceed, Call(receiver, args, {**kwargs}, caller, call.result))
+        else:
+            call.result = call_through(*args, **kwargs)
         for hook in after:
             hook(call)
         return call.result

@@ -493,7 +493,10 @@ def emit(
     tracer: Tracer = rt.tracer
     if tracer.keep is not None and stage not in tracer.keep:
         return None
-    event = tracer.record(rt, g, stage, message, why, data, observed)
+    if observed is None or not observed.in_frame:  # (what Tracer.record does first)
+        event = tracer._record(rt, g, stage, message, why, data, observed)
+    else:
+        event = tracer.record_in_frame(rt, g, stage, message, why, data, observed, in_frame_of(observed))
     if g is not None and tracer.breakpoint is not None and tracer.breakpoint(event):
         rt.pause(event)
     return event
