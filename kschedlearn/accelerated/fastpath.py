@@ -45,7 +45,8 @@ def _standard_metadata(producer: Any) -> bool:
 # ---------------------------------------------------------------------------------------------
 def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: Any,
                         tracing: bool) -> tuple[list[Any], dict[str, list[Any]], list[Any] | None] | Any:
-    """findNodesThatFit from a PredicateView; returns ``(filtered, failed map, outcomes)``.
+    """findNodesThatFit from a PredicateView; returns ``(filtered, failed map, outcomes)``, the
+    outcomes (when ``tracing``) as the node names and each one's (fits, failed reasons, verdicts).
 
     Returns a ``("meta", meta)`` pair instead when some predicate must run on every node (the
     general path takes over with the metadata already computed).
@@ -104,7 +105,8 @@ def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: 
         failed = {nodes[i].metadata.name: list(failing[i]) for i in sorted(failing)}
     else:
         filtered, failed = list(nodes), {}
-    return filtered, failed, (list(view.outcomes) if tracing else None)
+    # (the view's name list is replaced, never changed, when the nodes change: the trace keeps it)
+    return filtered, failed, ((view.names, tuple(view.outcomes)) if tracing else None)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ per-class views refreshed only at the nodes the snapshot's change log names (``c
 
 from __future__ import annotations
 
+import operator
+from itertools import compress, repeat
 from typing import Any
 
 import attrs
@@ -49,6 +51,7 @@ from kschedlearn.scheduler.algorithm.priorities import (
 )
 from kschedlearn.scheduler.core import generic_scheduler as mirror
 from kschedlearn.observe import generic_scheduler as traced
+from kschedlearn.observe.recorders import NO_REASONS
 from kschedlearn.scheduler.api.types import HostPriority
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import ObservedCall, emit, glog
@@ -80,6 +83,9 @@ def equivalence_key(pod: Any) -> str:
     m = pod.metadata
     return repr((m.namespace, m.labels, m.annotations, m.owner_references, pod.spec))
 
+
+#: podFitsOnNode's outcome on one node: fits, the failed reasons, each predicate's reasons
+Outcome = tuple[bool, tuple[Any, ...], dict[str, list[str]]]
 
 _UNKNOWN: Any = object()  # ``cache_changes`` before the first Schedule
 
@@ -140,6 +146,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     spread_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     node_list_memo: NodeListMemo = attrs.field(factory=NodeListMemo)
+    #: (the priority configs, their weights, their names) of the last traced pod
+    weights_memo: tuple[tuple[Any, ...], tuple[int, ...], tuple[str, ...]] | None = None
     selector_memo: SelectorMemo = attrs.field(factory=SelectorMemo)
     plans: Plans = attrs.field(factory=Plans)
 
@@ -158,9 +166,9 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         tracing, per_node, everything = _tracing()
         trace = new_trace(f"Scheduling {pod.metadata.namespace}/{pod.metadata.name}")
         try:
-            # traced, the lister's own list() runs (an instrumented lister keeps its events); a
-            # thinned trace keeps none of the lister's
-            nodes = node_lister.list() if everything else self.node_list_memo.list(node_lister)
+            # (the memo runs the lister's own list() whenever the filter's V(4) lines may be on:
+            # nothing else of it is observable, traced or not)
+            nodes = self.node_list_memo.list(node_lister)
             if len(nodes) == 0:
                 raise mirror.ErrNoNodesAvailable()
             if self.cache_changes is _UNKNOWN:
@@ -179,11 +187,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     if filtered_nodes:
                         thinned.emit_predicates(self.thin_memo, pod, filtered_nodes, failed_predicate_map, _ENGINE)
                 elif tracing:  # the mirror's trace points of findNodesThatFit, in its order
-                    traced.emit_schedule_start(pod, nodes, _ENGINE)
-                    for node_name, fits, node_verdicts in verdicts:
-                        traced.emit_predicate_node(pod, node_name, fits, node_verdicts, _ENGINE)
+                    names = verdicts[0] if len(verdicts[0]) == len(nodes) else None  # (the nodes' names)
+                    traced.emit_schedule_start(pod, nodes, _ENGINE, names)
+                    traced.emit_predicate_nodes(pod, *verdicts, _ENGINE)
                     if filtered_nodes:
-                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map, _ENGINE)
+                        traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map, _ENGINE,
+                                                    None if failed_predicate_map else names, cached_reasons=True)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
@@ -210,7 +219,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     thinned.announce(self, pod, rows, totals, names, host, _ENGINE)
                     return host
                 if tracing:
-                    priority_list = self._report_priorities(pod, filtered_nodes, columns, totals)
+                    priority_list = self._report_priorities(pod, filtered_nodes, columns, totals, names)
                 else:
                     trace.step("Selecting host")
                     return fastpath.select_host(self, totals, names)
@@ -221,22 +230,20 @@ class AcceleratedScheduler(mirror.GenericScheduler):
 
     def _find_nodes_that_fit(
         self, pod: Any, key: str, nodes: list[Any], tracing: bool,
-    ) -> tuple[list[Any], mirror.FailedPredicateMap, list[tuple[str, bool, dict[str, list[str]]]]]:
+    ) -> tuple[list[Any], mirror.FailedPredicateMap, tuple[list[str], tuple[Outcome, ...]]]:
         """findNodesThatFit over cached node-local verdicts; raises _Fallback on any error.
 
-        Also returns each node's (name, fits, per-predicate reasons) when tracing, for
-        ``schedule``'s trace points."""
+        Also returns, when tracing, the node names and each node's (fits, failed reasons,
+        per-predicate reasons), for ``schedule``'s trace points."""
         failed_predicate_map: mirror.FailedPredicateMap = {}
         if len(self.predicates) == 0:
-            return list(nodes), failed_predicate_map, []
+            return list(nodes), failed_predicate_map, ([], ())
         info_map = self.cached_node_info_map
         names = sorted(self.predicates)
         fast = fastpath.find_nodes_that_fit(self, pod, key, nodes, _predicate_is_local, tracing)
         if fast[0] != "meta":
             filtered, failed_predicate_map, outcomes = fast
-            emits = ([(node.metadata.name, fits, verdicts) for node, (fits, _, verdicts) in zip(nodes, outcomes)]
-                     if tracing else [])
-            return filtered, failed_predicate_map, emits
+            return filtered, failed_predicate_map, (outcomes if tracing else ([], ()))
         meta = fast[1]
         is_metadata = isinstance(meta, preds.PredicateMetadata)
         local = tuple(n for n in names if _predicate_is_local(
@@ -244,7 +251,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             is_metadata and not meta.matching_anti_affinity_terms))
         live = [n for n in names if n not in local]
         filtered: list[Any] = []
-        emits: list[tuple[str, bool, dict[str, list[str]]]] = []
+        node_names: list[str] = []
+        emits: list[Outcome] = []
         per_node = self.predicate_cache.setdefault((key, local), {})
         for node in nodes:
             node_name = node.metadata.name
@@ -275,19 +283,24 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             else:
                 failed_predicate_map[node_name] = list(failed_predicates)
             if tracing:
-                emits.append((node_name, fits, verdicts))
-        return filtered, failed_predicate_map, emits
+                node_names.append(node_name)
+                emits.append((fits, failed_predicates, verdicts))
+        return filtered, failed_predicate_map, (node_names, tuple(emits))
 
     @staticmethod
     def _outcome(names: list[str], results: dict[str, Any]) -> tuple[bool, tuple[Any, ...], dict[str, list[str]]]:
-        """podFitsOnNode's result from per-predicate results (only complete when all are present)."""
+        """podFitsOnNode's result from per-predicate results (only complete when all are present).
+
+        A passing predicate's verdict is the one shared empty list (as the traced mirror's): a
+        full trace keeps the verdicts of every pod, and each kept list lengthens the collector's
+        passes."""
         failed: list[Any] = []
         verdicts: dict[str, list[str]] = {}
         for n in names:
             if n not in results:
                 continue
             fit, reasons = results[n]
-            verdicts[n] = [] if fit else [r.get_reason() for r in reasons]
+            verdicts[n] = NO_REASONS if fit else [r.get_reason() for r in reasons]
             if not fit:
                 failed.extend(reasons)
         return len(failed) == 0, tuple(failed), verdicts
@@ -361,25 +374,58 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             totals.append(total)
         return self._report_priorities(pod, nodes, score_columns, totals)
 
+    def _weights_and_names(self, configs: list[Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The priorities' weights and names, kept while the configs are the very same objects
+        (a PriorityConfig is replaced, not changed, when an exercise swaps one)."""
+        memo = self.weights_memo
+        if memo is None or not _same_configs(memo[0], configs):
+            memo = self.weights_memo = (tuple(configs), tuple(c.weight for c in configs),
+                                        tuple(getattr(c, "name", "") for c in configs))
+        return memo[1], memo[2]
+
     def _report_priorities(self, pod: Any, nodes: list[Any], score_columns: list[list[int]],
-                           totals: list[int]) -> list[HostPriority]:
-        """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns."""
+                           totals: list[int], names: list[str] | None = None) -> list[HostPriority]:
+        """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns
+        (``names``: the nodes' names, when known; ``totals`` is the caller's own list)."""
         configs = self.prioritizers
-        shared = self.spread_counts.host_priority
-        result = [shared(node.metadata.name, total) for node, total in zip(nodes, totals)]
+        if names is None:
+            names = [node.metadata.name for node in nodes]
+        # the shared HostPriority of each (name, total), looked up in C; the few new ones made
+        # (a HostPriority is always true: no __bool__ or __len__)
+        result = list(map(self.spread_counts.host_priorities.get, zip(names, totals)))
+        if not all(result):
+            shared = self.spread_counts.host_priority
+            for i in compress(range(len(result)), map(operator.is_, result, repeat(None))):
+                result[i] = shared(names[i], totals[i])
         if glog.v(10):
             for hp in result:
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
-        emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
-            "pod": traced.pod_key(pod),
-            "nodes": [n.metadata.name for n in nodes],
-            "scores": [list(column) for column in score_columns],
-            "weights": [c.weight for c in configs],
-            "names": [getattr(c, "name", "") for c in configs],
-            "extenders": {},
-            "totals": {hp.host: hp.score for hp in result},
-        }, observed=_ENGINE)
+        # the event's data is built when it is first read (traced.emit_later), from what stays
+        # as it is now: the names (a list that is replaced, never changed) and copies of the rest
+        # (a view's columns are changed in place for the next pod). Tuples of numbers: the
+        # collector stops tracking them, where a kept list is walked by every full collection
+        traced.emit_later("schedule.priorities", f"scored {len(nodes)} node(s)", _ENGINE, _priorities_data,
+                          traced.pod_key(pod), names, tuple(totals), tuple(map(tuple, score_columns)),
+                          *self._weights_and_names(configs))
         return result
+
+
+def _same_configs(a: tuple[Any, ...], b: list[Any]) -> bool:
+    return len(a) == len(b) and all(map(operator.is_, a, b))
+
+
+def _priorities_data(key: str, nodes: list[str], totals: tuple[int, ...], scores: tuple[tuple[int, ...], ...],
+                     weights: tuple[int, ...], names: tuple[str, ...]) -> dict[str, Any]:
+    """The data of the engine's ``schedule.priorities`` event (the traced mirror's)."""
+    return {
+        "pod": key,
+        "nodes": list(nodes),
+        "scores": [list(column) for column in scores],
+        "weights": list(weights),
+        "names": list(names),
+        "extenders": {},
+        "totals": dict(zip(nodes, totals)),
+    }
 
 
 #: what the source pane says of the events the engine emits in the mirror's place (their stack

@@ -24,7 +24,8 @@ emits the same events through the ``emit_*`` functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -69,9 +70,11 @@ def _lists() -> dict[Any, list[Any]] | None:
     return shared_lists(tracer) if tracer is not None else None
 
 
-def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | None = None) -> None:
-    """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes``."""
-    names = shared(_lists(), "nodes", node_names(nodes), str)
+def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | None = None,
+                        names: list[str] | None = None) -> None:
+    """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes`` (``names``:
+    their names, when the caller has them)."""
+    names = shared(_lists(), "nodes", node_names(nodes), str) if names is None else _shared_names(_lists(), names)
     emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": names},
          observed=observed or _BEFORE_FIND_NODES_THAT_FIT)
 
@@ -83,6 +86,45 @@ def _predicate_node_event(key: str, node_name: str, fits: bool,
     return message, {"pod": key, "node": node_name, "fits": fits, "predicates": verdicts}
 
 
+def _reasons_memo() -> dict[str, tuple[tuple[Any, ...], list[str]]] | None:
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None:
+        return None
+    memo = tracer.memo.get(_reasons_memo)
+    if memo is None or len(memo) > 8192:
+        memo = tracer.memo[_reasons_memo] = {}
+    return memo  # type: ignore[no-any-return]
+
+
+def _reason_strings(lists: dict[Any, list[Any]] | None, memo: dict[str, tuple[tuple[Any, ...], list[str]]] | None,
+                    name: str, reasons: list[Any]) -> list[str]:
+    """Node ``name``'s failure reasons as strings (shared with an earlier event when equal);
+    with a ``memo``, the strings of the very same reason objects are not asked for again."""
+    if memo is not None:
+        known = memo.get(name)
+        if known is not None and len(known[0]) == len(reasons) and all(map(operator.is_, known[0], reasons)):
+            return known[1]
+    strings = shared(lists, ("failed", name), [r.get_reason() for r in reasons], str)
+    if memo is not None:
+        memo[name] = (tuple(reasons), strings)
+    return strings
+
+
+def _shared_names(lists: dict[Any, Any] | None, names: list[str]) -> list[str]:
+    """``shared(lists, "nodes", list(names), str)``, remembered for the very same ``names`` list
+    (one the caller replaces, never changes: the accelerated engine's node names): the same
+    list for the next pod without comparing a hundred names again."""
+    if lists is None:
+        return list(names)
+    known = lists.get(_shared_names)
+    if known is not None and known[0] is names:
+        return known[1]  # type: ignore[no-any-return]
+    value = shared(lists, "nodes", list(names), str)
+    lists[_shared_names] = (names, value)
+    return value
+
+
 def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str, list[str]],
                         observed: ObservedCall | None = None) -> None:
     """``schedule.predicate_node``: one node's verdict and each predicate's reasons (the traced
@@ -91,14 +133,47 @@ def emit_predicate_node(pod: Any, node_name: str, fits: bool, verdicts: dict[str
     emit("schedule.predicate_node", message, data=data, observed=observed)
 
 
-def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
+def emit_predicate_nodes(pod: Any, names: list[str], outcomes: Sequence[tuple[bool, Any, dict[str, list[str]]]],
                          observed: ObservedCall | None = None) -> None:
-    """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons."""
+    """``schedule.predicate_node`` for each node of ``names``, in order, from its outcome
+    ``(fits, failed reasons, verdicts)``: what :func:`emit_predicate_node` records for each, from
+    one call (the accelerated engine has every node's verdict at once). While nobody watches
+    events as they are recorded (no breakpoint, listener or snapshot) they are recorded as one
+    deferred group, built when the trace is first read (``Tracer.record_group``); neither list
+    may be changed afterwards."""
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None or not names or not tracer.wants("schedule.predicate_node"):
+        return
+    if not tracer.can_defer():
+        for node_name, (fits, _, verdicts) in zip(names, outcomes):
+            emit_predicate_node(pod, node_name, fits, verdicts, observed)
+        return
+    tracer.record_group(g.runtime, g, "schedule.predicate_node", len(names), _predicate_node_rows,
+                        (pod_key(pod), names, outcomes), observed)
+
+
+def _predicate_node_rows(key: str, names: list[str],
+                         outcomes: Sequence[tuple[bool, Any, dict[str, list[str]]]]) -> list[tuple[str, dict[str, Any]]]:
+    """The message and data of each deferred ``schedule.predicate_node`` event."""
+    return [_predicate_node_event(key, node_name, fits, verdicts)
+            for node_name, (fits, _, verdicts) in zip(names, outcomes)]
+
+
+def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
+                         observed: ObservedCall | None = None, names: list[str] | None = None,
+                         cached_reasons: bool = False) -> None:
+    """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons
+    (``names``: the filtered nodes' names, when the caller has them; ``cached_reasons``: the
+    failure reasons are objects the caller keeps from pod to pod — the accelerated engine's
+    cached verdicts, whose reason strings it also keeps — so a node's strings are asked for again
+    only when its reasons are other objects)."""
     lists = _lists()
-    failed = {name: shared(lists, ("failed", name), [r.get_reason() for r in reasons], str)
-              for name, reasons in failed_predicate_map.items()}
+    memo = _reasons_memo() if cached_reasons else None
+    failed = {name: _reason_strings(lists, memo, name, reasons) for name, reasons in failed_predicate_map.items()}
+    filtered_names = shared(lists, "nodes", node_names(filtered), str) if names is None else _shared_names(lists, names)
     emit("schedule.predicates", "Prioritizing",
-         data={"pod": pod_key(pod), "filtered": shared(lists, "nodes", node_names(filtered), str), "failed": failed},
+         data={"pod": pod_key(pod), "filtered": filtered_names, "failed": failed},
          observed=observed or _AFTER_FIND_NODES_THAT_FIT)
 
 
@@ -134,17 +209,41 @@ def _shared_table(lists: dict[Any, list[Any]] | None, columns: list[list[int]],
 
 def emit_select_host(pod: Any, priority_list: list[Any], last_node_index: int, host: str,
                      observed: ObservedCall | None = None) -> None:
-    """``selectHost``: the ranking (score, then name, descending), the ties, the counter, the pick."""
+    """``selectHost``: the ranking (score, then name, descending), the ties, the counter, the pick.
+
+    The ranking is built when the event is first read (:func:`emit_later`) from a copy of the
+    list (its HostPriority values are frozen)."""
+    emit_later("selectHost", f"selected {host}", observed, _select_host_data,
+               pod_key(pod) if pod is not None else "", tuple(priority_list), last_node_index, host)
+
+
+def _select_host_data(key: str, priority_list: tuple[Any, ...], last_node_index: int, host: str) -> dict[str, Any]:
     ranked = sorted(priority_list, key=lambda hp: (hp.score, hp.host), reverse=True)
     ties = next((i for i, hp in enumerate(ranked) if hp.score < ranked[0].score), len(ranked))
-    data = {
-        "pod": pod_key(pod) if pod is not None else "",
+    return {
+        "pod": key,
         "ranked": [(hp.host, hp.score) for hp in ranked],
         "ties": ties,
         "last_node_index": last_node_index,
         "host": host,
     }
-    emit("selectHost", f"selected {host}", data=data, observed=observed)
+
+
+def emit_later(stage: str, message: str, observed: ObservedCall | None,
+               build_data: Callable[..., dict[str, Any]], *args: Any) -> None:
+    """``emit(stage, message, data=build_data(*args), observed=observed)`` — with the data built
+    when the event is first read while nobody watches events as they are recorded (no
+    breakpoint, listener or snapshot: ``Tracer.record_later``). ``build_data(*args)``
+    must give the same answer whenever it is called: ``args`` are what does not change later
+    (copies of what does)."""
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None or not tracer.wants(stage):
+        return
+    if not tracer.can_defer():
+        emit(stage, message, data=build_data(*args), observed=observed)
+        return
+    tracer.record_later(g.runtime, g, stage, message, build_data, args, observed)
 
 
 _BEFORE_FIND_NODES_THAT_FIT = callee(gs.find_nodes_that_fit, "calling")

@@ -67,8 +67,14 @@ class Hooks:
     before: list[tuple[CodeType | None, Hook]] = attrs.field(factory=list)
     after: list[tuple[CodeType | None, Hook]] = attrs.field(factory=list)
     around: list[tuple[CodeType | None, Around]] = attrs.field(factory=list)
+    #: id(calling code) -> (that code, its before, after and around hooks): the filtering done
+    #: once per calling function, not at every call (keyed by id: a code object's hash walks its
+    #: bytecode); emptied when a hook is added
+    _by_site: dict[int, tuple[CodeType, list[Hook], list[Hook], list[Around]]] = attrs.field(
+        factory=dict, init=False, repr=False)
 
     def add(self, site: CodeType | None, before: Hook | None, after: Hook | None, around: Around | None) -> None:
+        self._by_site.clear()
         if before is not None:
             self.before.append((site, before))
         if after is not None:
@@ -80,18 +86,28 @@ class Hooks:
             kwargs: dict[str, Any], caller: FrameType) -> Any:
         """Call ``call_through`` with the hooks whose site is ``caller``'s function."""
         code = caller.f_code
-        before = [h for s, h in self.before if s is None or s is code]
-        after = [h for s, h in self.after if s is None or s is code]
-        around = [h for s, h in self.around if s is None or s is code]
+        known = self._by_site.get(id(code))
+        if known is None or known[0] is not code:
+            if len(self._by_site) > 64:
+                self._by_site.clear()
+            known = self._by_site[id(code)] = (
+                code, [h for s, h in self.before if s is None or s is code],
+                [h for s, h in self.after if s is None or s is code],
+                [h for s, h in self.around if s is None or s is code])
+        _, before, after, around = known
         if not before and not after and not around:
             return call_through(*args, **kwargs)
         call = Call(receiver, args, kwargs, caller)
         for hook in before:
             hook(call)
-        proceed = call_through
-        for wrap in reversed(around):  # the first around hook is the outermost
-            proceed = _nested(wrap, proceed, call)
-        call.result = proceed(*args, **kwargs)
+        if around:
+            proceed = call_through
+            for wrap in reversed(around[1:]):  # the first around hook is the outermost
+                proceed = _nested(wrap, proceed, call)
+            # (the outermost is called here, with what _nested's closure would hand it)
+            call.result = around[0](proceed, Call(receiver, args, {**kwargs}, caller, call.result))
+        else:
+            call.result = call_through(*args, **kwargs)
         for hook in after:
             hook(call)
         return call.result
@@ -101,7 +117,8 @@ def _nested(wrap: Around, proceed: Callable[..., Any], call: Call) -> Callable[.
     """``proceed`` seen through the around hook ``wrap``."""
 
     def through(*args: Any, **kwargs: Any) -> Any:
-        return wrap(proceed, attrs.evolve(call, args=args, kwargs=kwargs))
+        # (the call with these arguments: a new Call, as attrs.evolve would make, built directly)
+        return wrap(proceed, Call(call.receiver, args, kwargs, call.caller, call.result))
 
     return through
 

@@ -234,7 +234,8 @@ class Tracer:
     snapshot_every: int = 1
     capture_stacks: bool = True
     log_verbosity: int = 10
-    events: list[TraceEvent] = attrs.field(factory=list)
+    #: the events materialised so far, in seq order (read through :attr:`events`)
+    _log: list[TraceEvent] = attrs.field(factory=list, alias="events", repr=False)
     listeners: list[Callable[[TraceEvent], None]] = attrs.field(factory=list)
     #: exceptions raised by listeners, with the event they were called for. A listener runs
     #: inside whichever simulated goroutine emitted the event; letting its error escape would
@@ -246,6 +247,99 @@ class Tracer:
     #: the stages recorded (None: every stage); ``emit`` of any other does nothing, and trace
     #: points that compute their data first ask :meth:`wants` (a thinned history for big clusters)
     keep: frozenset[str] | None = None
+    #: whether :meth:`record_group` may keep a group of events unmaterialised until read (False:
+    #: every event is built as it is recorded — the tests compare the two)
+    defer: bool = True
+    #: what was recorded after the first group still unmaterialised: groups and events, in seq
+    #: order (empty when nothing is deferred; then events go straight to ``_log``)
+    _tail: list[TraceEvent | DeferredEvents] = attrs.field(factory=list, init=False, repr=False)
+    #: how many events were recorded (materialised or not): the next event's seq
+    _count: int = attrs.field(default=0, init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._count = len(self._log)
+
+    @property
+    def events(self) -> list[TraceEvent]:
+        """Every event recorded so far, in seq order (``events[i].seq == i``).
+
+        Groups recorded deferred (:meth:`record_group`) are materialised here, at the first
+        read after them: each of their events is then exactly the one an eager recording makes.
+        The list is the same object from one read to the next; events recorded after a deferred
+        group join it at the next read.
+        """
+        if self._tail:
+            self._materialise()
+        return self._log
+
+    def _materialise(self) -> None:
+        built: list[TraceEvent] = []
+        for item in self._tail:
+            if type(item) is DeferredEvents:
+                built.extend(item.materialise())
+            else:
+                built.append(item)
+        self._log.extend(built)  # (all or nothing: a group that cannot be built stays pending)
+        self._tail = []
+
+    def can_defer(self) -> bool:
+        """Whether a group of events recorded now may stay unmaterialised until read: nobody
+        looks at events as they are recorded (no breakpoint, no listener, no snapshot)."""
+        return (self.defer and self.breakpoint is None and not self.listeners
+                and (self.snapshot_fn is None or not self.snapshot_every))
+
+    def record_group(
+        self,
+        rt: Runtime,
+        g: Goroutine,
+        stage: str,
+        count: int,
+        rows: Callable[..., list[tuple[str, dict[str, Any]]]],
+        args: tuple[Any, ...],
+        observed: ObservedCall | None = None,
+    ) -> None:
+        """Record ``count`` events of ``stage`` emitted one after the other at the same point of
+        goroutine ``g`` (the same time and stack) — what ``count`` calls of ``emit(stage,
+        message, data=data, observed=observed)`` record, one per ``(message, data)`` of
+        ``rows(*args)`` — without building them: ``rows`` is called when they are first read.
+
+        The caller checks :meth:`can_defer` and :meth:`wants` first (else it emits them one by
+        one); ``rows(*args)`` must give the same answer whenever it is called (``args`` are not
+        changed afterwards)."""
+        self._tail.append(self._group(rt, g, stage, count, rows, args, observed, None))
+        self._count += count
+
+    def record_later(
+        self,
+        rt: Runtime,
+        g: Goroutine,
+        stage: str,
+        message: str,
+        build_data: Callable[..., dict[str, Any]],
+        args: tuple[Any, ...],
+        observed: ObservedCall | None = None,
+    ) -> None:
+        """:meth:`record_group` of one event, ``emit(stage, message, data=build_data(*args),
+        observed=observed)``, its data built when it is first read (same conditions)."""
+        self._tail.append(self._group(rt, g, stage, 1, build_data, args, observed, message))
+        self._count += 1
+
+    def _group(self, rt: Runtime, g: Goroutine, stage: str, count: int, rows: Callable[..., Any],
+               args: tuple[Any, ...], observed: ObservedCall | None, message: str | None) -> DeferredEvents:
+        global _in_frame
+        info = CATALOGUE.get(stage) or lookup_stage(stage)
+        stack: tuple[Frame, ...] = ()
+        if self.capture_stacks:
+            if observed is not None and observed.in_frame:
+                _in_frame = in_frame_of(observed)
+                try:
+                    stack = capture_stack()
+                finally:
+                    _in_frame = None
+            else:
+                stack = capture_stack()
+        return DeferredEvents(self._count, count, rt.now, g.name, g.process.name, stage, info.go_ref,
+                              info.why, stack, observed, rows, args, message)
 
     def wants(self, stage: str) -> bool:
         """Whether an event of ``stage`` would be recorded."""
@@ -296,8 +390,7 @@ class Tracer:
         observed: ObservedCall | None,
     ) -> TraceEvent:
         info = CATALOGUE.get(stage) or lookup_stage(stage)
-        events = self.events
-        seq = len(events)
+        seq = self._count
         if not data:
             data = {}
         stack = capture_stack() if (self.capture_stacks and g is not None) else ()
@@ -311,7 +404,8 @@ class Tracer:
             seq, rt.now, g.name if g is not None else "", g.process.name if g is not None else "",
             stage, info.go_ref, message, why if why is not None else info.why, data, stack, snap, observed,
         )
-        events.append(event)
+        (self._tail if self._tail else self._log).append(event)
+        self._count += 1
         for listener in self.listeners:
             try:
                 listener(event)
@@ -329,6 +423,41 @@ class Tracer:
             None, {"process": g.process.name, "error": f"{type(exc).__name__}: {exc}"},
             raised_at(exc),
         )
+
+
+@attrs.define(eq=False)
+class DeferredEvents:
+    """Events of one stage recorded together and not built yet (:meth:`Tracer.record_group`):
+    seqs ``seq`` .. ``seq + count - 1``, one time, goroutine, stack and narration; ``rows()``
+    (with ``args``) gives each one's message and data (or, for one event with a ``message``,
+    its data). Machinery, not a value: nothing outside the tracer holds one, and plain slot
+    stores keep its recording cheap."""
+
+    seq: int
+    count: int
+    time: float
+    goroutine: str
+    process: str
+    stage: str
+    go_ref: str
+    why: str
+    stack: tuple[Frame, ...]
+    observed: ObservedCall | None
+    rows: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+    #: set for one event (:meth:`Tracer.record_later`): its message, and ``rows`` builds its data
+    message: str | None = None
+
+    def materialise(self) -> list[TraceEvent]:
+        """The events, exactly as :meth:`Tracer.record` builds them one by one (no snapshot:
+        a group is deferred only when no snapshot is taken)."""
+        rows = self.rows(*self.args) if self.message is None else [(self.message, self.rows(*self.args))]
+        if len(rows) != self.count:
+            raise ValueError(f"deferred {self.stage} events: {self.count} recorded, {len(rows)} rows")
+        seq, time, goroutine, process, stage = self.seq, self.time, self.goroutine, self.process, self.stage
+        go_ref, why, stack, observed = self.go_ref, self.why, self.stack, self.observed
+        return [TraceEvent(seq + i, time, goroutine, process, stage, go_ref, message, why, data or {}, stack, None, observed)
+                for i, (message, data) in enumerate(rows)]
 
 
 def in_frame_of(observed: ObservedCall) -> Frame:
@@ -364,7 +493,10 @@ def emit(
     tracer: Tracer = rt.tracer
     if tracer.keep is not None and stage not in tracer.keep:
         return None
-    event = tracer.record(rt, g, stage, message, why, data, observed)
+    if observed is None or not observed.in_frame:  # (what Tracer.record does first)
+        event = tracer._record(rt, g, stage, message, why, data, observed)
+    else:
+        event = tracer.record_in_frame(rt, g, stage, message, why, data, observed, in_frame_of(observed))
     if g is not None and tracer.breakpoint is not None and tracer.breakpoint(event):
         rt.pause(event)
     return event
