@@ -196,8 +196,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
-            meta_priorities = (self.priority_meta_producer(pod, info_map) if tracing
-                               else self.plans.priority_metadata(self.priority_meta_producer, key, pod, info_map))
+            # (no trace point reads the producer's inside: traced or not, the remembered parts)
+            meta_priorities = self.plans.priority_metadata(self.priority_meta_producer, key, pod, info_map)
             fast = None
             try:
                 kinds = fastpath.priority_kinds(self, pod, _map_is_local, PURE_REDUCES) if self.prioritizers else None
