@@ -39,21 +39,37 @@ QUEUE_MUTATORS = ("add", "update", "delete", "pop", "replace", "resync", "add_if
 
 @attrs.define(eq=False)
 class _Watch:
-    """Generation of one watched object, how many mutating calls are running, the last view."""
+    """Generation of one watched object, how many mutating calls are running, the last view;
+    ``follower``: which keys those calls may have changed, once a view asked for it
+    (``observe/indexes.py``: the views kept up to date from the changes)."""
 
     generation: int = 0
     depth: int = 0
     seen: int = -1
     last: Any = None
+    follower: Any = None
 
-    def around(self, proceed: Callable[..., Any], call: Call) -> Any:
-        self.generation += 1
-        self.depth += 1
-        try:
-            return proceed(*call.args, **call.kwargs)
-        finally:
-            self.depth -= 1
+    def around_for(self, name: str) -> Callable[[Callable[..., Any], Call], Any]:
+        """The around hook of the mutator ``name``."""
+
+        def around(proceed: Callable[..., Any], call: Call) -> Any:
             self.generation += 1
+            self.depth += 1
+            follower = self.follower
+            flight = follower.enter(name, call) if follower is not None else None
+            try:
+                if flight is not None and name == "pop" and call.args:
+                    # the popped item's key is known when Pop hands it to ``process``
+                    process = call.args[0]
+                    return proceed(follower.popping(process, flight, call.receiver), *call.args[1:], **call.kwargs)
+                return proceed(*call.args, **call.kwargs)
+            finally:
+                self.depth -= 1
+                self.generation += 1
+                if flight is not None:
+                    follower.leave(flight)
+
+        return around
 
 
 _WATCHES: weakref.WeakKeyDictionary[Any, _Watch] = weakref.WeakKeyDictionary()
@@ -66,8 +82,13 @@ def watch(obj: Any, mutators: tuple[str, ...]) -> Any:
     w = _WATCHES[obj] = _Watch()
     for name in mutators:
         if callable(getattr(type(obj), name, None)):
-            on_method(obj, name, around=w.around)
+            on_method(obj, name, around=w.around_for(name))
     return obj
+
+
+def watch_of(obj: Any) -> _Watch | None:
+    """The watch of ``obj`` (None when it is not watched)."""
+    return _WATCHES.get(obj)
 
 
 def watch_cache(cache: Any) -> Any:
@@ -98,7 +119,8 @@ def watched_state(obj: Any, build: Callable[[Any], T]) -> T:
     return state
 
 
-__all__ = ["CACHE_MUTATORS", "QUEUE_MUTATORS", "is_watched", "watch", "watch_cache", "watch_queue", "watched_state"]
+__all__ = ["CACHE_MUTATORS", "QUEUE_MUTATORS", "is_watched", "watch", "watch_cache", "watch_of", "watch_queue",
+           "watched_state"]
 
 
 @attrs.define(eq=False)

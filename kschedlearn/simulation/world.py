@@ -27,7 +27,8 @@ from kschedlearn.simulation.controller_manager import apply_action, scale_proble
 from kschedlearn.observe import Observation, ReplicaHandles, attach
 from kschedlearn.observe.replica import observe_kube_scheduler
 from kschedlearn.observe.sharing import Source
-from kschedlearn.observe.views import backoff_state, cache_state, queue_state
+from kschedlearn.observe.indexes import indexed_cache_state, indexed_queue_view
+from kschedlearn.observe.views import backoff_state, queue_state
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
 from kschedlearn.trace.snapshot import SnapshotBuilder
 
@@ -308,7 +309,7 @@ def build_world(
         ns = "" if resource in CLUSTER_SCOPED else (obj.metadata.namespace or "default")
         api.create(resource, ns, obj)
     api.validation = True
-    builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks,
+    builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks, follow_goroutines=True,
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
     kubelet = start_kubelet_sim(rt, client)
     world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,
@@ -357,12 +358,14 @@ def _attach_to_builder(world: World, replica: Replica) -> None:
     leader."""
     if world.builder.cache is not None:
         return
-    world.builder.cache = Source(_focused(world, lambda h: h.scheduler.config.scheduler_cache), cache_state)
+    # the cache's and the two watched queues' views are kept up to date from their changes
+    world.builder.cache = Source(_focused(world, lambda h: h.scheduler.config.scheduler_cache), indexed_cache_state)
     world.builder.queues = {
-        "podQueue": Source(_focused(world, lambda h: h.config_factory.pod_queue), queue_state, "FIFO"),
+        "podQueue": Source(_focused(world, lambda h: h.config_factory.pod_queue),
+                           lambda q: indexed_queue_view(q, "FIFO"), "FIFO"),
         "scheduledPodPopulator": Source(
-            _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue), queue_state,
-            "DeltaFIFO"),
+            _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue),
+            lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO"),
     }
     world.builder.queues["nodeInformer"] = Source(_focused(world, _node_informer_queue), queue_state, "DeltaFIFO")
     # the factory creates its PodBackoff inside CreateFromKeys: read it when asked

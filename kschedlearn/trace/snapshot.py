@@ -41,6 +41,7 @@ import attrs
 from kschedlearn.trace.attrs_json import decode, encode
 
 from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
+from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import PodHolderView, next_holders
 from kschedlearn.trace.sharing import Reuse, shared_items
@@ -72,7 +73,8 @@ class QueueView:
 
     kind: str  # "FIFO" | "DeltaFIFO"
     line: tuple[str, ...] = ()
-    items: tuple[QueueItemView, ...] = ()
+    # a tuple, or Chunks when kept from the queue's changes (observe/indexes.py)
+    items: tuple[QueueItemView, ...] | Chunks[QueueItemView] = ()
     populated: bool = False
     initial_population_count: int = 0
     closed: bool = False
@@ -151,8 +153,9 @@ class LeaderRecordView:
 class ApiServerView:
     """The API server's objects as plain data (built by :func:`api_server_view`)."""
 
-    pods: tuple[PodView, ...] = ()
-    nodes: tuple[NodeView, ...] = ()
+    # tuples, or Chunks when kept from the storage's changes (trace/api_view.py)
+    pods: tuple[PodView, ...] | Chunks[PodView] = ()
+    nodes: tuple[NodeView, ...] | Chunks[NodeView] = ()
     events: tuple[EventView, ...] = ()
     leader_record: LeaderRecordView | None = None
 
@@ -202,7 +205,7 @@ class Snapshot:
     cache: CacheDebugState | None = None
     backoff: tuple[BackoffEntryView, ...] | None = None
     apiserver: ApiServerView | None = None
-    goroutines: tuple[GoroutineView, ...] | None = None
+    goroutines: tuple[GoroutineView, ...] | Chunks[GoroutineView] | None = None
     processes: tuple[ProcessView, ...] | None = None
     stack: tuple[Frame, ...] | None = None
     leader: LeaderView | None = None
@@ -274,6 +277,9 @@ class SnapshotBuilder:
     api_changes: Callable[[Any], Iterable[tuple[str, Any]] | None] | None = None
     leader_candidates: tuple[str, ...] = ()
     capture_stacks: bool = True
+    #: keep the goroutine views from the runtime's change log (``Runtime.goroutine_logs``)
+    #: instead of walking every goroutine when one changed
+    follow_goroutines: bool = False
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
@@ -282,6 +288,9 @@ class SnapshotBuilder:
     _api_index: Any = attrs.field(default=None, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
     _holders_memo: tuple[Any, ...] | None = attrs.field(default=None, init=False, repr=False)
+    _goroutine_log: dict[int, Any] | None = attrs.field(default=None, init=False, repr=False)
+    _goroutine_index: SortedChunks[int, GoroutineView] | None = attrs.field(default=None, init=False, repr=False)
+    _goroutine_views: dict[int, GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
     _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
     _item_memo: dict[str, dict[str, tuple[Any, QueueItemView]]] = attrs.field(
@@ -307,8 +316,12 @@ class SnapshotBuilder:
         rt = self.runtime
         if rt is None or not holders:
             return holders
-        alive = self._reuse["alive"].get(rt.version, lambda: {g.gid for g in rt.goroutines if g.alive})
-        if alive.issuperset(holders):
+        if self.follow_goroutines:
+            self._goroutines()  # brings the views of the alive goroutines up to date (by gid)
+            alive: Any = self._goroutine_views.keys()
+        else:
+            alive = self._reuse["alive"].get(rt.version, lambda: {g.gid for g in rt.goroutines if g.alive})
+        if alive >= holders.keys():
             return holders
         return {k: h for k, h in holders.items() if k in alive}
 
@@ -365,8 +378,10 @@ class SnapshotBuilder:
             state = q.debug_state()  # the same object while a watched queue stands still
             if state is not None:
                 kind = q.kind
-                out[name] = self._reuse["queue:" + name].get(
-                    (kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
+                # a source may give the view itself (kept from the queue's changes: observe/indexes.py)
+                build = (lambda: state) if isinstance(state, QueueView) else \
+                    (lambda: QueueView.of(state, kind, self._item_memo[name]))
+                out[name] = self._reuse["queue:" + name].get((kind, state), build)
         return self._reuse["queues"].get(list(out.items()), lambda: out)
 
     def _apiserver(self) -> ApiServerView | None:
@@ -380,18 +395,48 @@ class SnapshotBuilder:
             build = lambda: indexed_view(self, version)  # noqa: E731
         return build() if version is None else self._reuse["api"].get(version, build)
 
-    def _goroutines(self) -> tuple[GoroutineView, ...] | None:
+    def _goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView] | None:
         """The goroutines alive now (finished ones are not shown); rebuilt when one changed."""
         rt = self.runtime
         return None if rt is None else self._reuse["goroutines"].get(rt.version, self._build_goroutines)
 
-    def _build_goroutines(self) -> tuple[GoroutineView, ...]:
+    def _build_goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView]:
+        if self.follow_goroutines:
+            return self._followed_goroutines()
         previous, self._goroutine_memo = self._goroutine_memo, {}
         for g in self.runtime.goroutines:
             if g.alive:
                 key = (g.gid, g.name, g.process.name, g.state, g.waiting_on)
                 self._goroutine_memo[key] = previous.get(key) or GoroutineView(*key)
         return tuple(self._goroutine_memo.values())
+
+    def _followed_goroutines(self) -> Chunks[GoroutineView]:
+        """The goroutine views kept from the runtime's log of changed goroutines (by gid, the
+        order of ``Runtime.goroutines``): O(goroutines that changed) instead of O(goroutines)
+        (thousands of bind goroutines wait for the client's rate limiter at cluster scale)."""
+        rt = self.runtime
+        log, index, views = self._goroutine_log, self._goroutine_index, self._goroutine_views
+        if log is None or index is None or not any(x is log for x in rt.goroutine_logs):
+            log = self._goroutine_log = {}
+            rt.goroutine_logs.append(log)
+            index = self._goroutine_index = SortedChunks()
+            views.clear()
+            changed = [g for g in rt.goroutines if g.alive]
+        else:
+            changed = list(log.values())
+        log.clear()
+        for g in changed:
+            if not g.alive:
+                if views.pop(g.gid, None) is not None:
+                    index.delete(g.gid)
+                continue
+            old = views.get(g.gid)
+            if old is not None and (old.name, old.process, old.state, old.waiting_on) == (
+                    g.name, g.process.name, g.state, g.waiting_on):
+                continue
+            view = views[g.gid] = GoroutineView(g.gid, g.name, g.process.name, g.state, g.waiting_on)
+            index.set(g.gid, view)
+        return index.freeze()
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
         rec = apiserver.leader_record if apiserver is not None else None

@@ -1,0 +1,357 @@
+"""The scheduler cache's and the queues' snapshot views, kept up to date from their changes.
+
+Go: none — kschedlearn-only (DESIGN §6). ``observe/views.py`` builds a cache's or a queue's view
+from every pod state, NodeInfo and queued item: at a snapshot per event of a 30,000-pod replay
+that was two O(cluster) walks per snapshot. Here the watched methods (``observe/sharing.py``:
+the cache's ``Cache`` calls and expiry sweep, a FIFO's / DeltaFIFO's operations) also say which
+keys each call may change — a pod's key and the nodes it was and will be on, a queued object's
+key, the key ``Pop`` hands to ``process`` — and a view applies only those keys to an ordered
+index of the views it built (:class:`~kschedlearn.trace.chunks.OrderedChunks`), in the live
+dicts' own order. A snapshot then costs O(what changed), and consecutive snapshots share every
+unchanged chunk of views (the very same objects).
+
+Exactness: the part equals a full rebuild (``cache_state`` / ``QueueView.of(queue_state(...))``;
+``tests/trace/test_cheap_snapshots.py``, ``tests/observe/test_indexes.py``). Whatever the keys
+cannot describe — a ``Replace`` or ``Resync``, a key function that fails, a cache or queue class
+whose methods are not the mirror's (an exercise's), a follower switched on while a call ran —
+makes the next view a rebuild from the live object.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
+
+import attrs
+
+from kschedlearn.observe.sharing import watch_of
+from kschedlearn.observe.views import cache_state, queue_state
+from kschedlearn.observe.wrap import Call
+from kschedlearn.trace.cache_view import CacheDebugState, NodeDebugState, PodDebugState, ResourceSnapshot
+from kschedlearn.trace.chunks import OrderedChunks
+from kschedlearn.trace.snapshot import QueueItemView, QueueView, _item_view
+
+KeyFinder = Callable[[Any, str, Call], "Iterable[Hashable] | None"]
+
+
+@attrs.define(eq=False)
+class _Flight:
+    """One running mutator call: the keys it may change (``lost``: keys cannot say)."""
+
+    keys: set[Hashable]
+    lost: bool = False
+
+
+@attrs.define(eq=False)
+class Follower:
+    """Which keys of one watched object changed since its view last looked.
+
+    ``touched`` grows at each call's entry and again at its return (a snapshot taken while the
+    call runs sees it half done: its keys stay dirty until it returns); ``lost`` asks for a
+    rebuild. ``trusted`` is False when the follower was switched on while a call ran (that
+    call's keys were never seen): views rebuild until one is taken with no call running.
+    """
+
+    keys: KeyFinder
+    methods: tuple[str, ...]
+    trusted: bool = True
+    touched: set[Hashable] = attrs.field(factory=set)
+    flying: list[_Flight] = attrs.field(factory=list)
+    lost: bool = True  # the first view builds from the live object
+    originals: tuple[Any, ...] = ()
+    owner: type | None = None
+
+    def enter(self, name: str, call: Call) -> _Flight:
+        try:
+            keys = self.keys(call.receiver, name, call)
+        except Exception:  # noqa: BLE001 - a key the mirror cannot compute either: rebuild
+            keys = None
+        flight = _Flight(set(keys) if keys is not None else set(), keys is None)
+        self.touched |= flight.keys
+        self.lost = self.lost or flight.lost
+        self.flying.append(flight)
+        return flight
+
+    def leave(self, flight: _Flight) -> None:
+        self.flying.remove(flight)
+        self.touched |= flight.keys
+        self.lost = self.lost or flight.lost
+
+    def popping(self, process: Callable[[Any], Any], flight: _Flight, queue: Any) -> Callable[[Any], Any]:
+        """``process`` that first notes the key of the item Pop hands it (just removed)."""
+
+        def handed(item: Any) -> Any:
+            try:
+                key = queue_key(queue, item)
+            except Exception:  # noqa: BLE001 - rebuild instead
+                flight.lost = self.lost = True
+            else:
+                flight.keys.add(key)
+                self.touched.add(key)
+            return process(item)
+
+        return handed
+
+    def take(self, depth: int) -> set[Hashable] | None:
+        """The keys changed since the last take (None: rebuild), and forget them."""
+        touched, self.touched = self.touched, set()
+        if not self.trusted:
+            self.trusted, self.lost = depth == 0, False
+            return None
+        if self.lost or any(f.lost for f in self.flying):
+            self.lost = False
+            return None
+        for flight in self.flying:
+            touched |= flight.keys
+        return touched
+
+    def mirror(self, obj: Any, module: str) -> bool:
+        """Whether ``obj``'s class still has the methods the key finder was written for: the
+        same objects as last time (a few dict lookups), else each the mirror's own function."""
+        cls = type(obj)
+        now = tuple(vars(cls).get(n) for n in self.methods)
+        if cls is self.owner and all(a is b for a, b in zip(now, self.originals)):
+            return True
+        from kschedlearn.accelerated.changelog import mirror_function
+
+        if all(mirror_function(cls, n, module, f"{cls.__name__}.{n}") for n in self.methods):
+            self.owner, self.originals = cls, now
+            self.lost = True  # the methods moved: rebuild once
+            return True
+        return False
+
+
+def _follower(obj: Any, keys: KeyFinder, methods: tuple[str, ...]) -> tuple[Any, Follower] | None:
+    w = watch_of(obj)
+    if w is None:
+        return None
+    if w.follower is None:
+        w.follower = Follower(keys, methods, trusted=w.depth == 0)
+    return w, w.follower
+
+
+# -- the scheduler cache ----------------------------------------------------------------------
+
+#: the cache methods that take pods: how many leading arguments are pods
+_POD_ARGS = {"assume_pod": 1, "finish_binding": 1, "_finish_binding": 1, "forget_pod": 1, "add_pod": 1,
+             "update_pod": 2, "remove_pod": 1}
+_SWEEPS = ("_cleanup_expired_assumed_pods", "_cleanup_assumed_pods")
+#: the methods whose statements :func:`cache_keys` describes (they must be the mirror's)
+CACHE_METHODS = ("assume_pod", "finish_binding", "_finish_binding", "forget_pod", "_add_pod", "_update_pod",
+                 "_remove_pod", "add_pod", "update_pod", "remove_pod", "add_node", "update_node", "remove_node",
+                 "_cleanup_expired_assumed_pods", "_cleanup_assumed_pods", "_expire_pod")
+_CACHE_MODULE = "kschedlearn.scheduler.schedulercache.cache"
+
+
+def cache_keys(cache: Any, name: str, call: Call) -> list[tuple[str, str]] | None:
+    """``("pod", key)`` / ``("node", name)`` a cache call may change: a pod's key, the node it
+    is stored on and the node it names (AddPod moves a stale assumed pod), a node's name; an
+    expiry sweep, every assumed pod. None when unknown."""
+    from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
+
+    args = call.args
+    out: list[tuple[str, str]] = []
+    count = _POD_ARGS.get(name)
+    if count is not None:
+        if len(args) < count:
+            return None
+        states = cache._pod_states
+        for pod in args[:count]:
+            key = get_pod_key(pod)
+            out += (("pod", key), ("node", pod.spec.node_name))
+            ps = states.get(key)
+            if ps is not None:
+                out.append(("node", ps.pod.spec.node_name))
+        return out
+    if name in ("add_node", "remove_node") and args:
+        return [("node", args[0].metadata.name)]
+    if name == "update_node" and len(args) == 2:
+        return [("node", a.metadata.name) for a in args if a is not None]
+    if name == "_expire_pod" and len(args) == 2:
+        return [("pod", args[0]), ("node", args[1].pod.spec.node_name)]
+    if name in _SWEEPS:
+        states = cache._pod_states
+        for key in cache._assumed_pods:
+            out.append(("pod", key))
+            ps = states.get(key)
+            if ps is not None:
+                out.append(("node", ps.pod.spec.node_name))
+        return out
+    return None
+
+
+def _node_view(name: str, info: Any, old: NodeDebugState | None) -> NodeDebugState:
+    from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
+
+    view = NodeDebugState(
+        name=name,
+        has_node=info.node() is not None,
+        requested=ResourceSnapshot.of(info.requested_resource()),
+        nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
+        allocatable=ResourceSnapshot.of(info.allocatable_resource()),
+        allowed_pod_number=info.allowed_pod_number(),
+        pods=tuple(get_pod_key(p) for p in info.pods()),
+        generation=info.generation,
+    )
+    return old if old is not None and old == view else view
+
+
+def _pod_view(assumed_pods: dict[str, bool]) -> Callable[[str, Any, PodDebugState | None], PodDebugState]:
+    def view(key: str, ps: Any, old: PodDebugState | None) -> PodDebugState:
+        new = PodDebugState(key=key, node_name=ps.pod.spec.node_name, assumed=assumed_pods.get(key, False),
+                            deadline=ps.deadline, binding_finished=ps.binding_finished)
+        return old if old is not None and old == new else new
+
+    return view
+
+
+@attrs.define(eq=False)
+class CacheIndex:
+    """The views of one cache's NodeInfos and pod states, in its dicts' order."""
+
+    nodes: OrderedChunks[str, NodeDebugState] = attrs.field(factory=OrderedChunks)
+    pods: OrderedChunks[str, PodDebugState] = attrs.field(factory=OrderedChunks)
+    nodes_dict: Any = None
+    pods_dict: Any = None
+    last: CacheDebugState | None = None
+    rebuilds: int = 0  # how many views were rebuilt from the live cache (tests, benchmarks)
+
+    def view(self, cache: Any, touched: set[Hashable] | None) -> CacheDebugState:
+        live_nodes, live_pods = cache._nodes, cache._pod_states
+        if touched is None or live_nodes is not self.nodes_dict or live_pods is not self.pods_dict:
+            self.reset(cache)
+        elif touched:
+            node_keys = {k for space, k in touched if space == "node"}  # type: ignore[misc]
+            pod_keys = {k for space, k in touched if space == "pod"}  # type: ignore[misc]
+            if not (self.nodes.sync(live_nodes, node_keys, _node_view)
+                    and self.pods.sync(live_pods, pod_keys, _pod_view(cache._assumed_pods))
+                    and len(self.nodes) == len(live_nodes) and len(self.pods) == len(live_pods)):
+                self.reset(cache)
+        nodes, pods = self.nodes.freeze(), self.pods.freeze()
+        last = self.last
+        if last is not None and last.ttl == cache._ttl and last.nodes is nodes and last.pod_states is pods:
+            return last
+        self.last = CacheDebugState(ttl=cache._ttl, nodes=nodes, pod_states=pods)
+        return self.last
+
+    def reset(self, cache: Any) -> None:
+        """Rebuild from the live cache (views equal to the old ones are kept)."""
+        self.rebuilds += 1
+        pod_view = _pod_view(cache._assumed_pods)
+        nodes, pods = self.nodes, self.pods
+        nodes.reset([(n, _node_view(n, i, nodes.get(n))) for n, i in cache._nodes.items()])
+        pods.reset([(k, pod_view(k, ps, pods.get(k))) for k, ps in cache._pod_states.items()])
+        self.nodes_dict, self.pods_dict = cache._nodes, cache._pod_states
+
+
+#: per cache, its index (kept as long as the cache lives)
+CACHE_INDEX: weakref.WeakKeyDictionary[Any, CacheIndex] = weakref.WeakKeyDictionary()
+
+
+def indexed_cache_state(cache: Any) -> CacheDebugState:
+    """``cache_state(cache)``, from the cache's index when its changes are followed (a watched
+    ``SchedulerCache`` with the mirror's methods), else built whole."""
+    found = _follower(cache, cache_keys, CACHE_METHODS)
+    if found is None:
+        return cache_state(cache)
+    w, follower = found
+    if not follower.mirror(cache, _CACHE_MODULE):
+        follower.lost = True  # back on the index later: rebuild then
+        return cache_state(cache)
+    index = CACHE_INDEX.get(cache)
+    if index is None:
+        index = CACHE_INDEX[cache] = CacheIndex()
+    return index.view(cache, follower.take(w.depth))
+
+
+# -- FIFO / DeltaFIFO -------------------------------------------------------------------------
+
+_QUEUE_KEYED = ("add", "update", "delete", "add_if_not_present")
+#: the methods whose statements :func:`queue_keys` describes (they must be the mirror's)
+QUEUE_METHODS = ("add", "update", "delete", "add_if_not_present", "_add_if_not_present", "pop", "replace",
+                 "resync", "close")
+_QUEUE_MODULES = {"FIFO": "kschedlearn.client_go.tools.cache.fifo",
+                  "DeltaFIFO": "kschedlearn.client_go.tools.cache.delta_fifo"}
+
+
+def queue_key(queue: Any, obj: Any) -> str:
+    """The key a FIFO (its key function) or a DeltaFIFO (``KeyOf``) stores ``obj`` under."""
+    from kschedlearn.client_go.tools.cache.delta_fifo import DeltaFIFO
+
+    return queue.key_of(obj) if isinstance(queue, DeltaFIFO) else queue._key_func(obj)
+
+
+def queue_keys(queue: Any, name: str, call: Call) -> list[str] | None:
+    """The item keys a queue call may change: the object's key (Add, Update, Delete,
+    AddIfNotPresent); none for Pop (its key is noted when ``process`` gets the item) and
+    Close; None (rebuild) for Replace, Resync and anything else."""
+    if name in _QUEUE_KEYED and call.args:
+        return [queue_key(queue, call.args[0])]
+    if name in ("pop", "close"):
+        return []
+    return None
+
+
+@attrs.define(eq=False)
+class QueueIndex:
+    """The item views of one queue, in its ``_items`` order."""
+
+    kind: str
+    items: OrderedChunks[str, QueueItemView] = attrs.field(factory=OrderedChunks)
+    items_dict: Any = None
+    last: QueueView | None = None
+    rebuilds: int = 0
+
+    def _item(self, key: str, item: Any, old: QueueItemView | None) -> QueueItemView:
+        view = _item_view(key, item, self.kind)
+        return old if old is not None and old == view else view
+
+    def view(self, queue: Any, touched: set[Hashable] | None) -> QueueView:
+        live = queue._items
+        if touched is None or live is not self.items_dict:
+            self.reset(queue)
+        elif touched and not (self.items.sync(live, touched, self._item) and len(self.items) == len(live)):
+            self.reset(queue)
+        items = self.items.freeze()
+        last = self.last
+        line = tuple(queue._queue)
+        populated, count, closed = bool(queue._populated), int(queue._initial_population_count), bool(queue._closed)
+        if last is not None:
+            if last.line == line:
+                line = last.line
+                if last.items is items and (last.populated, last.initial_population_count, last.closed) \
+                        == (populated, count, closed):
+                    return last
+        self.last = QueueView(kind=self.kind, line=line, items=items, populated=populated,
+                              initial_population_count=count, closed=closed)
+        return self.last
+
+    def reset(self, queue: Any) -> None:
+        """Rebuild from the live queue (views equal to the old ones are kept)."""
+        self.rebuilds += 1
+        items = self.items
+        items.reset([(k, self._item(k, item, items.get(k))) for k, item in queue._items.items()])
+        self.items_dict = queue._items
+
+
+QUEUE_INDEX: weakref.WeakKeyDictionary[Any, QueueIndex] = weakref.WeakKeyDictionary()
+
+
+def indexed_queue_view(queue: Any, kind: str, memo: dict[str, Any] | None = None) -> QueueView:
+    """``QueueView.of(queue_state(queue), kind)``, from the queue's index when its changes are
+    followed (a watched FIFO / DeltaFIFO with the mirror's methods), else built whole."""
+    found = _follower(queue, queue_keys, QUEUE_METHODS) if type(queue).__name__ in _QUEUE_MODULES else None
+    if found is not None:
+        w, follower = found
+        if follower.mirror(queue, _QUEUE_MODULES[type(queue).__name__]):
+            index = QUEUE_INDEX.get(queue)
+            if index is None or index.kind != kind:
+                index = QUEUE_INDEX[queue] = QueueIndex(kind)
+            return index.view(queue, follower.take(w.depth))
+        follower.lost = True
+    return QueueView.of(queue_state(queue), kind, memo)
+
+
+__all__ = ["CACHE_INDEX", "CACHE_METHODS", "CacheIndex", "Follower", "QUEUE_INDEX", "QUEUE_METHODS", "QueueIndex",
+           "cache_keys", "indexed_cache_state", "indexed_queue_view", "queue_key", "queue_keys"]
