@@ -309,7 +309,7 @@ def build_world(
         ns = "" if resource in CLUSTER_SCOPED else (obj.metadata.namespace or "default")
         api.create(resource, ns, obj)
     api.validation = True
-    builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks, follow_goroutines=True,
+    builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks, incremental=True,
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
     kubelet = start_kubelet_sim(rt, client)
     world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,

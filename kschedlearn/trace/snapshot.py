@@ -43,7 +43,7 @@ from kschedlearn.trace.attrs_json import decode, encode
 from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
 from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
-from kschedlearn.trace.holders import PodHolderView, next_holders
+from kschedlearn.trace.holders import HolderTable, PodHolderView, next_holders
 from kschedlearn.trace.sharing import Reuse, shared_items
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
@@ -210,7 +210,7 @@ class Snapshot:
     stack: tuple[Frame, ...] | None = None
     leader: LeaderView | None = None
     stages_seen: tuple[str, ...] = ()
-    holders: tuple[PodHolderView, ...] | None = None
+    holders: tuple[PodHolderView, ...] | Chunks[PodHolderView] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able data; mapping keys sorted so equal snapshots dump identically."""
@@ -278,8 +278,9 @@ class SnapshotBuilder:
     leader_candidates: tuple[str, ...] = ()
     capture_stacks: bool = True
     #: keep the goroutine views from the runtime's change log (``Runtime.goroutine_logs``)
-    #: instead of walking every goroutine when one changed
-    follow_goroutines: bool = False
+    #: instead of walking every goroutine when one changed, and the holders in one table changed
+    #: in place (``holders.HolderTable``) instead of a copied mapping (cluster scale)
+    incremental: bool = False
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
@@ -291,6 +292,7 @@ class SnapshotBuilder:
     _goroutine_log: dict[int, Any] | None = attrs.field(default=None, init=False, repr=False)
     _goroutine_index: SortedChunks[int, GoroutineView] | None = attrs.field(default=None, init=False, repr=False)
     _goroutine_views: dict[int, GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
+    _ended: list[int] = attrs.field(factory=list, init=False, repr=False)  # gids ended since the holders looked
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
     _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
     _item_memo: dict[str, dict[str, tuple[Any, QueueItemView]]] = attrs.field(
@@ -302,6 +304,8 @@ class SnapshotBuilder:
         self._holders = self._holders_after(event.stage, event.data)
 
     def _holders_after(self, stage: str, data: Mapping[str, Any] | None) -> Mapping[int, PodHolderView]:
+        if self.incremental:
+            return self._table_after(stage, data)
         g = getattr(self.runtime, "current", None)
         if g is None or not data:
             return self._alive(self._holders)
@@ -311,17 +315,42 @@ class SnapshotBuilder:
             m = self._holders_memo = (stage, data, g, base, version, after)  # its observe: asked once
         return m[5]
 
+    def _table_after(self, stage: str, data: Mapping[str, Any] | None) -> HolderTable:
+        """The holder table after the event (``incremental``): the event applied once — the
+        snapshot asks before it is recorded, the listener after — and dead goroutines' holders
+        dropped."""
+        table = self._holder_table()
+        g = getattr(self.runtime, "current", None)
+        if g is not None and data:
+            m = self._holders_memo
+            if m is None or not (m[0] == stage and m[1] is data and m[2] is g):
+                table.apply(stage, data, g.gid, g.name, g.process.name)
+                self._holders_memo = (stage, data, g)
+        return self._alive(table)  # type: ignore[return-value]
+
+    def _holder_table(self) -> HolderTable:
+        table = self._holders
+        if not isinstance(table, HolderTable):
+            table = HolderTable()
+            for gid, view in self._holders.items():
+                table.set(gid, view)
+            self._holders = table
+        return table
+
     def _alive(self, holders: Mapping[int, PodHolderView]) -> Mapping[int, PodHolderView]:
         """Drop holders whose goroutine has ended (killed process, finished bind goroutine)."""
+        if isinstance(holders, HolderTable):
+            if self.runtime is not None:
+                self._goroutines()  # brings the goroutine views (and the list of the ended) up to date
+            for gid in self._ended:
+                holders.delete(gid)
+            self._ended.clear()
+            return holders
         rt = self.runtime
         if rt is None or not holders:
             return holders
-        if self.follow_goroutines:
-            self._goroutines()  # brings the views of the alive goroutines up to date (by gid)
-            alive: Any = self._goroutine_views.keys()
-        else:
-            alive = self._reuse["alive"].get(rt.version, lambda: {g.gid for g in rt.goroutines if g.alive})
-        if alive >= holders.keys():
+        alive = self._reuse["alive"].get(rt.version, lambda: {g.gid for g in rt.goroutines if g.alive})
+        if alive.issuperset(holders):
             return holders
         return {k: h for k, h in holders.items() if k in alive}
 
@@ -359,7 +388,8 @@ class SnapshotBuilder:
             leader=reuse["leader"].get((apiserver.leader_record if apiserver is not None else None,
                                         self.leader_candidates), lambda: self._leader(apiserver)),
             stages_seen=reuse["stages"].get(len(self._stages), lambda: tuple(self._stages)),
-            holders=reuse["holders"].get(holders, lambda: tuple(holders[k] for k in sorted(holders)))
+            holders=(holders.freeze() if isinstance(holders, HolderTable)
+                     else reuse["holders"].get(holders, lambda: tuple(holders[k] for k in sorted(holders))))
             if rt is not None else None,
         )
 
@@ -401,7 +431,7 @@ class SnapshotBuilder:
         return None if rt is None else self._reuse["goroutines"].get(rt.version, self._build_goroutines)
 
     def _build_goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView]:
-        if self.follow_goroutines:
+        if self.incremental:
             return self._followed_goroutines()
         previous, self._goroutine_memo = self._goroutine_memo, {}
         for g in self.runtime.goroutines:
@@ -422,6 +452,8 @@ class SnapshotBuilder:
             index = self._goroutine_index = SortedChunks()
             views.clear()
             changed = [g for g in rt.goroutines if g.alive]
+            alive = {g.gid for g in changed}
+            self._ended.extend(gid for gid in self._holders if gid not in alive)
         else:
             changed = list(log.values())
         log.clear()
@@ -429,6 +461,7 @@ class SnapshotBuilder:
             if not g.alive:
                 if views.pop(g.gid, None) is not None:
                     index.delete(g.gid)
+                self._ended.append(g.gid)
                 continue
             old = views.get(g.gid)
             if old is not None and (old.name, old.process, old.state, old.waiting_on) == (

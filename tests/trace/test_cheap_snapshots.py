@@ -94,7 +94,7 @@ def _full_rebuild(main: SnapshotBuilder, stage: str | None, data: Any, state: tu
 
 def _checked(main: SnapshotBuilder, seen: list[tuple[Snapshot, Snapshot]]) -> Callable[..., Snapshot]:
     def snapshot_fn(stage: str | None = None, data: Any = None) -> Snapshot:
-        state = (list(main._stages), set(main._seen), main._last_stage, main._holders)
+        state = (list(main._stages), set(main._seen), main._last_stage, dict(main._holders))
         snap = main(stage=stage, data=data)
         seen.append((snap, _full_rebuild(main, stage, data, state)))
         return snap
