@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar, overload
 
@@ -29,8 +30,14 @@ import attrs
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
-#: elements per chunk: a change copies one chunk; a new sequence copies len / CHUNK references
+#: elements per chunk at least: a change copies one chunk; a new sequence copies len / CHUNK references
 CHUNK = 64
+
+
+def chunk_size(n: int) -> int:
+    """Elements per chunk for a sequence of about ``n``: √n (at least CHUNK), which makes the
+    references a changed sequence copies — one chunk plus the list of chunks — about 2√n."""
+    return max(CHUNK, math.isqrt(n))
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -130,6 +137,7 @@ class OrderedChunks(Generic[K, T]):
     _next: int = 0
     _last: Chunks[T] | None = None
     _previous: Chunks[T] | None = None  # the last one frozen (kept across a reset)
+    _size: int = CHUNK  # elements per chunk (chosen at each reset)
 
     def __len__(self) -> int:
         return len(self._where)
@@ -151,7 +159,7 @@ class OrderedChunks(Generic[K, T]):
         if cid is None:
             tail = self._next - 1
             chunk = self._chunks.get(tail)
-            if chunk is None or len(chunk) >= CHUNK:
+            if chunk is None or len(chunk) >= self._size:
                 tail, chunk = self._next, {}
                 self._chunks[tail] = chunk
                 self._next += 1
@@ -187,7 +195,9 @@ class OrderedChunks(Generic[K, T]):
 
     def reset(self, items: Iterable[tuple[K, T]]) -> None:
         """Hold exactly ``items`` (key, view), in that order."""
+        items = list(items)
         self._chunks, self._where, self._frozen, self._last, self._next = {}, {}, {}, None, 0
+        self._size = chunk_size(len(items))
         for key, view in items:
             self.set(key, view)
 
@@ -199,7 +209,8 @@ class OrderedChunks(Generic[K, T]):
         """The views in order; the same object while nothing changed, unchanged chunks shared."""
         if self._last is not None:
             return self._last
-        if len(self._chunks) > 2 * (len(self._where) // CHUNK) + 8:  # holes everywhere: re-pack
+        n = len(self._where)
+        if len(self._chunks) > 2 * (n // self._size) + 8 or chunk_size(n) > 2 * self._size:  # holes, or grown: re-pack
             self.reset([(k, v) for chunk in self._chunks.values() for k, v in chunk.items()])
         frozen = self._frozen
         out = []
@@ -254,7 +265,7 @@ class SortedChunks(Generic[K, T]):
     and nodes: ``api_server_view`` sorts them by key).
 
     Chunks are parallel sorted key / view lists; ``_firsts`` (each chunk's first key) finds a
-    key's chunk by bisection. A chunk past 2 × CHUNK splits; an empty one is dropped.
+    key's chunk by bisection. A chunk past twice the chunk size splits; an empty one is dropped.
     """
 
     _keys: list[list[K]] = attrs.field(factory=list)
@@ -263,12 +274,14 @@ class SortedChunks(Generic[K, T]):
     _firsts: list[K] = attrs.field(factory=list)
     _last: Chunks[T] | None = None
     _previous: Chunks[T] | None = None
+    _size: int = CHUNK  # elements per chunk (chosen at each reset; a chunk splits past twice that)
 
     def reset(self, items: Iterable[tuple[K, T]]) -> None:
         """Hold exactly ``items`` (key, view), any order, keys distinct."""
         ordered = sorted(items, key=lambda kv: kv[0])
-        self._keys = [[k for k, _ in ordered[i:i + CHUNK]] for i in range(0, len(ordered), CHUNK)]
-        self._views = [[v for _, v in ordered[i:i + CHUNK]] for i in range(0, len(ordered), CHUNK)]
+        size = self._size = chunk_size(len(ordered))
+        self._keys = [[k for k, _ in ordered[i:i + size]] for i in range(0, len(ordered), size)]
+        self._views = [[v for _, v in ordered[i:i + size]] for i in range(0, len(ordered), size)]
         self._frozen = [None] * len(self._keys)
         self._firsts = [keys[0] for keys in self._keys]
         self._last = None
@@ -292,12 +305,16 @@ class SortedChunks(Generic[K, T]):
         keys.insert(i, key)
         views.insert(i, view)
         self._firsts[c] = keys[0]
-        if len(keys) > 2 * CHUNK:
-            self._keys[c + 1:c + 1] = [keys[CHUNK:]]
-            self._views[c + 1:c + 1] = [views[CHUNK:]]
+        if len(keys) > 2 * self._size:
+            if len(self._keys) > 4 * chunk_size(sum(map(len, self._keys))):  # grown a lot: re-pack
+                self.reset([kv for ks, vs in zip(self._keys, self._views) for kv in zip(ks, vs)])
+                return
+            half = self._size
+            self._keys[c + 1:c + 1] = [keys[half:]]
+            self._views[c + 1:c + 1] = [views[half:]]
             self._frozen[c + 1:c + 1] = [None]
-            self._firsts[c + 1:c + 1] = [keys[CHUNK]]
-            del keys[CHUNK:], views[CHUNK:]
+            self._firsts[c + 1:c + 1] = [keys[half]]
+            del keys[half:], views[half:]
 
     def delete(self, key: K) -> None:
         """Forget ``key`` (nothing if unknown)."""
@@ -328,4 +345,4 @@ class SortedChunks(Generic[K, T]):
         return self._last
 
 
-__all__ = ["CHUNK", "Chunks", "EMPTY", "OrderedChunks", "SortedChunks"]
+__all__ = ["CHUNK", "Chunks", "EMPTY", "OrderedChunks", "SortedChunks", "chunk_size"]

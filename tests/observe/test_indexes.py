@@ -11,6 +11,7 @@ check the chunked sequences (``trace/chunks.py``) the parts are made of.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import attrs
@@ -30,7 +31,7 @@ from kschedlearn.observe.sharing import watch_cache, watch_queue
 from kschedlearn.observe.views import CACHE_MEMO, cache_state, queue_state
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
 from kschedlearn.trace.attrs_json import encode
-from kschedlearn.trace.chunks import CHUNK, Chunks, OrderedChunks, SortedChunks
+from kschedlearn.trace.chunks import CHUNK, Chunks, OrderedChunks, SortedChunks, chunk_size
 from kschedlearn.trace.snapshot import QueueView
 
 
@@ -127,6 +128,25 @@ def test_sorted_chunks_equal_the_sorted_views(ops: list[tuple[bool, int]]) -> No
         if i % 7 == 0:
             assert index.freeze() == tuple(model[k] for k in sorted(model))
     assert index.freeze() == tuple(model[k] for k in sorted(model))
+
+
+def test_chunks_grow_to_about_the_square_root_of_the_length() -> None:
+    ordered: OrderedChunks[int, int] = OrderedChunks()
+    ordered_frozen = ordered.freeze()
+    keys = list(range(20_000))
+    random.Random(3).shuffle(keys)
+    by_key: SortedChunks[int, int] = SortedChunks()
+    for i, k in enumerate(keys):
+        ordered.set(k, -k)
+        by_key.set(k, -k)
+        if i % 997 == 0:
+            ordered_frozen = ordered.freeze()
+    ordered_frozen = ordered.freeze()
+    assert tuple(ordered_frozen) == tuple(-k for k in keys)
+    assert tuple(by_key.freeze()) == tuple(-k for k in sorted(keys))
+    for frozen in (ordered_frozen, by_key.freeze()):
+        sizes = [len(c) for c in frozen.chunks]
+        assert len(sizes) <= 4 * chunk_size(20_000) and max(sizes) <= 4 * chunk_size(20_000), sizes[:5]
 
 
 # -- the scheduler cache ------------------------------------------------------------------------
