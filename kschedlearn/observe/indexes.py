@@ -49,13 +49,13 @@ class Follower:
 
     ``touched`` grows at each call's entry and again at its return (a snapshot taken while the
     call runs sees it half done: its keys stay dirty until it returns); ``lost`` asks for a
-    rebuild. ``trusted`` is False when the follower was switched on while a call ran (that
-    call's keys were never seen): views rebuild until one is taken with no call running.
+    rebuild. ``untracked``: calls that were running when the follower was switched on (their
+    keys were never seen, a popper may be blocked in one): views rebuild until they returned.
     """
 
     keys: KeyFinder
     methods: tuple[str, ...]
-    trusted: bool = True
+    untracked: int = 0
     touched: set[Hashable] = attrs.field(factory=set)
     flying: list[_Flight] = attrs.field(factory=list)
     lost: bool = True  # the first view builds from the live object
@@ -93,11 +93,16 @@ class Follower:
 
         return handed
 
-    def take(self, depth: int) -> set[Hashable] | None:
+    def untracked_left(self) -> None:
+        """A call that began before the follower returned: what it did is not known."""
+        self.untracked = max(self.untracked - 1, 0)
+        self.lost = True
+
+    def take(self) -> set[Hashable] | None:
         """The keys changed since the last take (None: rebuild), and forget them."""
         touched, self.touched = self.touched, set()
-        if not self.trusted:
-            self.trusted, self.lost = depth == 0, False
+        if self.untracked:
+            self.lost = False
             return None
         if self.lost or any(f.lost for f in self.flying):
             self.lost = False
@@ -127,7 +132,7 @@ def _follower(obj: Any, keys: KeyFinder, methods: tuple[str, ...]) -> tuple[Any,
     if w is None:
         return None
     if w.follower is None:
-        w.follower = Follower(keys, methods, trusted=w.depth == 0)
+        w.follower = Follower(keys, methods, untracked=w.depth)
     return w, w.follower
 
 
@@ -262,7 +267,7 @@ def indexed_cache_state(cache: Any) -> CacheDebugState:
     index = CACHE_INDEX.get(cache)
     if index is None:
         index = CACHE_INDEX[cache] = CacheIndex()
-    return index.view(cache, follower.take(w.depth))
+    return index.view(cache, follower.take())
 
 
 # -- FIFO / DeltaFIFO -------------------------------------------------------------------------
@@ -348,7 +353,7 @@ def indexed_queue_view(queue: Any, kind: str, memo: dict[str, Any] | None = None
             index = QUEUE_INDEX.get(queue)
             if index is None or index.kind != kind:
                 index = QUEUE_INDEX[queue] = QueueIndex(kind)
-            return index.view(queue, follower.take(w.depth))
+            return index.view(queue, follower.take())
         follower.lost = True
     return QueueView.of(queue_state(queue), kind, memo)
 

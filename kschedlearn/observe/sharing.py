@@ -68,6 +68,8 @@ class _Watch:
                 self.generation += 1
                 if flight is not None:
                     follower.leave(flight)
+                elif self.follower is not None:  # a call that began before the follower
+                    self.follower.untracked_left()
 
         return around
 
