@@ -19,6 +19,7 @@ makes the next view a rebuild from the live object.
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
@@ -61,6 +62,11 @@ class Follower:
     lost: bool = True  # the first view builds from the live object
     originals: tuple[Any, ...] = ()
     owner: type | None = None
+    getter: Callable[[Any], Any] = attrs.field(init=False)
+
+    @getter.default
+    def _getter(self) -> Callable[[Any], Any]:
+        return operator.itemgetter(*self.methods)
 
     def enter(self, name: str, call: Call) -> _Flight:
         try:
@@ -115,9 +121,12 @@ class Follower:
         """Whether ``obj``'s class still has the methods the key finder was written for: the
         same objects as last time (a few dict lookups), else each the mirror's own function."""
         cls = type(obj)
+        try:
+            if cls is self.owner and self.getter(vars(cls)) == self.originals:  # functions: compared by identity
+                return True
+        except KeyError:  # a method deleted from the class
+            return False
         now = tuple(vars(cls).get(n) for n in self.methods)
-        if cls is self.owner and all(a is b for a, b in zip(now, self.originals)):
-            return True
         from kschedlearn.accelerated.changelog import mirror_function
 
         if all(mirror_function(cls, n, module, f"{cls.__name__}.{n}") for n in self.methods):

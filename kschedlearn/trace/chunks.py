@@ -45,11 +45,8 @@ class Chunks(Sequence[T]):
     """An immutable sequence made of chunks (tuples); equal to the tuple of its elements."""
 
     chunks: tuple[tuple[T, ...], ...] = ()
-    length: int = attrs.field(init=False)
-
-    @length.default
-    def _length(self) -> int:
-        return sum(map(len, self.chunks))
+    #: the number of elements (given by a builder that knows it, else counted)
+    length: int = attrs.field(default=attrs.Factory(lambda self: sum(map(len, self.chunks)), takes_self=True))
 
     def __len__(self) -> int:
         return self.length
@@ -133,7 +130,9 @@ class OrderedChunks(Generic[K, T]):
 
     _chunks: dict[int, dict[K, T]] = attrs.field(factory=dict)
     _where: dict[K, int] = attrs.field(factory=dict)
+    #: each chunk's tuple, in the chunks' order (stale for the ids in ``_dirty``)
     _frozen: dict[int, tuple[T, ...]] = attrs.field(factory=dict)
+    _dirty: set[int] = attrs.field(factory=set)
     _next: int = 0
     _last: Chunks[T] | None = None
     _previous: Chunks[T] | None = None  # the last one frozen (kept across a reset)
@@ -162,6 +161,7 @@ class OrderedChunks(Generic[K, T]):
             if chunk is None or len(chunk) >= self._size:
                 tail, chunk = self._next, {}
                 self._chunks[tail] = chunk
+                self._frozen[tail] = ()  # its place in the order; filled at the next freeze
                 self._next += 1
             chunk[key] = view
             self._where[key] = tail
@@ -181,7 +181,8 @@ class OrderedChunks(Generic[K, T]):
         del chunk[key]
         self._changed(cid)
         if not chunk:
-            del self._chunks[cid]
+            del self._chunks[cid], self._frozen[cid]
+            self._dirty.discard(cid)
 
     def _last_keys(self, count: int) -> list[K]:
         """The last ``count`` keys, in order (fewer if there are fewer)."""
@@ -196,13 +197,13 @@ class OrderedChunks(Generic[K, T]):
     def reset(self, items: Iterable[tuple[K, T]]) -> None:
         """Hold exactly ``items`` (key, view), in that order."""
         items = list(items)
-        self._chunks, self._where, self._frozen, self._last, self._next = {}, {}, {}, None, 0
+        self._chunks, self._where, self._frozen, self._dirty, self._last, self._next = {}, {}, {}, set(), None, 0
         self._size = chunk_size(len(items))
         for key, view in items:
             self.set(key, view)
 
     def _changed(self, cid: int) -> None:
-        self._frozen.pop(cid, None)
+        self._dirty.add(cid)
         self._last = None
 
     def freeze(self) -> Chunks[T]:
@@ -212,14 +213,11 @@ class OrderedChunks(Generic[K, T]):
         n = len(self._where)
         if len(self._chunks) > 2 * (n // self._size) + 8 or chunk_size(n) > 2 * self._size:  # holes, or grown: re-pack
             self.reset([(k, v) for chunk in self._chunks.values() for k, v in chunk.items()])
-        frozen = self._frozen
-        out = []
-        for cid, chunk in self._chunks.items():
-            part = frozen.get(cid)
-            if part is None:
-                part = frozen[cid] = tuple(chunk.values())
-            out.append(part)
-        self._last = _same_or(self._previous, Chunks(tuple(out)))
+        frozen, chunks = self._frozen, self._chunks
+        for cid in self._dirty:
+            frozen[cid] = tuple(chunks[cid].values())
+        self._dirty.clear()
+        self._last = _same_or(self._previous, Chunks(tuple(frozen.values()), n))
         self._previous = self._last
         return self._last
 
@@ -275,6 +273,8 @@ class SortedChunks(Generic[K, T]):
     _last: Chunks[T] | None = None
     _previous: Chunks[T] | None = None
     _size: int = CHUNK  # elements per chunk (chosen at each reset; a chunk splits past twice that)
+    _count: int = 0
+    _dirty: set[int] | None = None  # chunks to freeze again (None: look at every chunk)
 
     def reset(self, items: Iterable[tuple[K, T]]) -> None:
         """Hold exactly ``items`` (key, view), any order, keys distinct."""
@@ -284,7 +284,7 @@ class SortedChunks(Generic[K, T]):
         self._views = [[v for _, v in ordered[i:i + size]] for i in range(0, len(ordered), size)]
         self._frozen = [None] * len(self._keys)
         self._firsts = [keys[0] for keys in self._keys]
-        self._last = None
+        self._last, self._count, self._dirty = None, len(ordered), None
 
     def _chunk_of(self, key: K) -> int:
         return max(bisect.bisect_right(self._firsts, key) - 1, 0)  # type: ignore[type-var]
@@ -294,19 +294,24 @@ class SortedChunks(Generic[K, T]):
         self._last = None
         if not self._keys:
             self._keys, self._views, self._frozen, self._firsts = [[key]], [[view]], [None], [key]
+            self._count, self._dirty = 1, None
             return
         c = self._chunk_of(key)
         keys, views = self._keys[c], self._views[c]
         i = bisect.bisect_left(keys, key)  # type: ignore[type-var]
         self._frozen[c] = None
+        if self._dirty is not None:
+            self._dirty.add(c)
         if i < len(keys) and keys[i] == key:
             views[i] = view
             return
         keys.insert(i, key)
         views.insert(i, view)
+        self._count += 1
         self._firsts[c] = keys[0]
         if len(keys) > 2 * self._size:
-            if len(self._keys) > 4 * chunk_size(sum(map(len, self._keys))):  # grown a lot: re-pack
+            self._dirty = None
+            if len(self._keys) > 4 * chunk_size(self._count):  # grown a lot: re-pack
                 self.reset([kv for ks, vs in zip(self._keys, self._views) for kv in zip(ks, vs)])
                 return
             half = self._size
@@ -326,21 +331,26 @@ class SortedChunks(Generic[K, T]):
         if i == len(keys) or keys[i] != key:
             return
         self._last = None
+        self._count -= 1
         del keys[i], self._views[c][i]
         if keys:
             self._frozen[c] = None
             self._firsts[c] = keys[0]
+            if self._dirty is not None:
+                self._dirty.add(c)
         else:
             del self._keys[c], self._views[c], self._frozen[c], self._firsts[c]
+            self._dirty = None
 
     def freeze(self) -> Chunks[T]:
         """The views sorted by key; the same object while nothing changed, unchanged chunks shared."""
         if self._last is None:
-            frozen = self._frozen
-            for c, part in enumerate(frozen):
-                if part is None:
-                    frozen[c] = tuple(self._views[c])
-            self._last = _same_or(self._previous, Chunks(tuple(frozen)))  # type: ignore[arg-type]
+            frozen, views = self._frozen, self._views
+            for c in (range(len(frozen)) if self._dirty is None else self._dirty):
+                if frozen[c] is None:
+                    frozen[c] = tuple(views[c])
+            self._dirty = set()
+            self._last = _same_or(self._previous, Chunks(tuple(frozen), self._count))  # type: ignore[arg-type]
             self._previous = self._last
         return self._last
 
