@@ -30,7 +30,7 @@ from kschedlearn.observe.sharing import watch_of
 from kschedlearn.observe.views import cache_state, queue_state
 from kschedlearn.observe.wrap import Call
 from kschedlearn.trace.cache_view import CacheDebugState, NodeDebugState, PodDebugState, ResourceSnapshot
-from kschedlearn.trace.chunks import OrderedChunks
+from kschedlearn.trace.chunks import LineChunks, OrderedChunks
 from kschedlearn.trace.snapshot import QueueItemView, QueueView, _item_view
 
 KeyFinder = Callable[[Any, str, Call], "Iterable[Hashable] | None"]
@@ -314,6 +314,8 @@ class QueueIndex:
     kind: str
     items: OrderedChunks[str, QueueItemView] = attrs.field(factory=OrderedChunks)
     items_dict: Any = None
+    line: LineChunks[str] = attrs.field(factory=LineChunks)
+    line_list: Any = None
     last: QueueView | None = None
     rebuilds: int = 0
 
@@ -328,8 +330,11 @@ class QueueIndex:
         elif touched and not (self.items.sync(live, touched, self._item) and len(self.items) == len(live)):
             self.reset(queue)
         items = self.items.freeze()
+        if queue._queue is not self.line_list or not self.line.sync(queue._queue):
+            self.line.reset(queue._queue)
+            self.line_list = queue._queue
+        line = self.line.freeze()
         last = self.last
-        line = tuple(queue._queue)
         populated, count, closed = bool(queue._populated), int(queue._initial_population_count), bool(queue._closed)
         if last is not None:
             if last.line == line:

@@ -355,4 +355,81 @@ class SortedChunks(Generic[K, T]):
         return self._last
 
 
-__all__ = ["CHUNK", "Chunks", "EMPTY", "OrderedChunks", "SortedChunks", "chunk_size"]
+@attrs.define(eq=False)
+class LineChunks(Generic[T]):
+    """A live list that only loses elements at its front and gains them at its end (a FIFO's
+    key line), frozen into :class:`Chunks` cut at fixed absolute positions: the chunks between
+    the first and the last are the same tuples from one freeze to the next.
+
+    :meth:`sync` finds how many elements left the front since the last look — the first ``p``
+    at which the copy kept here, from ``p`` on, is the start of the live list (checked element
+    by element, at C speed, nothing kept) — so any other change is seen and answered with a
+    rebuild (:meth:`reset`), never with a wrong line.
+    """
+
+    _copy: list[T] = attrs.field(factory=list)  # the live list as it was at the last sync
+    _base: int = 0  # the absolute position of _copy[0]
+    _size: int = CHUNK
+    _full: dict[int, tuple[T, ...]] = attrs.field(factory=dict)  # chunk number -> its tuple, once complete
+    _last: Chunks[T] | None = None
+    _previous: Chunks[T] | None = None
+
+    def reset(self, live: Sequence[T]) -> None:
+        """Hold exactly ``live``."""
+        self._copy, self._base, self._full, self._last = list(live), 0, {}, None
+        self._size = chunk_size(len(live))
+
+    def sync(self, live: Sequence[T]) -> bool:
+        """Follow ``live``; False (nothing done) when it is not "the old one, less a front,
+        plus an end"."""
+        old = self._copy
+        if len(live) == len(old) and (live == old):
+            return True
+        if not live:
+            dropped, added = len(old), []
+        else:
+            first = live[0]
+            dropped = -1
+            for p in range(max(len(old) - len(live), 0), len(old) + 1):
+                if p == len(old) or old[p] is first or old[p] == first:
+                    kept = len(old) - p
+                    if kept <= len(live) and live[:kept] == old[p:]:
+                        dropped = p
+                        break
+            if dropped < 0:
+                return False
+            added = live[len(old) - dropped:]
+        if dropped:
+            del old[:dropped]
+            self._base += dropped
+        old.extend(added)
+        self._last = None
+        if len(self._full) > 4 * (len(old) // self._size + 2):  # forget chunks that left the front
+            lowest = self._base // self._size
+            self._full = {c: t for c, t in self._full.items() if c >= lowest}
+        return True
+
+    def freeze(self) -> Chunks[T]:
+        """The line; unchanged full chunks shared with the previous freeze."""
+        if self._last is not None:
+            return self._last
+        copy, base, size, full = self._copy, self._base, self._size, self._full
+        end = base + len(copy)
+        parts: list[tuple[T, ...]] = []
+        c = base // size
+        while c * size < end:
+            lo, hi = c * size, (c + 1) * size
+            if lo >= base and hi <= end:
+                part = full.get(c)
+                if part is None:
+                    part = full[c] = tuple(copy[lo - base:hi - base])
+            else:
+                part = tuple(copy[max(lo, base) - base:min(hi, end) - base])
+            parts.append(part)
+            c += 1
+        self._last = _same_or(self._previous, Chunks(tuple(parts), len(copy)))
+        self._previous = self._last
+        return self._last
+
+
+__all__ = ["CHUNK", "Chunks", "EMPTY", "LineChunks", "OrderedChunks", "SortedChunks", "chunk_size"]

@@ -72,7 +72,7 @@ class QueueView:
     """
 
     kind: str  # "FIFO" | "DeltaFIFO"
-    line: tuple[str, ...] = ()
+    line: tuple[str, ...] | Chunks[str] = ()
     # a tuple, or Chunks when kept from the queue's changes (observe/indexes.py)
     items: tuple[QueueItemView, ...] | Chunks[QueueItemView] = ()
     populated: bool = False

@@ -31,7 +31,7 @@ from kschedlearn.observe.sharing import watch_cache, watch_queue
 from kschedlearn.observe.views import CACHE_MEMO, cache_state, queue_state
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
 from kschedlearn.trace.attrs_json import encode
-from kschedlearn.trace.chunks import CHUNK, Chunks, OrderedChunks, SortedChunks, chunk_size
+from kschedlearn.trace.chunks import CHUNK, Chunks, LineChunks, OrderedChunks, SortedChunks, chunk_size
 from kschedlearn.trace.snapshot import QueueView
 
 
@@ -147,6 +147,45 @@ def test_chunks_grow_to_about_the_square_root_of_the_length() -> None:
     for frozen in (ordered_frozen, by_key.freeze()):
         sizes = [len(c) for c in frozen.chunks]
         assert len(sizes) <= 4 * chunk_size(20_000) and max(sizes) <= 4 * chunk_size(20_000), sizes[:5]
+
+
+@settings(max_examples=200, deadline=None)
+@given(ops=st.lists(st.tuples(st.sampled_from(["pop", "push", "push", "poke", "look"]), st.integers(0, 12)),
+                    max_size=120), start=st.integers(0, 300))
+def test_line_chunks_follow_a_line_and_refuse_anything_else(ops: list[tuple[str, int]], start: int) -> None:
+    live = [f"k{i % 17}" for i in range(start)]  # repeated keys, as ghosts make them
+    line: LineChunks[str] = LineChunks()
+    line.reset(live)
+    poked = False
+    for op, n in ops:
+        if op == "pop":
+            del live[:n]
+        elif op == "push":
+            live.extend(f"k{(n + j) % 17}" for j in range(n % 4 + 1))
+        elif op == "poke" and live:  # not a FIFO's change: the middle of the line
+            live[len(live) // 2] = "other"
+            poked = True
+        if op == "look" or n % 3 == 0:
+            if not line.sync(live):
+                assert poked, "a front-and-end change was refused"
+                line.reset(live)
+            poked = False
+            assert line.freeze() == tuple(live)
+
+
+def test_line_chunks_share_the_middle_of_a_long_line() -> None:
+    live = [f"ns/p{i:05d}" for i in range(30_000)]
+    line: LineChunks[str] = LineChunks()
+    line.reset(live)
+    before = line.freeze()
+    del live[:3]
+    live.append("ns/new")
+    assert line.sync(live)
+    after = line.freeze()
+    assert after == tuple(live)
+    shared = {id(c) for c in before.chunks}
+    assert sum(id(c) not in shared for c in after.chunks) == 2  # the first and the last chunk only
+    assert len(after.chunks) <= 2 + len(live) // chunk_size(len(live))
 
 
 # -- the scheduler cache ------------------------------------------------------------------------
