@@ -62,6 +62,11 @@ class Follower:
     lost: bool = True  # the first view builds from the live object
     originals: tuple[Any, ...] = ()
     owner: type | None = None
+    #: bumped at every call's entry and return and when Pop hands an item over (a queue's
+    #: line moves only then, or by ghost keys leaving its front: its length tells)
+    changes: int = 0
+    #: the index of the views kept for this object (``CacheIndex`` / ``QueueIndex``)
+    index: Any = None
     getter: Callable[[Any], Any] = attrs.field(init=False)
 
     @getter.default
@@ -74,12 +79,14 @@ class Follower:
         except Exception:  # noqa: BLE001 - a key the mirror cannot compute either: rebuild
             keys = None
         flight = _Flight(set(keys) if keys is not None else set(), keys is None)
+        self.changes += 1
         self.touched |= flight.keys
         self.lost = self.lost or flight.lost
         self.flying.append(flight)
         return flight
 
     def leave(self, flight: _Flight) -> None:
+        self.changes += 1
         self.flying.remove(flight)
         self.touched |= flight.keys
         self.lost = self.lost or flight.lost
@@ -95,6 +102,7 @@ class Follower:
             else:
                 flight.keys.add(key)
                 self.touched.add(key)
+            self.changes += 1
             return process(item)
 
         return handed
@@ -103,6 +111,7 @@ class Follower:
         """A call that began before the follower returned: what it did is not known."""
         self.untracked = max(self.untracked - 1, 0)
         self.lost = True
+        self.changes += 1
 
     def take(self) -> set[Hashable] | None:
         """The keys changed since the last take (None: rebuild), and forget them."""
@@ -195,9 +204,21 @@ def cache_keys(cache: Any, name: str, call: Call) -> list[tuple[str, str]] | Non
     return None
 
 
-def _node_view(name: str, info: Any, old: NodeDebugState | None) -> NodeDebugState:
+def _node_view(name: str, info: Any, old: NodeDebugState | None,
+               memo: dict[str, tuple[Any, list[Any], tuple[str, ...]]] | None = None) -> NodeDebugState:
+    """A NodeInfo's view; ``memo`` (name -> (NodeInfo, its pods, their keys) as last seen)
+    spares the keys of the pods a NodeInfo still holds first, in order (AddPod appends)."""
     from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
 
+    pods = info.pods()
+    known = memo.get(name) if memo is not None else None
+    if known is not None and known[0] is info and len(pods) >= len(known[1]) \
+            and pods[:len(known[1])] == known[1]:  # the same pod objects first (identity, at C speed)
+        keys = known[2] + tuple(get_pod_key(p) for p in pods[len(known[1]):])
+    else:
+        keys = tuple(get_pod_key(p) for p in pods)
+    if memo is not None:
+        memo[name] = (info, list(pods), keys)
     view = NodeDebugState(
         name=name,
         has_node=info.node() is not None,
@@ -205,7 +226,7 @@ def _node_view(name: str, info: Any, old: NodeDebugState | None) -> NodeDebugSta
         nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
         allocatable=ResourceSnapshot.of(info.allocatable_resource()),
         allowed_pod_number=info.allowed_pod_number(),
-        pods=tuple(get_pod_key(p) for p in info.pods()),
+        pods=keys,
         generation=info.generation,
     )
     return old if old is not None and old == view else view
@@ -230,6 +251,10 @@ class CacheIndex:
     pods_dict: Any = None
     last: CacheDebugState | None = None
     rebuilds: int = 0  # how many views were rebuilt from the live cache (tests, benchmarks)
+    node_pods: dict[str, tuple[Any, list[Any], tuple[str, ...]]] = attrs.field(factory=dict)
+
+    def _node(self, name: str, info: Any, old: NodeDebugState | None) -> NodeDebugState:
+        return _node_view(name, info, old, self.node_pods)
 
     def view(self, cache: Any, touched: set[Hashable] | None) -> CacheDebugState:
         live_nodes, live_pods = cache._nodes, cache._pod_states
@@ -238,7 +263,7 @@ class CacheIndex:
         elif touched:
             node_keys = {k for space, k in touched if space == "node"}  # type: ignore[misc]
             pod_keys = {k for space, k in touched if space == "pod"}  # type: ignore[misc]
-            if not (self.nodes.sync(live_nodes, node_keys, _node_view)
+            if not (self.nodes.sync(live_nodes, node_keys, self._node)
                     and self.pods.sync(live_pods, pod_keys, _pod_view(cache._assumed_pods))
                     and len(self.nodes) == len(live_nodes) and len(self.pods) == len(live_pods)):
                 self.reset(cache)
@@ -254,7 +279,8 @@ class CacheIndex:
         self.rebuilds += 1
         pod_view = _pod_view(cache._assumed_pods)
         nodes, pods = self.nodes, self.pods
-        nodes.reset([(n, _node_view(n, i, nodes.get(n))) for n, i in cache._nodes.items()])
+        nodes.reset([(n, self._node(n, i, nodes.get(n))) for n, i in cache._nodes.items()])
+        self.node_pods = {n: m for n, m in self.node_pods.items() if n in cache._nodes}
         pods.reset([(k, pod_view(k, ps, pods.get(k))) for k, ps in cache._pod_states.items()])
         self.nodes_dict, self.pods_dict = cache._nodes, cache._pod_states
 
@@ -273,9 +299,9 @@ def indexed_cache_state(cache: Any) -> CacheDebugState:
     if not follower.mirror(cache, _CACHE_MODULE):
         follower.lost = True  # back on the index later: rebuild then
         return cache_state(cache)
-    index = CACHE_INDEX.get(cache)
+    index = follower.index
     if index is None:
-        index = CACHE_INDEX[cache] = CacheIndex()
+        index = follower.index = CACHE_INDEX[cache] = CacheIndex()
     return index.view(cache, follower.take())
 
 
@@ -316,6 +342,7 @@ class QueueIndex:
     items_dict: Any = None
     line: LineChunks[str] = attrs.field(factory=LineChunks)
     line_list: Any = None
+    line_mark: tuple[Any, ...] = (-1, -1, None, None)
     last: QueueView | None = None
     rebuilds: int = 0
 
@@ -323,16 +350,23 @@ class QueueIndex:
         view = _item_view(key, item, self.kind)
         return old if old is not None and old == view else view
 
-    def view(self, queue: Any, touched: set[Hashable] | None) -> QueueView:
+    def view(self, queue: Any, touched: set[Hashable] | None, changes: int = -1) -> QueueView:
         live = queue._items
         if touched is None or live is not self.items_dict:
             self.reset(queue)
         elif touched and not (self.items.sync(live, touched, self._item) and len(self.items) == len(live)):
             self.reset(queue)
         items = self.items.freeze()
-        if queue._queue is not self.line_list or not self.line.sync(queue._queue):
-            self.line.reset(queue._queue)
-            self.line_list = queue._queue
+        live_line = queue._queue
+        # the line moves only in a watched call or when Pop drops ghost keys (its length moves);
+        # first and last keys too, to be safe
+        mark = (changes, len(live_line), live_line[0] if live_line else None, live_line[-1] if live_line else None)
+        if changes < 0 or touched is None or live_line is not self.line_list or mark[0] != self.line_mark[0] \
+                or mark[1] != self.line_mark[1] or mark[2] is not self.line_mark[2] or mark[3] is not self.line_mark[3]:
+            if live_line is not self.line_list or not self.line.sync(live_line):
+                self.line.reset(live_line)
+                self.line_list = live_line
+        self.line_mark = mark
         line = self.line.freeze()
         last = self.last
         populated, count, closed = bool(queue._populated), int(queue._initial_population_count), bool(queue._closed)
@@ -364,10 +398,10 @@ def indexed_queue_view(queue: Any, kind: str, memo: dict[str, Any] | None = None
     if found is not None:
         w, follower = found
         if follower.mirror(queue, _QUEUE_MODULES[type(queue).__name__]):
-            index = QUEUE_INDEX.get(queue)
+            index = follower.index
             if index is None or index.kind != kind:
-                index = QUEUE_INDEX[queue] = QueueIndex(kind)
-            return index.view(queue, follower.take())
+                index = follower.index = QUEUE_INDEX[queue] = QueueIndex(kind)
+            return index.view(queue, follower.take(), follower.changes)
         follower.lost = True
     return QueueView.of(queue_state(queue), kind, memo)
 

@@ -28,7 +28,7 @@ from kschedlearn.observe import Observation, ReplicaHandles, attach
 from kschedlearn.observe.replica import observe_kube_scheduler
 from kschedlearn.observe.sharing import Source
 from kschedlearn.observe.indexes import indexed_cache_state, indexed_queue_view
-from kschedlearn.observe.views import backoff_state, queue_state
+from kschedlearn.observe.views import backoff_state
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
 from kschedlearn.trace.snapshot import SnapshotBuilder
 
@@ -367,7 +367,8 @@ def _attach_to_builder(world: World, replica: Replica) -> None:
             _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue),
             lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO"),
     }
-    world.builder.queues["nodeInformer"] = Source(_focused(world, _node_informer_queue), queue_state, "DeltaFIFO")
+    world.builder.queues["nodeInformer"] = Source(_focused(world, _node_informer_queue),
+                                                  lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO")
     # the factory creates its PodBackoff inside CreateFromKeys: read it when asked
     world.builder.backoff = Source(_focused(world, lambda h: h.config_factory.pod_backoff), backoff_state)
 

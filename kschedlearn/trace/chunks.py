@@ -370,13 +370,14 @@ class LineChunks(Generic[T]):
     _copy: list[T] = attrs.field(factory=list)  # the live list as it was at the last sync
     _base: int = 0  # the absolute position of _copy[0]
     _size: int = CHUNK
-    _full: dict[int, tuple[T, ...]] = attrs.field(factory=dict)  # chunk number -> its tuple, once complete
+    _spine: list[tuple[T, ...]] = attrs.field(factory=list)  # complete chunks, from number _spine_start on
+    _spine_start: int = 0
     _last: Chunks[T] | None = None
     _previous: Chunks[T] | None = None
 
     def reset(self, live: Sequence[T]) -> None:
         """Hold exactly ``live``."""
-        self._copy, self._base, self._full, self._last = list(live), 0, {}, None
+        self._copy, self._base, self._spine, self._last = list(live), 0, [], None
         self._size = chunk_size(len(live))
 
     def sync(self, live: Sequence[T]) -> bool:
@@ -399,37 +400,47 @@ class LineChunks(Generic[T]):
             if dropped < 0:
                 return False
             added = live[len(old) - dropped:]
+        if dropped == len(old) and chunk_size(len(added)) > self._size:
+            self.reset(live)  # a new line altogether (a Replace): chunks sized for it
+            return True
         if dropped:
             del old[:dropped]
             self._base += dropped
         old.extend(added)
         self._last = None
-        if len(self._full) > 4 * (len(old) // self._size + 2):  # forget chunks that left the front
-            lowest = self._base // self._size
-            self._full = {c: t for c, t in self._full.items() if c >= lowest}
         return True
 
     def freeze(self) -> Chunks[T]:
         """The line; unchanged full chunks shared with the previous freeze."""
         if self._last is not None:
             return self._last
-        copy, base, size, full = self._copy, self._base, self._size, self._full
+        copy, base, size = self._copy, self._base, self._size
         end = base + len(copy)
         parts: list[tuple[T, ...]] = []
-        c = base // size
-        while c * size < end:
-            lo, hi = c * size, (c + 1) * size
-            if lo >= base and hi <= end:
-                part = full.get(c)
-                if part is None:
-                    part = full[c] = tuple(copy[lo - base:hi - base])
-            else:
-                part = tuple(copy[max(lo, base) - base:min(hi, end) - base])
-            parts.append(part)
-            c += 1
+        if copy:
+            first, last = base // size, (end - 1) // size
+            parts.append(tuple(copy[:min((first + 1) * size, end) - base]))
+            if last > first:
+                parts.extend(self._middle(first + 1, last))
+                parts.append(tuple(copy[last * size - base:]))
         self._last = _same_or(self._previous, Chunks(tuple(parts), len(copy)))
         self._previous = self._last
         return self._last
+
+    def _middle(self, lo: int, hi: int) -> list[tuple[T, ...]]:
+        """The complete chunks ``lo`` .. ``hi - 1`` (kept in ``_spine`` from one freeze to the next)."""
+        spine, start = self._spine, self._spine_start
+        if not spine or start > lo or start + len(spine) < lo:
+            spine, start = [], lo
+        elif start < lo:
+            del spine[:lo - start]
+            start = lo
+        del spine[max(hi - start, 0):]
+        copy, base, size = self._copy, self._base, self._size
+        for c in range(start + len(spine), hi):
+            spine.append(tuple(copy[c * size - base:(c + 1) * size - base]))
+        self._spine, self._spine_start = spine, start
+        return spine
 
 
 __all__ = ["CHUNK", "Chunks", "EMPTY", "LineChunks", "OrderedChunks", "SortedChunks", "chunk_size"]
