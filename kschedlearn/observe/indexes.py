@@ -91,25 +91,22 @@ class Follower:
         self.touched |= flight.keys
         self.lost = self.lost or flight.lost
 
-    def popping(self, process: Callable[[Any], Any], flight: _Flight, queue: Any) -> Callable[[Any], Any]:
-        """``process`` that first notes the key of the item Pop hands it (just removed)."""
+    def popped(self, flight: _Flight, queue: Any, item: Any) -> None:
+        """Pop has just removed ``item`` and hands it to ``process``: note its key."""
+        try:
+            key = queue_key(queue, item)
+        except Exception:  # noqa: BLE001 - rebuild instead
+            flight.lost = self.lost = True
+        else:
+            flight.keys.add(key)
+            self.touched.add(key)
+        self.changes += 1
 
-        def handed(item: Any) -> Any:
-            try:
-                key = queue_key(queue, item)
-            except Exception:  # noqa: BLE001 - rebuild instead
-                flight.lost = self.lost = True
-            else:
-                flight.keys.add(key)
-                self.touched.add(key)
-            self.changes += 1
-            return process(item)
-
-        return handed
-
-    def untracked_left(self) -> None:
-        """A call that began before the follower returned: what it did is not known."""
-        self.untracked = max(self.untracked - 1, 0)
+    def untracked_left(self, counted: bool = True) -> None:
+        """A call that began before the follower returned: what it did is not known
+        (``counted``: it is one of ``untracked``)."""
+        if counted:
+            self.untracked = max(self.untracked - 1, 0)
         self.lost = True
         self.changes += 1
 
@@ -150,7 +147,7 @@ def _follower(obj: Any, keys: KeyFinder, methods: tuple[str, ...]) -> tuple[Any,
     if w is None:
         return None
     if w.follower is None:
-        w.follower = Follower(keys, methods, untracked=w.depth)
+        w.follower = Follower(keys, methods, untracked=w.depth - w.popping)
     return w, w.follower
 
 

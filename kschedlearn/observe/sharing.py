@@ -45,12 +45,15 @@ class _Watch:
 
     generation: int = 0
     depth: int = 0
+    popping: int = 0  # of those calls, how many are Pops (a blocked popper has changed nothing yet)
     seen: int = -1
     last: Any = None
     follower: Any = None
 
     def around_for(self, name: str) -> Callable[[Callable[..., Any], Call], Any]:
         """The around hook of the mutator ``name``."""
+        if name == "pop":
+            return self._around_pop
 
         def around(proceed: Callable[..., Any], call: Call) -> Any:
             self.generation += 1
@@ -58,10 +61,6 @@ class _Watch:
             follower = self.follower
             flight = follower.enter(name, call) if follower is not None else None
             try:
-                if flight is not None and name == "pop" and call.args:
-                    # the popped item's key is known when Pop hands it to ``process``
-                    process = call.args[0]
-                    return proceed(follower.popping(process, flight, call.receiver), *call.args[1:], **call.kwargs)
                 return proceed(*call.args, **call.kwargs)
             finally:
                 self.depth -= 1
@@ -72,6 +71,38 @@ class _Watch:
                     self.follower.untracked_left()
 
         return around
+
+    def _around_pop(self, proceed: Callable[..., Any], call: Call) -> Any:
+        """Around ``Pop(process)``: the popped item's key is noted as Pop hands it to
+        ``process`` (just after removing it) — also for a Pop that began, blocked, before the
+        follower was switched on."""
+        self.generation += 1
+        self.depth += 1
+        self.popping += 1
+        follower = self.follower
+        flights = [follower.enter("pop", call)] if follower is not None else []
+        try:
+            if not call.args:
+                return proceed(*call.args, **call.kwargs)
+            process = call.args[0]
+
+            def handed(item: Any) -> Any:
+                now = self.follower
+                if now is not None:
+                    if not flights:
+                        flights.append(now.enter("pop", call))
+                    now.popped(flights[0], call.receiver, item)
+                return process(item)
+
+            return proceed(handed, *call.args[1:], **call.kwargs)
+        finally:
+            self.depth -= 1
+            self.popping -= 1
+            self.generation += 1
+            if flights:
+                self.follower.leave(flights[0])
+            elif self.follower is not None:  # handed its item before the follower: a requeue is unseen
+                self.follower.untracked_left(counted=False)
 
 
 _WATCHES: weakref.WeakKeyDictionary[Any, _Watch] = weakref.WeakKeyDictionary()

@@ -427,3 +427,26 @@ def test_a_popper_blocked_in_pop_sees_the_adds() -> None:
 
     sim.Runtime(seed=0).run_fn(main)
     assert views and all(views)
+
+
+def test_a_popper_blocked_before_the_follower_is_followed_once_it_hands_an_item() -> None:
+    queue = watch_queue(new_fifo(_key))
+    views: list[bool] = []
+
+    def main() -> None:
+        def popper() -> None:
+            for _ in range(20):
+                queue.pop(lambda item: views.append(
+                    indexed_queue_view(queue, "FIFO") == _fresh_queue_view(queue, "FIFO")))
+
+        sim.go(popper)
+        sim.yield_now()  # the popper now waits inside Pop, with no follower yet
+        views.append(indexed_queue_view(queue, "FIFO") == _fresh_queue_view(queue, "FIFO"))
+        for i in range(20):
+            queue.add(Obj(f"x{i}", i))
+            views.append(indexed_queue_view(queue, "FIFO") == _fresh_queue_view(queue, "FIFO"))
+            sim.yield_now()
+
+    sim.Runtime(seed=0).run_fn(main)
+    assert len(views) == 41 and all(views)
+    assert QUEUE_INDEX[queue].rebuilds == 1  # the first view only: the blocked Pop changed nothing unseen
