@@ -330,6 +330,69 @@ def queue_keys(queue: Any, name: str, call: Call) -> list[str] | None:
     return None
 
 
+class LoggedLine(list):  # type: ignore[type-arg]
+    """A FIFO's / DeltaFIFO's key line that counts the keys leaving its front.
+
+    Put in place of a followed queue's ``_queue`` from outside (the same keys, a list in every
+    other respect): the mirror's statements only append keys and ``pop(0)`` them, so with the
+    count the line view follows the line in O(what changed) (``LineChunks.follow``) instead of
+    comparing it whole. Any other change (``clear`` in Replace, ``insert``, an item assignment
+    ...) marks it ``broken``: the view then rebuilds.
+    """
+
+    __slots__ = ("dropped", "broken")
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        super().__init__(items)
+        self.dropped = 0
+        self.broken = False
+
+    def take(self) -> int:
+        """How many keys left the front since the last take."""
+        dropped, self.dropped = self.dropped, 0
+        return dropped
+
+    def pop(self, index: Any = -1) -> Any:  # noqa: D102 - list's
+        value = super().pop(index)
+        if index == 0:
+            self.dropped += 1
+        else:
+            self.broken = True
+        return value
+
+    def clear(self) -> None:  # noqa: D102 - list's
+        self.broken = True
+        super().clear()
+
+    def insert(self, index: Any, value: Any) -> None:  # noqa: D102 - list's
+        self.broken = True
+        super().insert(index, value)
+
+    def remove(self, value: Any) -> None:  # noqa: D102 - list's
+        self.broken = True
+        super().remove(value)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:  # noqa: D102 - list's
+        self.broken = True
+        super().sort(*args, **kwargs)
+
+    def reverse(self) -> None:  # noqa: D102 - list's
+        self.broken = True
+        super().reverse()
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self.broken = True
+        super().__setitem__(index, value)
+
+    def __delitem__(self, index: Any) -> None:
+        self.broken = True
+        super().__delitem__(index)
+
+    def __imul__(self, n: Any) -> LoggedLine:
+        self.broken = True
+        return super().__imul__(n)  # type: ignore[return-value]
+
+
 @attrs.define(eq=False)
 class QueueIndex:
     """The item views of one queue, in its ``_items`` order."""
@@ -360,9 +423,15 @@ class QueueIndex:
         mark = (changes, len(live_line), live_line[0] if live_line else None, live_line[-1] if live_line else None)
         if changes < 0 or touched is None or live_line is not self.line_list or mark[0] != self.line_mark[0] \
                 or mark[1] != self.line_mark[1] or mark[2] is not self.line_mark[2] or mark[3] is not self.line_mark[3]:
-            if live_line is not self.line_list or not self.line.sync(live_line):
+            if touched is None or live_line is not self.line_list or not isinstance(live_line, LoggedLine) \
+                    or live_line.broken or not self.line.follow(live_line, live_line.take()):
+                if not isinstance(live_line, LoggedLine):
+                    live_line = queue._queue = LoggedLine(live_line)  # from now on its front is counted
+                live_line.broken, live_line.dropped = False, 0
                 self.line.reset(live_line)
                 self.line_list = live_line
+                mark = (changes, len(live_line), live_line[0] if live_line else None,
+                        live_line[-1] if live_line else None)
         self.line_mark = mark
         line = self.line.freeze()
         last = self.last
@@ -403,5 +472,5 @@ def indexed_queue_view(queue: Any, kind: str, memo: dict[str, Any] | None = None
     return QueueView.of(queue_state(queue), kind, memo)
 
 
-__all__ = ["CACHE_INDEX", "CACHE_METHODS", "CacheIndex", "Follower", "QUEUE_INDEX", "QUEUE_METHODS", "QueueIndex",
+__all__ = ["CACHE_INDEX", "CACHE_METHODS", "CacheIndex", "Follower", "LoggedLine", "QUEUE_INDEX", "QUEUE_METHODS", "QueueIndex",
            "cache_keys", "indexed_cache_state", "indexed_queue_view", "queue_key", "queue_keys"]

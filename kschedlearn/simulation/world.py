@@ -73,6 +73,7 @@ class World:
     finished: bool = False
     controller_manager: Any = None  # the scenario's kube-controller-manager, if it runs one
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
+    _focused_memo: tuple[Any, Any] | None = None  # (what it was read from, the focused replica)
 
     # -- running -------------------------------------------------------------------------
     def run(self, pause: Callable[[TraceEvent], bool] | None, until: float | None = None) -> TraceEvent | None:
@@ -174,7 +175,20 @@ class World:
         return out
 
     def focused(self) -> Replica | None:
-        """The replica the views show: the leader if there is one, else the first alive one."""
+        """The replica the views show: the leader if there is one, else the first alive one.
+
+        Asked once per part of every snapshot: kept while no goroutine, no stored object and no
+        replica's process changed (what the answer is read from)."""
+        key = (self.runtime.version, self.api.storage.resource_version,
+               tuple(r.process.alive for r in self.replicas.values()))
+        memo = self._focused_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]  # type: ignore[no-any-return]
+        replica = self._focused()
+        self._focused_memo = (key, replica)
+        return replica
+
+    def _focused(self) -> Replica | None:
         leader = self.builder.leader_candidates and self._leader_identity()
         for replica in self.replicas.values():
             if leader and replica.name == leader and replica.process.alive:

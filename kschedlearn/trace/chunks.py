@@ -223,7 +223,7 @@ class OrderedChunks(Generic[K, T]):
 
     def sync(self, live: Mapping[K, Any], touched: Collection[K], view: Callable[[K, Any, T | None], T]) -> bool:
         """Follow ``live`` (a dict) after changes to at most the keys ``touched``; False (and
-        nothing done) when that cannot be exact — the caller then :meth:`reset`\\ s.
+        nothing done) when that cannot be exact — the caller then :meth:`reset` it.
 
         ``view(key, value, old_view)`` gives a key's view (``old_view`` itself when unchanged).
         A dict keeps insertion order, and every key (re-)inserted since the last sync is a
@@ -409,6 +409,23 @@ class LineChunks(Generic[T]):
         old.extend(added)
         self._last = None
         return True
+
+    def follow(self, live: Sequence[T], dropped: int) -> bool:
+        """Follow ``live`` knowing that exactly ``dropped`` elements left its front since the
+        last look (and whatever else happened, happened at its end): O(what changed). False
+        when the lengths or the ends do not agree (the caller then :meth:`reset` it)."""
+        old = self._copy
+        kept = max(len(old) - dropped, 0)
+        if len(live) < kept:
+            return False
+        if dropped == 0 and kept == len(live):
+            return True
+        if dropped:
+            del old[:dropped]
+            self._base += dropped
+        old.extend(live[kept:])
+        self._last = None
+        return len(old) == len(live) and (not live or (old[0] is live[0] and old[-1] is live[-1]))
 
     def freeze(self) -> Chunks[T]:
         """The line; unchanged full chunks shared with the previous freeze."""

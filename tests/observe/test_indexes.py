@@ -26,7 +26,7 @@ from kschedlearn.api.v1.node import Node, NodeStatus
 from kschedlearn.api.v1.pod import Container, Pod, PodSpec, ResourceRequirements
 from kschedlearn.client_go.tools.cache import DeletedFinalStateUnknown, ErrRequeue, new_delta_fifo, new_store
 from kschedlearn.client_go.tools.cache.fifo import new_fifo
-from kschedlearn.observe.indexes import CACHE_INDEX, QUEUE_INDEX, indexed_cache_state, indexed_queue_view
+from kschedlearn.observe.indexes import CACHE_INDEX, QUEUE_INDEX, LoggedLine, indexed_cache_state, indexed_queue_view
 from kschedlearn.observe.sharing import watch_cache, watch_queue
 from kschedlearn.observe.views import CACHE_MEMO, cache_state, queue_state
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
@@ -450,3 +450,30 @@ def test_a_popper_blocked_before_the_follower_is_followed_once_it_hands_an_item(
     sim.Runtime(seed=0).run_fn(main)
     assert len(views) == 41 and all(views)
     assert QUEUE_INDEX[queue].rebuilds == 1  # the first view only: the blocked Pop changed nothing unseen
+
+
+def test_logged_line_counts_front_pops_and_breaks_on_anything_else() -> None:
+    line = LoggedLine(["a", "b", "c"])
+    line.append("d")
+    assert line.pop(0) == "a" and line.pop(0) == "b" and line.take() == 2 and line.take() == 0
+    assert not line.broken and line == ["c", "d"] and isinstance(line, list)
+    for change in (lambda x: x.clear(), lambda x: x.insert(0, "z"), lambda x: x.pop(),
+                   lambda x: x.__setitem__(0, "z"), lambda x: x.__delitem__(0), lambda x: x.remove("d")):
+        other = LoggedLine(["c", "d"])
+        change(other)
+        assert other.broken
+
+
+def test_a_followed_queue_line_is_logged_and_replace_rebuilds_it() -> None:
+    queue = watch_queue(new_fifo(_key))
+    for name in "abc":
+        queue.add(Obj(name, 1))
+    indexed_queue_view(queue, "FIFO")
+    assert isinstance(queue._queue, LoggedLine)
+    queue.pop(lambda item: None)
+    queue.add(Obj("d", 1))
+    assert indexed_queue_view(queue, "FIFO") == _fresh_queue_view(queue, "FIFO")
+    rebuilds = QUEUE_INDEX[queue].rebuilds
+    queue.replace([Obj("x", 1), Obj("y", 2)], "7")  # clear + extend: the line log is broken
+    assert indexed_queue_view(queue, "FIFO") == _fresh_queue_view(queue, "FIFO")
+    assert QUEUE_INDEX[queue].rebuilds == rebuilds + 1
