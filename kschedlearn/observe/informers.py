@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kschedlearn.api.v1 import Node
 from kschedlearn.client_go.tools.cache import controller, reflector, shared_informer
 from kschedlearn.client_go.tools.cache.controller import ResourceEventHandlerFuncs
 from kschedlearn.client_go.tools.cache.delta_fifo import Deltas
@@ -31,7 +32,8 @@ from kschedlearn.client_go.tools.cache.reflector import Reflector, type_name
 from kschedlearn.client_go.tools.cache.store import meta_namespace_key_func
 from kschedlearn.observe.observation import Observation
 from kschedlearn.observe.points import point
-from kschedlearn.observe.views import object_key
+from kschedlearn.observe.sharing import watch_queue
+from kschedlearn.observe.views import is_queue, object_key
 from kschedlearn.observe.wrap import Call, on_field, on_method, site_of
 from kschedlearn.scheduler.factory import factory
 from kschedlearn.trace import register_stage
@@ -158,7 +160,12 @@ def observe_controller(c: Any) -> Any:
 
 
 def _observe_new_controller(call: Call) -> None:
-    observe_controller(call.result)
+    c = call.result
+    observe_controller(c)
+    if getattr(c.config, "object_type", None) is Node and is_queue(c.config.queue):
+        # the shared node informer's DeltaFIFO is a snapshot part ("nodeInformer"): its changes
+        # are followed from its creation on (observe/indexes.py), before anything pops it
+        watch_queue(c.config.queue)
 
 
 def _handler_point(kind: str) -> Any:

@@ -39,21 +39,70 @@ QUEUE_MUTATORS = ("add", "update", "delete", "pop", "replace", "resync", "add_if
 
 @attrs.define(eq=False)
 class _Watch:
-    """Generation of one watched object, how many mutating calls are running, the last view."""
+    """Generation of one watched object, how many mutating calls are running, the last view;
+    ``follower``: which keys those calls may have changed, once a view asked for it
+    (``observe/indexes.py``: the views kept up to date from the changes)."""
 
     generation: int = 0
     depth: int = 0
+    popping: int = 0  # of those calls, how many are Pops (a blocked popper has changed nothing yet)
     seen: int = -1
     last: Any = None
+    follower: Any = None
 
-    def around(self, proceed: Callable[..., Any], call: Call) -> Any:
+    def around_for(self, name: str) -> Callable[[Callable[..., Any], Call], Any]:
+        """The around hook of the mutator ``name``."""
+        if name == "pop":
+            return self._around_pop
+
+        def around(proceed: Callable[..., Any], call: Call) -> Any:
+            self.generation += 1
+            self.depth += 1
+            follower = self.follower
+            flight = follower.enter(name, call) if follower is not None else None
+            try:
+                return proceed(*call.args, **call.kwargs)
+            finally:
+                self.depth -= 1
+                self.generation += 1
+                if flight is not None:
+                    follower.leave(flight)
+                elif self.follower is not None:  # a call that began before the follower
+                    self.follower.untracked_left()
+
+        return around
+
+    def _around_pop(self, proceed: Callable[..., Any], call: Call) -> Any:
+        """Around ``Pop(process)``: the popped item's key is noted as Pop hands it to
+        ``process`` (just after removing it) — also for a Pop that began, blocked, before the
+        follower was switched on."""
         self.generation += 1
         self.depth += 1
+        self.popping += 1
+        follower = self.follower
+        flights = [follower.enter("pop", call)] if follower is not None else []
         try:
-            return proceed(*call.args, **call.kwargs)
+            if not call.args:
+                return proceed(*call.args, **call.kwargs)
+            process = call.args[0]
+
+            def handed(item: Any) -> Any:
+                now = self.follower
+                if now is not None:
+                    if not flights:
+                        flights.append(now.enter("pop", call))
+                    now.popped(flights[0], call.receiver, item)
+                return process(item)
+
+            return proceed(handed, *call.args[1:], **call.kwargs)
         finally:
             self.depth -= 1
+            self.popping -= 1
             self.generation += 1
+            if flights:
+                self.follower.leave(flights[0])
+            elif self.follower is not None:  # handed its item before the follower: a requeue is unseen
+                self.follower.untracked_left(counted=False)
 
 
 _WATCHES: weakref.WeakKeyDictionary[Any, _Watch] = weakref.WeakKeyDictionary()
@@ -66,8 +115,13 @@ def watch(obj: Any, mutators: tuple[str, ...]) -> Any:
     w = _WATCHES[obj] = _Watch()
     for name in mutators:
         if callable(getattr(type(obj), name, None)):
-            on_method(obj, name, around=w.around)
+            on_method(obj, name, around=w.around_for(name))
     return obj
+
+
+def watch_of(obj: Any) -> _Watch | None:
+    """The watch of ``obj`` (None when it is not watched)."""
+    return _WATCHES.get(obj)
 
 
 def watch_cache(cache: Any) -> Any:
@@ -98,7 +152,8 @@ def watched_state(obj: Any, build: Callable[[Any], T]) -> T:
     return state
 
 
-__all__ = ["CACHE_MUTATORS", "QUEUE_MUTATORS", "is_watched", "watch", "watch_cache", "watch_queue", "watched_state"]
+__all__ = ["CACHE_MUTATORS", "QUEUE_MUTATORS", "is_watched", "watch", "watch_cache", "watch_of", "watch_queue",
+           "watched_state"]
 
 
 @attrs.define(eq=False)

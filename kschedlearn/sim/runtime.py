@@ -93,7 +93,10 @@ class Goroutine:
     @state.setter
     def state(self, value: str) -> None:
         self._state = value
-        self.runtime.version += 1  # see Runtime.version
+        rt = self.runtime
+        rt.version += 1  # see Runtime.version
+        for log in rt.goroutine_logs:
+            log[self.gid] = self
 
     @property
     def waiting_on(self) -> str:
@@ -102,7 +105,10 @@ class Goroutine:
     @waiting_on.setter
     def waiting_on(self, value: str) -> None:
         self._waiting_on = value
-        self.runtime.version += 1
+        rt = self.runtime
+        rt.version += 1
+        for log in rt.goroutine_logs:
+            log[self.gid] = self
 
     @property
     def alive(self) -> bool:
@@ -152,6 +158,9 @@ class Runtime:
     #: bumped whenever a goroutine starts or any goroutine's state or waiting_on changes, so the
     #: trace snapshots reuse the goroutine views they built while it stands still
     version: int = attrs.field(default=0, init=False, repr=False)
+    #: the goroutines whose state or waiting_on changed (or that started), by gid, one dict per
+    #: follower that asked for it (a snapshot builder keeps its goroutine views from them)
+    goroutine_logs: list[dict[int, Goroutine]] = attrs.field(factory=list, init=False, repr=False)
     _ready: deque[tuple[Goroutine, Any]] = attrs.field(factory=deque, init=False, repr=False)
     _to_unwind: deque[Goroutine] = attrs.field(factory=deque, init=False, repr=False)
     _timers: list[_Timer] = attrs.field(factory=list, init=False, repr=False)
@@ -201,6 +210,8 @@ class Runtime:
         process.goroutines.append(g)
         self.goroutines.append(g)
         self.version += 1
+        for log in self.goroutine_logs:
+            log[g.gid] = g
         if g.gid % 512 == 0:  # forget finished goroutines now and then (keeps lists short)
             self.goroutines = [x for x in self.goroutines if x.alive]
             for p in self.processes:

@@ -27,7 +27,8 @@ from kschedlearn.simulation.controller_manager import apply_action, scale_proble
 from kschedlearn.observe import Observation, ReplicaHandles, attach
 from kschedlearn.observe.replica import observe_kube_scheduler
 from kschedlearn.observe.sharing import Source
-from kschedlearn.observe.views import backoff_state, cache_state, queue_state
+from kschedlearn.observe.indexes import indexed_cache_state, indexed_queue_view
+from kschedlearn.observe.views import backoff_state
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
 from kschedlearn.trace.snapshot import SnapshotBuilder
 
@@ -72,6 +73,7 @@ class World:
     finished: bool = False
     controller_manager: Any = None  # the scenario's kube-controller-manager, if it runs one
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
+    _focused_memo: tuple[Any, Any] | None = None  # (what it was read from, the focused replica)
 
     # -- running -------------------------------------------------------------------------
     def run(self, pause: Callable[[TraceEvent], bool] | None, until: float | None = None) -> TraceEvent | None:
@@ -173,7 +175,20 @@ class World:
         return out
 
     def focused(self) -> Replica | None:
-        """The replica the views show: the leader if there is one, else the first alive one."""
+        """The replica the views show: the leader if there is one, else the first alive one.
+
+        Asked once per part of every snapshot: kept while no goroutine, no stored object and no
+        replica's process changed (what the answer is read from)."""
+        key = (self.runtime.version, self.api.storage.resource_version,
+               tuple(r.process.alive for r in self.replicas.values()))
+        memo = self._focused_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]  # type: ignore[no-any-return]
+        replica = self._focused()
+        self._focused_memo = (key, replica)
+        return replica
+
+    def _focused(self) -> Replica | None:
         leader = self.builder.leader_candidates and self._leader_identity()
         for replica in self.replicas.values():
             if leader and replica.name == leader and replica.process.alive:
@@ -308,7 +323,7 @@ def build_world(
         ns = "" if resource in CLUSTER_SCOPED else (obj.metadata.namespace or "default")
         api.create(resource, ns, obj)
     api.validation = True
-    builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks,
+    builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks, incremental=True,
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
     kubelet = start_kubelet_sim(rt, client)
     world = World(scenario=scenario, seed=seed, runtime=rt, tracer=tracer, api=api, client=client,
@@ -357,14 +372,17 @@ def _attach_to_builder(world: World, replica: Replica) -> None:
     leader."""
     if world.builder.cache is not None:
         return
-    world.builder.cache = Source(_focused(world, lambda h: h.scheduler.config.scheduler_cache), cache_state)
+    # the cache's and the two watched queues' views are kept up to date from their changes
+    world.builder.cache = Source(_focused(world, lambda h: h.scheduler.config.scheduler_cache), indexed_cache_state)
     world.builder.queues = {
-        "podQueue": Source(_focused(world, lambda h: h.config_factory.pod_queue), queue_state, "FIFO"),
+        "podQueue": Source(_focused(world, lambda h: h.config_factory.pod_queue),
+                           lambda q: indexed_queue_view(q, "FIFO"), "FIFO"),
         "scheduledPodPopulator": Source(
-            _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue), queue_state,
-            "DeltaFIFO"),
+            _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue),
+            lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO"),
     }
-    world.builder.queues["nodeInformer"] = Source(_focused(world, _node_informer_queue), queue_state, "DeltaFIFO")
+    world.builder.queues["nodeInformer"] = Source(_focused(world, _node_informer_queue),
+                                                  lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO")
     # the factory creates its PodBackoff inside CreateFromKeys: read it when asked
     world.builder.backoff = Source(_focused(world, lambda h: h.config_factory.pod_backoff), backoff_state)
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.trace.chunks import SortedChunks
 from kschedlearn.trace.snapshot import (
     LEADER_ANNOTATION, ApiServerView, EventView, LeaderRecordView, NodeView, PodView,
 )
@@ -131,25 +132,37 @@ def _event_order(view: EventView, key: tuple[str, str]) -> tuple[float, tuple[st
 
 @attrs.define(eq=False)
 class ApiIndex:
-    """Sorted views of the pods, nodes, events and Endpoints of one API server."""
+    """Sorted views of the pods, nodes, events and Endpoints of one API server.
+
+    The pods and nodes are kept in :class:`~kschedlearn.trace.chunks.SortedChunks`: a view's
+    ``pods`` / ``nodes`` share every chunk no write touched with the previous view, so a view
+    after one write costs O(log n + CHUNK + n / CHUNK), not a copy of every pod.
+    """
 
     max_events: int = 20
     version: Any = None
     pods: dict[str, PodView] = attrs.field(factory=dict)
-    pod_keys: list[str] = attrs.field(factory=list)
+    pod_chunks: SortedChunks[str, PodView] = attrs.field(factory=SortedChunks)
     nodes: dict[str, NodeView] = attrs.field(factory=dict)
-    node_keys: list[str] = attrs.field(factory=list)
+    node_chunks: SortedChunks[str, NodeView] = attrs.field(factory=SortedChunks)
     events: dict[tuple[str, str], EventView] = attrs.field(factory=dict)
     event_keys: list[tuple[float, tuple[str, str]]] = attrs.field(factory=list)
     endpoints: dict[tuple[str, str], Any] = attrs.field(factory=dict)
     ready: bool = False
 
     def reset(self, objects: Iterable[Any], version: Any) -> None:
+        old_pods, old_nodes = self.pods, self.nodes
         self.pods, self.nodes, self.events, self.endpoints = {}, {}, {}, {}
         for obj in objects:
             self._put(_KIND_OF_OBJ.get(getattr(obj, "kind", ""), ""), obj)
-        self.pod_keys = sorted(self.pods)
-        self.node_keys = sorted(self.nodes)
+        for views, old in ((self.pods, old_pods), (self.nodes, old_nodes)):
+            for key, view in views.items():  # keep the views that did not change (shared with the last view)
+                if old.get(key) == view:
+                    views[key] = old[key]
+        self.pod_chunks = SortedChunks()
+        self.pod_chunks.reset(self.pods.items())
+        self.node_chunks = SortedChunks()
+        self.node_chunks.reset(self.nodes.items())
         self.event_keys = sorted(_event_order(v, k) for k, v in self.events.items())
         self.version, self.ready = version, True
 
@@ -169,10 +182,10 @@ class ApiIndex:
         for resource, entry in changes:
             obj = entry.object
             if resource == "pods":
-                self._update(self.pods, self.pod_keys, _meta_key(obj), entry.type,
+                self._update(self.pods, self.pod_chunks, _meta_key(obj), entry.type,
                              lambda: _pod_view(obj))
             elif resource == "nodes":
-                self._update(self.nodes, self.node_keys, obj.metadata.name, entry.type,
+                self._update(self.nodes, self.node_chunks, obj.metadata.name, entry.type,
                              lambda: NodeView(obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status)))
             elif resource == "events":
                 key = _storage_key(obj)
@@ -191,14 +204,17 @@ class ApiIndex:
         self.version = version
 
     @staticmethod
-    def _update(views: dict[str, Any], keys: list[str], key: str, kind: str, make: Callable[[], Any]) -> None:
+    def _update(views: dict[str, Any], chunks: SortedChunks[str, Any], key: str, kind: str,
+                make: Callable[[], Any]) -> None:
         if kind == "DELETED":
             if views.pop(key, None) is not None:
-                del keys[bisect.bisect_left(keys, key)]
+                chunks.delete(key)
             return
-        if key not in views:
-            bisect.insort(keys, key)
-        views[key] = make()
+        old, view = views.get(key), make()
+        if old is not None and old == view:
+            return  # the same view: shared with the last picture
+        views[key] = view
+        chunks.set(key, view)
 
     def view(self) -> ApiServerView:
         """The :class:`ApiServerView` of what the index holds (api_server_view's result)."""
@@ -208,8 +224,8 @@ class ApiIndex:
                 leader = _leader_record(self.endpoints[key])
         newest = self.event_keys[-self.max_events:] if self.max_events else []
         return ApiServerView(
-            pods=tuple(map(self.pods.__getitem__, self.pod_keys)),
-            nodes=tuple(map(self.nodes.__getitem__, self.node_keys)),
+            pods=self.pod_chunks.freeze(),
+            nodes=self.node_chunks.freeze(),
             events=tuple(self.events[key] for _, key in newest),
             leader_record=leader,
         )

@@ -12,9 +12,13 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.trace.chunks import Chunks
+
 
 def encode(value: Any) -> Any:
     """Plain JSON-able data; mapping keys sorted so equal values dump identically."""
+    if isinstance(value, Chunks):  # a long snapshot part (trace/chunks.py): the list of its elements
+        return [encode(v) for v in value]
     if attrs.has(type(value)):
         return {f.name: encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
     if isinstance(value, Mapping):

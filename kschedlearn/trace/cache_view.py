@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 import attrs
 
+from kschedlearn.trace.chunks import Chunks
+
 
 class CacheDebugSource(Protocol):
     """What a snapshot needs of a scheduler cache (``SchedulerCache`` implements it)."""
@@ -67,8 +69,10 @@ class CacheDebugState:
     """The whole cache as plain data (kschedlearn-only, not in Go)."""
 
     ttl: float
-    nodes: tuple[NodeDebugState, ...]
-    pod_states: tuple[PodDebugState, ...]
+    # tuples, or Chunks (equal to the tuple of their elements) when kept from the cache's
+    # changes (observe/indexes.py): consecutive snapshots share their unchanged chunks
+    nodes: tuple[NodeDebugState, ...] | Chunks[NodeDebugState]
+    pod_states: tuple[PodDebugState, ...] | Chunks[PodDebugState]
 
     @property
     def assumed_pods(self) -> tuple[PodDebugState, ...]:

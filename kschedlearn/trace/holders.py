@@ -90,3 +90,92 @@ def _with(holders: Mapping[int, PodHolderView], gid: int, view: PodHolderView) -
     out = dict(holders)
     out[gid] = view
     return out
+
+
+@attrs.define(eq=False)
+class HolderTable(Mapping[int, PodHolderView]):
+    """The holders as one table changed in place (goroutine id → view), for cluster scale.
+
+    :func:`next_holders` copies the whole mapping at each change and looks at every holder at
+    every event: with thousands of bind goroutines waiting for the client's rate limiter that
+    is O(pending pods) per event. :meth:`apply` makes the same change in place, reaching the
+    holders through indexes (the pods' holders, the ``cache.addPod`` ones); applying an event
+    twice gives what applying it once does (the snapshot asks before the event is recorded, the
+    listener after). :meth:`freeze` gives the snapshot's part: the views by goroutine id, unchanged
+    chunks shared with the previous one.
+    """
+
+    views: dict[int, PodHolderView] = attrs.field(factory=dict)
+    chunks: Any = attrs.field(default=None)  # SortedChunks[int, PodHolderView]
+    adding: set[int] = attrs.field(factory=set)  # gids whose holder's phase is cache.addPod
+    by_pod: dict[str, set[int]] = attrs.field(factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        if self.chunks is None:
+            from kschedlearn.trace.chunks import SortedChunks
+
+            self.chunks = SortedChunks()
+
+    def __getitem__(self, gid: int) -> PodHolderView:
+        return self.views[gid]
+
+    def __iter__(self) -> Any:
+        return iter(self.views)
+
+    def __len__(self) -> int:
+        return len(self.views)
+
+    def set(self, gid: int, view: PodHolderView) -> None:
+        """``gid`` holds ``view`` (nothing changes when it already does)."""
+        old = self.views.get(gid)
+        if old == view:
+            return
+        if old is not None:
+            self._unindex(gid, old)
+        self.views[gid] = view
+        self.chunks.set(gid, view)
+        self.by_pod.setdefault(view.pod, set()).add(gid)
+        if view.phase == "cache.addPod":
+            self.adding.add(gid)
+
+    def delete(self, gid: int) -> None:
+        """``gid`` holds nothing any more."""
+        old = self.views.pop(gid, None)
+        if old is not None:
+            self._unindex(gid, old)
+            self.chunks.delete(gid)
+
+    def _unindex(self, gid: int, old: PodHolderView) -> None:
+        gids = self.by_pod.get(old.pod)
+        if gids is not None:
+            gids.discard(gid)
+            if not gids:
+                del self.by_pod[old.pod]
+        self.adding.discard(gid)
+
+    def apply(self, stage: str, data: Mapping[str, Any], gid: int, goroutine: str, process: str) -> None:
+        """:func:`next_holders`' change, made in place (the same statements, by index)."""
+        for k in list(self.adding):
+            self.delete(k)
+        pod = data.get("pod") or data.get("key")
+        if not isinstance(pod, str) or not pod:
+            return
+        if stage in PROCESS_LOOP_PHASES:
+            if _ASSIGNED_POD_LOOP in goroutine:
+                self.set(gid, PodHolderView(pod, "processLoop", goroutine, process, stage, str(data.get("node", ""))))
+        elif stage in SCHEDULE_ONE_PHASES:
+            if stage == "fifo.pop" and "scheduleOne" not in goroutine:
+                return
+            old = self.views.get(gid)
+            node = str(data.get("host", "")) or (old.node if old is not None and old.pod == pod else "")
+            self.set(gid, PodHolderView(pod, "scheduleOne", goroutine, process, stage, node))
+        elif stage in BIND_PHASES:
+            self.set(gid, PodHolderView(pod, "bind", goroutine, process, stage, str(data.get("node", ""))))
+        elif stage in _RELEASE:
+            for k in list(self.by_pod.get(pod, ())):
+                if k == gid or stage != "assume" or self.views[k].holder == "scheduleOne":
+                    self.delete(k)
+
+    def freeze(self) -> Any:
+        """The views sorted by goroutine id (a ``Chunks``)."""
+        return self.chunks.freeze()

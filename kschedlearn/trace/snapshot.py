@@ -41,8 +41,9 @@ import attrs
 from kschedlearn.trace.attrs_json import decode, encode
 
 from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
+from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
-from kschedlearn.trace.holders import PodHolderView, next_holders
+from kschedlearn.trace.holders import HolderTable, PodHolderView, next_holders
 from kschedlearn.trace.sharing import Reuse, shared_items
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
@@ -71,8 +72,9 @@ class QueueView:
     """
 
     kind: str  # "FIFO" | "DeltaFIFO"
-    line: tuple[str, ...] = ()
-    items: tuple[QueueItemView, ...] = ()
+    line: tuple[str, ...] | Chunks[str] = ()
+    # a tuple, or Chunks when kept from the queue's changes (observe/indexes.py)
+    items: tuple[QueueItemView, ...] | Chunks[QueueItemView] = ()
     populated: bool = False
     initial_population_count: int = 0
     closed: bool = False
@@ -151,8 +153,9 @@ class LeaderRecordView:
 class ApiServerView:
     """The API server's objects as plain data (built by :func:`api_server_view`)."""
 
-    pods: tuple[PodView, ...] = ()
-    nodes: tuple[NodeView, ...] = ()
+    # tuples, or Chunks when kept from the storage's changes (trace/api_view.py)
+    pods: tuple[PodView, ...] | Chunks[PodView] = ()
+    nodes: tuple[NodeView, ...] | Chunks[NodeView] = ()
     events: tuple[EventView, ...] = ()
     leader_record: LeaderRecordView | None = None
 
@@ -202,12 +205,12 @@ class Snapshot:
     cache: CacheDebugState | None = None
     backoff: tuple[BackoffEntryView, ...] | None = None
     apiserver: ApiServerView | None = None
-    goroutines: tuple[GoroutineView, ...] | None = None
+    goroutines: tuple[GoroutineView, ...] | Chunks[GoroutineView] | None = None
     processes: tuple[ProcessView, ...] | None = None
     stack: tuple[Frame, ...] | None = None
     leader: LeaderView | None = None
     stages_seen: tuple[str, ...] = ()
-    holders: tuple[PodHolderView, ...] | None = None
+    holders: tuple[PodHolderView, ...] | Chunks[PodHolderView] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able data; mapping keys sorted so equal snapshots dump identically."""
@@ -274,6 +277,10 @@ class SnapshotBuilder:
     api_changes: Callable[[Any], Iterable[tuple[str, Any]] | None] | None = None
     leader_candidates: tuple[str, ...] = ()
     capture_stacks: bool = True
+    #: keep the goroutine views from the runtime's change log (``Runtime.goroutine_logs``)
+    #: instead of walking every goroutine when one changed, and the holders in one table changed
+    #: in place (``holders.HolderTable``) instead of a copied mapping (cluster scale)
+    incremental: bool = False
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
@@ -282,6 +289,10 @@ class SnapshotBuilder:
     _api_index: Any = attrs.field(default=None, init=False, repr=False)
     _goroutine_memo: dict[tuple[Any, ...], GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
     _holders_memo: tuple[Any, ...] | None = attrs.field(default=None, init=False, repr=False)
+    _goroutine_log: dict[int, Any] | None = attrs.field(default=None, init=False, repr=False)
+    _goroutine_index: SortedChunks[int, GoroutineView] | None = attrs.field(default=None, init=False, repr=False)
+    _goroutine_views: dict[int, GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
+    _ended: list[int] = attrs.field(factory=list, init=False, repr=False)  # gids ended since the holders looked
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
     _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
     _item_memo: dict[str, dict[str, tuple[Any, QueueItemView]]] = attrs.field(
@@ -293,6 +304,8 @@ class SnapshotBuilder:
         self._holders = self._holders_after(event.stage, event.data)
 
     def _holders_after(self, stage: str, data: Mapping[str, Any] | None) -> Mapping[int, PodHolderView]:
+        if self.incremental:
+            return self._table_after(stage, data)
         g = getattr(self.runtime, "current", None)
         if g is None or not data:
             return self._alive(self._holders)
@@ -302,8 +315,37 @@ class SnapshotBuilder:
             m = self._holders_memo = (stage, data, g, base, version, after)  # its observe: asked once
         return m[5]
 
+    def _table_after(self, stage: str, data: Mapping[str, Any] | None) -> HolderTable:
+        """The holder table after the event (``incremental``): the event applied once — the
+        snapshot asks before it is recorded, the listener after — and dead goroutines' holders
+        dropped."""
+        table = self._holder_table()
+        g = getattr(self.runtime, "current", None)
+        if g is not None and data:
+            m = self._holders_memo
+            if m is None or not (m[0] == stage and m[1] is data and m[2] is g):
+                table.apply(stage, data, g.gid, g.name, g.process.name)
+                self._holders_memo = (stage, data, g)
+        return self._alive(table)  # type: ignore[return-value]
+
+    def _holder_table(self) -> HolderTable:
+        table = self._holders
+        if not isinstance(table, HolderTable):
+            table = HolderTable()
+            for gid, view in self._holders.items():
+                table.set(gid, view)
+            self._holders = table
+        return table
+
     def _alive(self, holders: Mapping[int, PodHolderView]) -> Mapping[int, PodHolderView]:
         """Drop holders whose goroutine has ended (killed process, finished bind goroutine)."""
+        if isinstance(holders, HolderTable):
+            if self.runtime is not None:
+                self._goroutines()  # brings the goroutine views (and the list of the ended) up to date
+            for gid in self._ended:
+                holders.delete(gid)
+            self._ended.clear()
+            return holders
         rt = self.runtime
         if rt is None or not holders:
             return holders
@@ -346,7 +388,8 @@ class SnapshotBuilder:
             leader=reuse["leader"].get((apiserver.leader_record if apiserver is not None else None,
                                         self.leader_candidates), lambda: self._leader(apiserver)),
             stages_seen=reuse["stages"].get(len(self._stages), lambda: tuple(self._stages)),
-            holders=reuse["holders"].get(holders, lambda: tuple(holders[k] for k in sorted(holders)))
+            holders=(holders.freeze() if isinstance(holders, HolderTable)
+                     else reuse["holders"].get(holders, lambda: tuple(holders[k] for k in sorted(holders))))
             if rt is not None else None,
         )
 
@@ -365,8 +408,10 @@ class SnapshotBuilder:
             state = q.debug_state()  # the same object while a watched queue stands still
             if state is not None:
                 kind = q.kind
-                out[name] = self._reuse["queue:" + name].get(
-                    (kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
+                # a source may give the view itself (kept from the queue's changes: observe/indexes.py)
+                build = (lambda: state) if isinstance(state, QueueView) else \
+                    (lambda: QueueView.of(state, kind, self._item_memo[name]))
+                out[name] = self._reuse["queue:" + name].get((kind, state), build)
         return self._reuse["queues"].get(list(out.items()), lambda: out)
 
     def _apiserver(self) -> ApiServerView | None:
@@ -380,18 +425,51 @@ class SnapshotBuilder:
             build = lambda: indexed_view(self, version)  # noqa: E731
         return build() if version is None else self._reuse["api"].get(version, build)
 
-    def _goroutines(self) -> tuple[GoroutineView, ...] | None:
+    def _goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView] | None:
         """The goroutines alive now (finished ones are not shown); rebuilt when one changed."""
         rt = self.runtime
         return None if rt is None else self._reuse["goroutines"].get(rt.version, self._build_goroutines)
 
-    def _build_goroutines(self) -> tuple[GoroutineView, ...]:
+    def _build_goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView]:
+        if self.incremental:
+            return self._followed_goroutines()
         previous, self._goroutine_memo = self._goroutine_memo, {}
         for g in self.runtime.goroutines:
             if g.alive:
                 key = (g.gid, g.name, g.process.name, g.state, g.waiting_on)
                 self._goroutine_memo[key] = previous.get(key) or GoroutineView(*key)
         return tuple(self._goroutine_memo.values())
+
+    def _followed_goroutines(self) -> Chunks[GoroutineView]:
+        """The goroutine views kept from the runtime's log of changed goroutines (by gid, the
+        order of ``Runtime.goroutines``): O(goroutines that changed) instead of O(goroutines)
+        (thousands of bind goroutines wait for the client's rate limiter at cluster scale)."""
+        rt = self.runtime
+        log, index, views = self._goroutine_log, self._goroutine_index, self._goroutine_views
+        if log is None or index is None or not any(x is log for x in rt.goroutine_logs):
+            log = self._goroutine_log = {}
+            rt.goroutine_logs.append(log)
+            index = self._goroutine_index = SortedChunks()
+            views.clear()
+            changed = [g for g in rt.goroutines if g.alive]
+            alive = {g.gid for g in changed}
+            self._ended.extend(gid for gid in self._holders if gid not in alive)
+        else:
+            changed = list(log.values())
+        log.clear()
+        for g in changed:
+            if not g.alive:
+                if views.pop(g.gid, None) is not None:
+                    index.delete(g.gid)
+                self._ended.append(g.gid)
+                continue
+            old = views.get(g.gid)
+            if old is not None and (old.name, old.process, old.state, old.waiting_on) == (
+                    g.name, g.process.name, g.state, g.waiting_on):
+                continue
+            view = views[g.gid] = GoroutineView(g.gid, g.name, g.process.name, g.state, g.waiting_on)
+            index.set(g.gid, view)
+        return index.freeze()
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
         rec = apiserver.leader_record if apiserver is not None else None

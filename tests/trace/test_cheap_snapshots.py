@@ -63,9 +63,26 @@ class _Fresh:
                 views.CACHE_MEMO[cache] = saved
 
 
+@attrs.define(eq=False)
+class _FreshQueue:
+    """A queue source's view built from the queue's internals (never its index or the watched
+    picture)."""
+
+    source: Any
+
+    @property
+    def kind(self) -> str:
+        return str(self.source.kind)
+
+    def debug_state(self) -> Any:
+        queue = self.source.target()
+        return views.queue_state(queue) if queue is not None else None
+
+
 def _full_rebuild(main: SnapshotBuilder, stage: str | None, data: Any, state: tuple[Any, ...]) -> Snapshot:
     """The snapshot the builder took, rebuilt with no reuse, from its state before the call."""
-    ref = SnapshotBuilder(runtime=main.runtime, queues=main.queues, stores=main.stores,
+    queues = {name: _FreshQueue(q) for name, q in main.queues.items()}
+    ref = SnapshotBuilder(runtime=main.runtime, queues=queues, stores=main.stores,
                           cache=_Fresh(main.cache) if main.cache is not None else None,
                           backoff=main.backoff, api_objects=main.api_objects, api_version=None,
                           leader_candidates=main.leader_candidates, capture_stacks=False)
@@ -77,7 +94,7 @@ def _full_rebuild(main: SnapshotBuilder, stage: str | None, data: Any, state: tu
 
 def _checked(main: SnapshotBuilder, seen: list[tuple[Snapshot, Snapshot]]) -> Callable[..., Snapshot]:
     def snapshot_fn(stage: str | None = None, data: Any = None) -> Snapshot:
-        state = (list(main._stages), set(main._seen), main._last_stage, main._holders)
+        state = (list(main._stages), set(main._seen), main._last_stage, dict(main._holders))
         snap = main(stage=stage, data=data)
         seen.append((snap, _full_rebuild(main, stage, data, state)))
         return snap
