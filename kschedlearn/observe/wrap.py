@@ -67,6 +67,11 @@ class Hooks:
     before: list[tuple[CodeType | None, Hook]] = attrs.field(factory=list)
     after: list[tuple[CodeType | None, Hook]] = attrs.field(factory=list)
     around: list[tuple[CodeType | None, Around]] = attrs.field(factory=list)
+    #: id(calling code) -> (that code, its before, after and around hooks): chosen once per
+    #: calling function, not at every call (an informer's first list calls the probed queue and
+    #: cache methods once per object); emptied when a hook is added. Keyed by id, the entry
+    #: holding the code: a code object's hash walks its bytecode and constants.
+    _chosen: dict[int, tuple[CodeType, list[Hook], list[Hook], list[Around]]] = attrs.field(factory=dict)
 
     def add(self, site: CodeType | None, before: Hook | None, after: Hook | None, around: Around | None) -> None:
         if before is not None:
@@ -75,14 +80,23 @@ class Hooks:
             self.after.append((site, after))
         if around is not None:
             self.around.append((site, around))
+        self._chosen.clear()
+
+    def _hooks_at(self, code: CodeType) -> tuple[CodeType, list[Hook], list[Hook], list[Around]]:
+        chosen = (code, [h for s, h in self.before if s is None or s is code],
+                  [h for s, h in self.after if s is None or s is code],
+                  [h for s, h in self.around if s is None or s is code])
+        self._chosen[id(code)] = chosen
+        return chosen
 
     def run(self, call_through: Callable[..., Any], receiver: Any, args: tuple[Any, ...],
             kwargs: dict[str, Any], caller: FrameType) -> Any:
         """Call ``call_through`` with the hooks whose site is ``caller``'s function."""
         code = caller.f_code
-        before = [h for s, h in self.before if s is None or s is code]
-        after = [h for s, h in self.after if s is None or s is code]
-        around = [h for s, h in self.around if s is None or s is code]
+        chosen = self._chosen.get(id(code))
+        if chosen is None or chosen[0] is not code:
+            chosen = self._hooks_at(code)
+        _, before, after, around = chosen
         if not before and not after and not around:
             return call_through(*args, **kwargs)
         call = Call(receiver, args, kwargs, caller)
@@ -101,7 +115,8 @@ def _nested(wrap: Around, proceed: Callable[..., Any], call: Call) -> Callable[.
     """``proceed`` seen through the around hook ``wrap``."""
 
     def through(*args: Any, **kwargs: Any) -> Any:
-        return wrap(proceed, attrs.evolve(call, args=args, kwargs=kwargs))
+        # (the call with these arguments: attrs.evolve(call, args=..., kwargs=...), built directly)
+        return wrap(proceed, Call(call.receiver, args, kwargs, call.caller, call.result))
 
     return through
 

@@ -11,6 +11,7 @@ and every fork, would stay in memory until the process exits. A world is closed
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -43,12 +44,24 @@ def new_world(sim: Simulation) -> World:
 
 def abandon(runtime: Any) -> None:
     """Close a discarded world's runtime — at once from the main greenlet, else (a collection
-    that ran inside some goroutine) at the next :func:`close_abandoned`."""
+    that ran inside some goroutine, or inside an import) at the next :func:`close_abandoned`."""
     import greenlet
 
     _ABANDONED.append(runtime)
-    if greenlet.getcurrent().parent is None:
+    if greenlet.getcurrent().parent is None and not _importing(sys._getframe(1)):
         close_abandoned()
+
+
+def _importing(frame: Any) -> bool:
+    """Whether ``frame`` runs inside the import machinery: a collection can free a Simulation at
+    any allocation, an import's too, and unwinding its goroutines there runs their ``finally``
+    blocks, whose own imports would take the import system's per-thread lock bookkeeping inside
+    the one in progress (CPython 3.11: ``KeyError`` in ``_ModuleLock.acquire``)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib."):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def close_abandoned() -> None:
