@@ -31,12 +31,16 @@ def new_world(sim: Simulation) -> World:
         from kschedlearn.scheduler.factory.plugins import copy_registry
 
         sim._registry = copy_registry()
+    from kschedlearn.sim.gc_policy import no_collections
     from kschedlearn.simulation.world import build_world
 
     close_abandoned()
-    world = build_world(sim.scenario, sim.seed, snapshots=sim.snapshots, snapshot_every=sim.snapshot_every,
-                        log_verbosity=sim.log_verbosity, registry=sim._registry, engine=sim.engine,
-                        record=sim.record)
+    # no collections while the world is filled: its objects are all kept, a collection could only
+    # walk them (150,000 pods: sim/gc_policy.py)
+    with no_collections():
+        world = build_world(sim.scenario, sim.seed, snapshots=sim.snapshots, snapshot_every=sim.snapshot_every,
+                            log_verbosity=sim.log_verbosity, registry=sim._registry, engine=sim.engine,
+                            record=sim.record)
     closing = weakref.finalize(sim, abandon, world.runtime)
     closing.atexit = False  # (at exit the process's memory goes anyway: no unwinding then)
     return world

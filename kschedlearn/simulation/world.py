@@ -23,7 +23,6 @@ from kschedlearn.cmd.kube_scheduler import scheduler as kube_scheduler
 from kschedlearn.scenarios.kubelet import KubeletSim, start_kubelet_sim
 from kschedlearn.scenarios.scenario import Action, Scenario
 from kschedlearn.scheduler.factory.plugins import copy_registry
-from kschedlearn.sim.gc_policy import no_collections
 from kschedlearn.simulation.controller_manager import apply_action, scale_problem, start_controller_manager
 from kschedlearn.observe import Observation, ReplicaHandles, attach
 from kschedlearn.observe.replica import observe_kube_scheduler
@@ -304,11 +303,10 @@ def build_world(
     client = new_for_server(api)
     # objects the loader already validated as 1.6's API server would are not validated twice
     api.validation = not scenario.objects_checked
-    with no_collections():  # the stored objects are all kept: a collection could only walk them
-        for obj in scenario.objects:
-            resource = RESOURCES_BY_KIND[type(obj).kind]
-            ns = "" if resource in CLUSTER_SCOPED else (obj.metadata.namespace or "default")
-            api.create(resource, ns, obj)
+    for obj in scenario.objects:
+        resource = RESOURCES_BY_KIND[type(obj).kind]
+        ns = "" if resource in CLUSTER_SCOPED else (obj.metadata.namespace or "default")
+        api.create(resource, ns, obj)
     api.validation = True
     builder = SnapshotBuilder(runtime=rt, capture_stacks=capture_stacks,
                               leader_candidates=tuple(r.name for r in scenario.schedulers))
