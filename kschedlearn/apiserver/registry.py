@@ -120,6 +120,9 @@ def default_pod(pod: Any) -> Any:
 #: id(spec) -> (spec, its defaulted form): replicas share one PodSpec value (the dump loader
 #: decodes each distinct spec once), and each is defaulted once; bounded, it keeps what it holds
 _DEFAULTED: dict[int, tuple[Any, Any]] = {}
+#: the bound: above a dump's distinct specs (one per node for bound replicas: 5,000 at 5,000
+#: nodes), or each pod's spec is defaulted into an object of its own and nothing is shared
+_DEFAULTED_MAX = 1 << 16
 
 
 def _defaulted_spec(spec: Any) -> Any:
@@ -142,7 +145,7 @@ def _defaulted_spec(spec: Any) -> Any:
     )
     if out == spec:
         out = spec
-    if len(_DEFAULTED) > 4096:
+    if len(_DEFAULTED) > _DEFAULTED_MAX:
         _DEFAULTED.clear()
     _DEFAULTED[id(spec)] = (spec, out)
     return out

@@ -31,7 +31,7 @@ from kschedlearn.client_go.tools.cache.delta_fifo import Deltas
 from kschedlearn.client_go.tools.cache.reflector import Reflector, type_name
 from kschedlearn.client_go.tools.cache.store import meta_namespace_key_func
 from kschedlearn.observe.observation import Observation
-from kschedlearn.observe.points import point
+from kschedlearn.observe.points import point, unrecorded
 from kschedlearn.observe.sharing import watch_queue
 from kschedlearn.observe.views import is_queue, object_key
 from kschedlearn.observe.wrap import Call, on_field, on_method, site_of
@@ -100,6 +100,12 @@ def _event_arriving(call: Call) -> None:
     if r.expected_type is not None and type(obj) is not r.expected_type:
         return
     try:
+        obj.metadata.resource_version
+    except AttributeError:
+        return
+    if unrecorded("reflector.watch_event"):
+        return
+    try:
         resource_version = obj.metadata.resource_version
     except AttributeError:
         return
@@ -149,6 +155,8 @@ def _pop_data(obj: Any) -> dict[str, Any]:
 
 
 def _processing(call: Call) -> None:
+    if unrecorded("controller.process_loop"):  # (a thinned history: an informer's first list)
+        return
     obj = call.args[0]
     point("controller.process_loop", f"pop {_describe(obj)}", _pop_data(obj), None, "calling")
 
@@ -170,6 +178,8 @@ def _observe_new_controller(call: Call) -> None:
 
 def _handler_point(kind: str) -> Any:
     def announce(call: Call) -> None:
+        if unrecorded(f"handler.{kind}"):
+            return
         obj = call.args[2] if kind == "OnUpdate" else call.args[1]
         key = object_key(obj)
         point(f"handler.{kind}", f"{kind} {key}", {"key": key}, getattr(ResourceEventHandlerFuncs,

@@ -33,6 +33,24 @@ def point(stage: str, message: str, data: dict[str, Any] | None, fn: Callable[..
     return emit(stage, message, data=data, observed=observed(fn, phase))
 
 
+def unrecorded(stage: str) -> bool:
+    """Whether an event of ``stage`` would not be recorded here (no tracer, or a thinned history
+    that does not keep the stage): a trace point then skips building its message and data, doing
+    only what :func:`point` would have done for it — forget the fast paths that ran since the last
+    trace point (:func:`observed`: the unrecorded event would have taken them)."""
+    g = current_goroutine()
+    if g is None:
+        return True  # emit() records nothing outside a goroutine unless given a runtime
+    rt = g.runtime
+    tracer = rt.tracer
+    if tracer is not None and tracer.wants(stage):
+        return False
+    observation = rt.observation
+    if observation is not None and observation.fast_paths_ran:
+        observation.fast_paths_ran.clear()
+    return True
+
+
 def observed(fn: Callable[..., Any] | None, phase: str = "returned") -> ObservedCall | None:
     """The event's :class:`ObservedCall`: the call it stands at, and the fast paths that ran in
     the mirror's place since the calling simulation's last trace point."""
@@ -53,4 +71,4 @@ def pod_key(pod: Any) -> str:
     return f"{pod.metadata.namespace}/{pod.metadata.name}"
 
 
-__all__ = ["callee", "observed", "pod_key", "point"]
+__all__ = ["callee", "observed", "pod_key", "point", "unrecorded"]

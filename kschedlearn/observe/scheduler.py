@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kschedlearn.observe import views
-from kschedlearn.observe.points import pod_key, point
+from kschedlearn.observe.points import pod_key, point, unrecorded
 from kschedlearn.observe.wrap import Call, on_field, on_method
 from kschedlearn.scheduler.factory.factory import Binder, ConfigFactory
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
@@ -67,6 +67,8 @@ Describe = Callable[..., Description]
 
 def _after(stage: str, describe: Describe, fn: Callable[..., Any]) -> Callable[[Call], None]:
     def announce(call: Call) -> None:
+        if unrecorded(stage):  # (e.g. the sorted assumed keys of every cleanupAssumedPods tick)
+            return
         message, data = describe(call.receiver, *call.args)
         point(stage, message, data, fn, "returned")
 
@@ -75,6 +77,8 @@ def _after(stage: str, describe: Describe, fn: Callable[..., Any]) -> Callable[[
 
 def _before(stage: str, describe: Describe, fn: Callable[..., Any]) -> Callable[[Call], None]:
     def announce(call: Call) -> None:
+        if unrecorded(stage):
+            return
         message, data = describe(call.receiver, *call.args)
         point(stage, message, data, fn, "calling")
 

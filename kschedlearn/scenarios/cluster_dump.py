@@ -39,11 +39,12 @@ import yaml
 from kschedlearn.api.errors import ManifestError
 from kschedlearn.api.v1.yaml_load import KINDS
 from kschedlearn.scenarios.dump_adapt import adapt_pod
-from kschedlearn.scenarios.dump_fields import NEW, UNMODELLED, classify, scheduling_note
+from kschedlearn.scenarios.dump_fields import NEW, UNMODELLED, classify, classify_field, scheduling_note
 from kschedlearn.scenarios.dump_report import (GO, NOT_IN_1_6, NOT_MODELLED, SCHEDULING, DumpReport, ReportBuilder,
                                                SkippedItem, ghost_finding)
 from kschedlearn.scenarios.scenario import ControllerManagerSpec, Scenario, ScenarioError, SchedulerSpec
 from kschedlearn.scenarios.validate import api_validation_error
+from kschedlearn.sim.gc_policy import no_collections
 
 #: modern apiVersions read as the 1.6 ones (same fields for what the scheduler reads)
 CONVERSIONS: dict[tuple[str, str], str] = {
@@ -153,10 +154,30 @@ class _SharedSpecs:
 
     def __init__(self) -> None:
         self.known: dict[str, Any] = {}
+        #: the same key -> ``classify_field`` of that spec (the import report's findings under it)
+        self.findings: dict[str, list[tuple[str, str]]] = {}
 
-    def decode(self, cls: Any, doc: dict[str, Any], where: str) -> Any:
+    @staticmethod
+    def key_of(doc: dict[str, Any]) -> str | None:
         spec = doc.get("spec")
-        key = repr(spec) if isinstance(spec, dict) else None
+        return repr(spec) if isinstance(spec, dict) else None
+
+    def classify(self, kind: str, doc: dict[str, Any], cls: Any, key: str | None) -> list[tuple[str, str]]:
+        """``classify(kind, doc, cls)``, the spec's part looked up by its key (see ``classify_field``)."""
+        if key is None:
+            return classify(kind, doc, cls)
+        found: dict[tuple[str, str], None] = {}
+        for field, value in doc.items():
+            if field == "spec":
+                part = self.findings.get(key)
+                if part is None:
+                    part = self.findings[key] = classify_field(kind, field, value, cls)
+            else:
+                part = classify_field(kind, field, value, cls)
+            found.update(dict.fromkeys(part))
+        return list(found)
+
+    def decode(self, cls: Any, doc: dict[str, Any], where: str, key: str | None) -> Any:
         shared = self.known.get(key) if key is not None else None
         if shared is None:
             obj = cls.from_dict(doc, path=where)
@@ -205,10 +226,13 @@ class _Reader:
 
     def _object(self, where: str, kind: str, doc: dict[str, Any], conversion: str, to: str) -> None:
         changes = []
+        spec_key = None
         if kind == "Pod":
             doc, changes = adapt_pod(doc)
+            spec_key = self.specs.key_of(doc)
         try:
-            obj = self.specs.decode(KINDS[kind], doc, where) if kind == "Pod" else KINDS[kind].from_dict(doc, path=where)
+            obj = (self.specs.decode(KINDS[kind], doc, where, spec_key) if kind == "Pod"
+                   else KINDS[kind].from_dict(doc, path=where))
         except ManifestError as err:
             self.skipped.append(SkippedItem(where, ": ".join(p for p in (err.obj, err.path, err.msg) if p)))
             return
@@ -228,11 +252,11 @@ class _Reader:
         key = ident[1] if ident is not None else f"{obj.metadata.namespace or 'default'}/{obj.metadata.generate_name}*"
         for change in changes:
             self.report.add(change.part, kind, change.field, key, change.action, change.why)
-        self._fields(kind, doc, key)
+        self._fields(kind, doc, key, spec_key)
         self.located.append((where, obj))
 
-    def _fields(self, kind: str, doc: dict[str, Any], key: str) -> None:
-        for category, path in classify(kind, doc, KINDS[kind]):
+    def _fields(self, kind: str, doc: dict[str, Any], key: str, spec_key: str | None = None) -> None:
+        for category, path in self.specs.classify(kind, doc, KINDS[kind], spec_key):
             if category == UNMODELLED:
                 self.report.add(NOT_MODELLED, kind, path, key)
             elif category == NEW:
@@ -299,12 +323,14 @@ def load_cluster_dump(text_or_path: str | os.PathLike[str], *, name: str = "",
     ownerReferences still name their controllers)."""
     text, source = _read(text_or_path)
     reader = _Reader(source, controllers)
-    for i, doc in enumerate(_documents(text, source), start=1):
-        if doc is None:
-            continue
-        for where, item in _items(f"{source}: document {i}", doc, 0):
-            reader.item(where, item)
-    return reader.finish(name)
+    # everything decoded here is kept: a cyclic collection could only walk it (sim/gc_policy.py)
+    with no_collections():
+        for i, doc in enumerate(_documents(text, source), start=1):
+            if doc is None:
+                continue
+            for where, item in _items(f"{source}: document {i}", doc, 0):
+                reader.item(where, item)
+        return reader.finish(name)
 
 
 def _is_file(text: str) -> bool:

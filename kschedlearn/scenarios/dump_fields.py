@@ -143,6 +143,20 @@ def classify(kind: str, doc: dict[str, Any], cls: type) -> list[tuple[str, str]]
     return list(out)
 
 
+def classify_field(kind: str, key: str, value: Any, cls: type) -> list[tuple[str, str]]:
+    """:func:`classify`'s findings under the object's top-level field ``key`` alone.
+
+    ``classify`` is these, field by field in the object's order, each finding kept once (every
+    path starts with its field's name), so a part shared by many objects — the one spec of a
+    dump's replicas — can be classified once (``cluster_dump._SharedSpecs``).
+    """
+    out: dict[tuple[str, str], None] = {}
+    if key not in _TOP:
+        _, fields = _go_fields(ROOT_TYPES[kind])
+        _walk_struct({key: value}, fields, _py_fields(cls), "", out, True)
+    return list(out)
+
+
 def _walk(value: Any, expr: str, py: Any, path: str, out: dict[tuple[str, str], None], modelled: bool) -> None:
     shape, inner = _go_fields(expr)
     if shape == "list":
@@ -181,4 +195,4 @@ def scheduling_note(kind: str, path: str) -> str:
     return next((note for pattern, note in _SCHEDULING if pattern.match(path)), "")
 
 
-__all__ = ["classify", "scheduling_note", "go_types", "NEW", "UNMODELLED", "ROOT_TYPES", "FIELDS_FILE"]
+__all__ = ["classify", "classify_field", "scheduling_note", "go_types", "NEW", "UNMODELLED", "ROOT_TYPES", "FIELDS_FILE"]

@@ -33,6 +33,8 @@ from typing import Any
 import attrs
 import greenlet
 
+from kschedlearn.sim.gc_policy import raise_young_threshold, restore_threshold
+
 
 class WouldBlockError(RuntimeError):
     """Raised when code outside any goroutine (the notebook, a test) would have to block."""
@@ -377,12 +379,18 @@ class Runtime:
         self._stop_when = stop_when
         hub = self._ensure_hub()
         hub.parent = self._driver
-        if self._paused is not None:
-            g, self._paused = self._paused, None
-            self.current, g.state = g, "running"
-            kind, payload = g.glet.switch()  # type: ignore[union-attr]
-        else:
-            kind, payload = hub.switch()
+        # fewer collections while goroutines run: a big world is millions of long-lived objects
+        # that each full collection would walk again (sim/gc_policy.py)
+        found = raise_young_threshold()
+        try:
+            if self._paused is not None:
+                g, self._paused = self._paused, None
+                self.current, g.state = g, "running"
+                kind, payload = g.glet.switch()  # type: ignore[union-attr]
+            else:
+                kind, payload = hub.switch()
+        finally:
+            restore_threshold(found)
         if kind == "pause":
             return payload
         if kind == "idle" and until is not None and self.now < until:

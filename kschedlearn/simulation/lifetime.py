@@ -11,6 +11,7 @@ and every fork, would stay in memory until the process exits. A world is closed
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -30,12 +31,16 @@ def new_world(sim: Simulation) -> World:
         from kschedlearn.scheduler.factory.plugins import copy_registry
 
         sim._registry = copy_registry()
+    from kschedlearn.sim.gc_policy import no_collections
     from kschedlearn.simulation.world import build_world
 
     close_abandoned()
-    world = build_world(sim.scenario, sim.seed, snapshots=sim.snapshots, snapshot_every=sim.snapshot_every,
-                        log_verbosity=sim.log_verbosity, registry=sim._registry, engine=sim.engine,
-                        record=sim.record)
+    # no collections while the world is filled: its objects are all kept, a collection could only
+    # walk them (150,000 pods: sim/gc_policy.py)
+    with no_collections():
+        world = build_world(sim.scenario, sim.seed, snapshots=sim.snapshots, snapshot_every=sim.snapshot_every,
+                            log_verbosity=sim.log_verbosity, registry=sim._registry, engine=sim.engine,
+                            record=sim.record)
     closing = weakref.finalize(sim, abandon, world.runtime)
     closing.atexit = False  # (at exit the process's memory goes anyway: no unwinding then)
     return world
@@ -43,12 +48,24 @@ def new_world(sim: Simulation) -> World:
 
 def abandon(runtime: Any) -> None:
     """Close a discarded world's runtime — at once from the main greenlet, else (a collection
-    that ran inside some goroutine) at the next :func:`close_abandoned`."""
+    that ran inside some goroutine, or inside an import) at the next :func:`close_abandoned`."""
     import greenlet
 
     _ABANDONED.append(runtime)
-    if greenlet.getcurrent().parent is None:
+    if greenlet.getcurrent().parent is None and not _importing(sys._getframe(1)):
         close_abandoned()
+
+
+def _importing(frame: Any) -> bool:
+    """Whether ``frame`` runs inside the import machinery: a collection can free a Simulation at
+    any allocation, an import's too, and unwinding its goroutines there runs their ``finally``
+    blocks, whose own imports would take the import system's per-thread lock bookkeeping inside
+    the one in progress (CPython 3.11: ``KeyError`` in ``_ModuleLock.acquire``)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib."):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def close_abandoned() -> None:

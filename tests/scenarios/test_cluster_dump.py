@@ -167,7 +167,8 @@ def test_what_the_report_says_of_a_pod_on_a_missing_node_is_what_1_6_does(anti_a
         assert dict(attempt.verdicts[0].predicates)["MatchInterPodAffinity"] == ("MatchInterPodAffinity",)
 def test_pods_with_the_same_spec_share_one_decoded_spec_and_load_as_before(monkeypatch, tmp_path):
     """The loader's spec sharing changes nothing a reader sees: the same objects (equal), the
-    same report; replicas with the same spec hold the very same PodSpec value."""
+    same report (the spec's findings are classified once per spec, too); replicas with the same
+    spec hold the very same PodSpec value."""
     import json as _json
 
     from kschedlearn.scenarios import cluster_dump
@@ -187,7 +188,9 @@ def test_pods_with_the_same_spec_share_one_decoded_spec_and_load_as_before(monke
     for path in (sample, dump):
         shared_scenario, shared_report = cluster_dump.load_cluster_dump(path)
         with monkeypatch.context() as m:
-            m.setattr(cluster_dump._SharedSpecs, "decode", lambda self, cls, doc, where: cls.from_dict(doc, path=where))
+            m.setattr(cluster_dump._SharedSpecs, "decode", lambda self, cls, doc, where, key: cls.from_dict(doc, path=where))
+            m.setattr(cluster_dump._SharedSpecs, "classify",
+                      lambda self, kind, doc, cls, key: cluster_dump.classify(kind, doc, cls))
             plain_scenario, plain_report = cluster_dump.load_cluster_dump(path)
         assert shared_scenario == plain_scenario
         assert shared_report == plain_report

@@ -1,0 +1,73 @@
+"""When CPython's cyclic garbage collector runs while a world is loaded and while it runs.
+
+Go: none — kschedlearn-only. Go's collector is concurrent; CPython's is generational and stops
+the program: a collection of the oldest generation walks *every* tracked object, and one is
+started whenever the objects promoted since the last one reach a quarter of that generation.
+A cluster replay keeps millions of long-lived objects (the API server's objects, the informers'
+stores, the scheduler cache, the trace) and keeps adding more, so with CPython's defaults the
+collector walked the whole heap again and again: at 1,000 nodes / 30,000 bound pods it took about
+a fifth of both the load and the run (``benchmarks/README.md``, 2026-12-02 "replay" section),
+for garbage that reference counting frees anyway (API objects are acyclic values).
+
+Two policies, each restoring what it found (a notebook's own settings are left as they were):
+
+- :func:`no_collections` while a dump is decoded and its world filled: the collector is off —
+  everything made then is kept, so a collection could only walk it; cyclic garbage made
+  meanwhile is collected at the next collection after.
+- :func:`young_threshold` while a runtime runs (``Runtime.run``): the youngest generation's
+  threshold is raised from CPython's 700 to :data:`YOUNG`, so collections of every generation
+  start about 70 times less often; each young one frees the same garbage a little later.
+
+Neither changes what a simulation does: collections only free unreachable objects, and the
+simulation never depends on when (``tests/sim/test_gc_policy.py``).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+#: the youngest generation's threshold while a runtime runs (CPython's default is 700)
+YOUNG = 50_000
+
+
+@contextmanager
+def no_collections() -> Iterator[None]:
+    """No cyclic collection inside the block (the collector is re-enabled after it if it was on)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def raise_young_threshold() -> tuple[int, int, int] | None:
+    """Raise the youngest generation's threshold to :data:`YOUNG`; the thresholds to restore with
+    :func:`restore_threshold` (None when they were already at least that: nothing to restore)."""
+    found = gc.get_threshold()
+    if found[0] == 0 or found[0] >= YOUNG:  # 0: the caller turned automatic collection off
+        return None
+    gc.set_threshold(YOUNG, found[1], found[2])
+    return found
+
+
+def restore_threshold(found: tuple[int, int, int] | None) -> None:
+    """Undo :func:`raise_young_threshold` — unless something changed the thresholds since."""
+    if found is not None and gc.get_threshold() == (YOUNG, found[1], found[2]):
+        gc.set_threshold(*found)
+
+
+@contextmanager
+def young_threshold() -> Iterator[None]:
+    """The youngest generation's threshold at :data:`YOUNG` inside the block."""
+    found = raise_young_threshold()
+    try:
+        yield
+    finally:
+        restore_threshold(found)
+
+
+__all__ = ["YOUNG", "no_collections", "raise_young_threshold", "restore_threshold", "young_threshold"]
