@@ -25,7 +25,7 @@ Rules checked (each test's docstring restates its own rule):
    ``kschedlearn/cli.py`` and ``__main__.py`` modules); no ``__getattr__``/``__getattribute__``
    and no metaclasses anywhere in ``kschedlearn/`` (one exception: the PEP 562 lazy import of
    ``Simulation`` in ``kschedlearn/__init__.py``, so mirrored packages load without the
-   simulation world); no module over 400 lines except the
+   simulation world); no module over ``MAX_LINES`` (600) lines except the
    allow-listed ones in ``LONG_MODULES`` (each with its Go twin and a ceiling).
 6. Determinism. No wall-clock calls (``time.time``, ``time.monotonic``, ``time.perf_counter``,
    ``time.sleep``, ``datetime.now``/``utcnow``/``today``) in the mirrored packages outside
@@ -434,7 +434,11 @@ def test_no_getattr_magic_or_metaclasses(path: Path) -> None:
     assert not problems, f"{_rel(path)}: " + "; ".join(problems)
 
 
-MAX_LINES = 400
+#: A tripwire for a module that has grown past one meaning, not a size to split to: modules are
+#: split by meaning (a mirrored one follows its Go file), never to fit a line count. 600 lines
+#: holds one cohesive kschedlearn-only part (the trace's recorder, the snapshot builder, the
+#: observation indexes: 417–502 lines each, 2026-12-02); past it, look for the second meaning.
+MAX_LINES = 600
 
 # Modules allowed past MAX_LINES: path -> (Go twin, its approximate length, ceiling for ours).
 # The Python twin may be longer than the Go file where the docstrings that name every Go
@@ -453,9 +457,6 @@ LONG_MODULES: dict[str, tuple[str, int, int]] = {
     "kschedlearn/client_go/tools/cache/reflector.py": ("client-go/tools/cache/reflector.go", 420, 500),
     "kschedlearn/api/v1/pod.py": ("pkg/api/v1/types.go (Pod part of a 4,600-line file)", 4600, 500),
     "kschedlearn/api/v1/codec.py": ("none: stands in for apimachinery's JSON/YAML serializer", 0, 500),
-    "kschedlearn/sim/runtime.py": ("none (kschedlearn-only runtime hub, §4)", 0, 480),
-    "kschedlearn/apiserver/server.py": ("none (kschedlearn-only embedded API server, §5)", 0, 520),
-    "kschedlearn/trace/snapshot.py": ("none (kschedlearn-only snapshot model, §6)", 0, 480),
     # the 1.6 controllers (issue 24): each file follows its Go twin
     "kschedlearn/controller/controller_utils.py": ("pkg/controller/controller_utils.go", 962, 760),
     "kschedlearn/controller/daemon/daemoncontroller.py": ("pkg/controller/daemon/daemoncontroller.go", 1040, 840),
@@ -477,7 +478,7 @@ def _line_count(path: Path) -> int:
 
 @pytest.mark.parametrize("path", ALL)
 def test_module_length(path: Path) -> None:
-    """No module over 400 lines, except allow-listed long Go twins (each under its ceiling)."""
+    """No module over MAX_LINES, except allow-listed long Go twins (each under its ceiling)."""
     n = _line_count(path)
     rel = _rel(path)
     if rel in LONG_MODULES:
