@@ -27,9 +27,9 @@ from typing import Any
 import attrs
 
 from kschedlearn.observe.sharing import watch_of
-from kschedlearn.observe.views import cache_state, queue_state
+from kschedlearn.observe.views import cache_state, node_debug_state, queue_state
 from kschedlearn.observe.wrap import Call
-from kschedlearn.trace.cache_view import CacheDebugState, NodeDebugState, PodDebugState, ResourceSnapshot
+from kschedlearn.trace.cache_view import CacheDebugState, NodeDebugState, PodDebugState
 from kschedlearn.trace.chunks import LineChunks, OrderedChunks
 from kschedlearn.trace.snapshot import QueueItemView, QueueView, _item_view
 
@@ -216,16 +216,7 @@ def _node_view(name: str, info: Any, old: NodeDebugState | None,
         keys = tuple(get_pod_key(p) for p in pods)
     if memo is not None:
         memo[name] = (info, list(pods), keys)
-    view = NodeDebugState(
-        name=name,
-        has_node=info.node() is not None,
-        requested=ResourceSnapshot.of(info.requested_resource()),
-        nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
-        allocatable=ResourceSnapshot.of(info.allocatable_resource()),
-        allowed_pod_number=info.allowed_pod_number(),
-        pods=keys,
-        generation=info.generation,
-    )
+    view = node_debug_state(name, info, keys)
     return old if old is not None and old == view else view
 
 

@@ -197,6 +197,21 @@ def config_factory_state(factory: Any) -> dict[str, Any]:
     }
 
 
+def node_debug_state(name: str, info: Any, pods: tuple[str, ...]) -> NodeDebugState:
+    """The debug view of one NodeInfo, its pods' keys given (the full rebuild lists them, the
+    cache index of ``observe/indexes.py`` extends the previous list)."""
+    return NodeDebugState(
+        name=name,
+        has_node=info.node() is not None,
+        requested=ResourceSnapshot.of(info.requested_resource()),
+        nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
+        allocatable=ResourceSnapshot.of(info.allocatable_resource()),
+        allowed_pod_number=info.allowed_pod_number(),
+        pods=pods,
+        generation=info.generation,
+    )
+
+
 def cache_ttl(cache: Any) -> float:
     """How long a bound assumed pod may wait for its confirmation (the factory's 30 s)."""
     return cache._ttl
@@ -229,16 +244,7 @@ class _CacheMemo:
             return known[2]
         from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
 
-        view = NodeDebugState(
-            name=name,
-            has_node=info.node() is not None,
-            requested=ResourceSnapshot.of(info.requested_resource()),
-            nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
-            allocatable=ResourceSnapshot.of(info.allocatable_resource()),
-            allowed_pod_number=info.allowed_pod_number(),
-            pods=tuple(get_pod_key(p) for p in info.pods()),
-            generation=info.generation,
-        )
+        view = node_debug_state(name, info, tuple(get_pod_key(p) for p in info.pods()))
         self.nodes[name] = (info, info.generation, view)
         return view
 
