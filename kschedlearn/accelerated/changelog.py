@@ -13,8 +13,9 @@ pods with (anti-)affinity terms, and the names whose ``NodeInfo`` has no node ob
 
 from __future__ import annotations
 
-from operator import attrgetter, is_, itemgetter
 from typing import Any, Iterable
+
+from kschedlearn.observe.wrap import MirrorMethods
 
 #: compact the log when it grows past this many entries beyond the map's size
 _SLACK = 4096
@@ -158,49 +159,12 @@ def track_cache(cache: Any) -> CacheChanges | None:
     return changes
 
 
-def mirror_function(cls: type, name: str, module: str, qualname: str) -> bool:
-    """Whether ``cls.name`` is the mirror's own function (behind a process-wide probe or not),
-    not one an exercise swapped in."""
-    from kschedlearn.observe.wrap import is_probe
-
-    # ``inspect.getattr_static(cls, name)`` for a class attribute: the first class of the MRO
-    # whose own namespace holds the name (no descriptor is run). Asked for 17 methods before
-    # every pod's refresh, getattr_static's own checks were 13 % of the engine's time at 100 nodes.
-    fn = next((klass.__dict__[name] for klass in cls.__mro__ if name in klass.__dict__), None)
-    if is_probe(fn):
-        fn = fn.original
-    return getattr(fn, "__module__", None) == module and getattr(fn, "__qualname__", "") == qualname
-
-
-#: per cache class without a base class of its own: what its namespace held when every method
-#: was found to be the mirror's (the 17 objects, the probes among them, the function each probe ran)
-_VERIFIED: dict[type, tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = {}
-_METHODS_OF = itemgetter(*_MIRROR_METHODS)
-_ORIGINAL_OF = attrgetter("original")
+#: whether the cache's NodeInfo-changing methods are still the mirror's (remembered by identity)
+_CACHE_METHODS = MirrorMethods(_MIRROR_METHODS, _CACHE_MODULE, "SchedulerCache")
 
 
 def _mirror_methods(cache: Any) -> bool:
-    cls = type(cache)
-    # Asked before every pod: the full check below runs again only when one of the methods, or
-    # the function behind one of its probes, is another object than when it last passed (the
-    # comparison is by identity, at C speed: 17 getattr calls per pod were 2 % at 100 nodes).
-    try:
-        held = _METHODS_OF(cls.__dict__)
-    except KeyError:  # a method not defined by the class itself
-        held = None
-    verified = _VERIFIED.get(cls)
-    if (held is not None and verified is not None and cls.__bases__ == (object,)
-            and all(map(is_, held, verified[0])) and all(map(is_, map(_ORIGINAL_OF, verified[1]), verified[2]))):
-        return True
-    from kschedlearn.observe.wrap import is_probe
-
-    ok = all(mirror_function(cls, name, _CACHE_MODULE, f"SchedulerCache.{name}") for name in _MIRROR_METHODS)
-    if ok and held is not None and cls.__bases__ == (object,):
-        probes = tuple(fn for fn in held if is_probe(fn))
-        _VERIFIED[cls] = (held, probes, tuple(map(_ORIGINAL_OF, probes)))
-    else:
-        _VERIFIED.pop(cls, None)
-    return ok
+    return _CACHE_METHODS.check(type(cache))[0]
 
 
 def refresh(cache: Any, changes: CacheChanges | None, info_map: dict[str, Any]) -> None:

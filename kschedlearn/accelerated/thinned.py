@@ -25,7 +25,7 @@ ROWS = 20
 
 def mirror_select_host(scheduler: Any) -> bool:
     """Whether ``scheduler``'s selectHost is the mirror's (not an exercise's plug-in)."""
-    from kschedlearn.accelerated.changelog import mirror_function
+    from kschedlearn.observe.wrap import mirror_function
 
     return mirror_function(type(scheduler), "_select_host", mirror.__name__, "GenericScheduler._select_host")
 

@@ -19,7 +19,6 @@ makes the next view a rebuild from the live object.
 
 from __future__ import annotations
 
-import operator
 import weakref
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
@@ -28,7 +27,7 @@ import attrs
 
 from kschedlearn.observe.sharing import watch_of
 from kschedlearn.observe.views import cache_state, node_debug_state, queue_state
-from kschedlearn.observe.wrap import Call
+from kschedlearn.observe.wrap import Call, MirrorMethods
 from kschedlearn.trace.cache_view import CacheDebugState, NodeDebugState, PodDebugState
 from kschedlearn.trace.chunks import LineChunks, OrderedChunks
 from kschedlearn.trace.snapshot import QueueItemView, QueueView, _item_view
@@ -60,19 +59,13 @@ class Follower:
     touched: set[Hashable] = attrs.field(factory=set)
     flying: list[_Flight] = attrs.field(factory=list)
     lost: bool = True  # the first view builds from the live object
-    originals: tuple[Any, ...] = ()
-    owner: type | None = None
+    #: whether the object's class still has the mirror's methods (made at the first ask)
+    methods_check: MirrorMethods | None = None
     #: bumped at every call's entry and return and when Pop hands an item over (a queue's
     #: line moves only then, or by ghost keys leaving its front: its length tells)
     changes: int = 0
     #: the index of the views kept for this object (``CacheIndex`` / ``QueueIndex``)
     index: Any = None
-    getter: Callable[[Any], Any] = attrs.field(init=False)
-
-    @getter.default
-    def _getter(self) -> Callable[[Any], Any]:
-        return operator.itemgetter(*self.methods)
-
     def enter(self, name: str, call: Call) -> _Flight:
         try:
             keys = self.keys(call.receiver, name, call)
@@ -124,22 +117,15 @@ class Follower:
         return touched
 
     def mirror(self, obj: Any, module: str) -> bool:
-        """Whether ``obj``'s class still has the methods the key finder was written for: the
-        same objects as last time (a few dict lookups), else each the mirror's own function."""
-        cls = type(obj)
-        try:
-            if cls is self.owner and self.getter(vars(cls)) == self.originals:  # functions: compared by identity
-                return True
-        except KeyError:  # a method deleted from the class
-            return False
-        now = tuple(vars(cls).get(n) for n in self.methods)
-        from kschedlearn.accelerated.changelog import mirror_function
-
-        if all(mirror_function(cls, n, module, f"{cls.__name__}.{n}") for n in self.methods):
-            self.owner, self.originals = cls, now
-            self.lost = True  # the methods moved: rebuild once
-            return True
-        return False
+        """Whether ``obj``'s class still has the methods the key finder was written for (each the
+        mirror's own function, behind a probe or not); when that is found anew, the views are
+        rebuilt once (the methods moved)."""
+        if self.methods_check is None:
+            self.methods_check = MirrorMethods(self.methods, module)
+        ok, anew = self.methods_check.check(type(obj))
+        if ok and anew:
+            self.lost = True
+        return ok
 
 
 def _follower(obj: Any, keys: KeyFinder, methods: tuple[str, ...]) -> tuple[Any, Follower] | None:

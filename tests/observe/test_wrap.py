@@ -122,3 +122,27 @@ def test_import_kschedlearn_sim_does_not_import_the_scheduler() -> None:
     loaded = json.loads(out.stdout.splitlines()[-1])
     assert not [m for m in loaded if m.startswith(("kschedlearn.scheduler", "kschedlearn.observe",
                                                    "kschedlearn.trace", "kschedlearn.client_go"))]
+
+
+def test_mirror_methods_remembers_its_answer_until_a_method_or_a_probes_function_changes(monkeypatch) -> None:
+    # one answer for the accelerated engine's cache refresh and the snapshot indexes: a function
+    # swapped in the class, or behind a probe the class holds, is seen at the next ask
+    from kschedlearn.observe.wrap import MirrorMethods, behind_probe, global_probe, release
+    from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
+
+    check = MirrorMethods(("assume_pod", "forget_pod"), "kschedlearn.scheduler.schedulercache.cache")
+    assert check.check(SchedulerCache) == (True, True)
+    assert check.check(SchedulerCache) == (True, False)  # remembered
+    with monkeypatch.context() as patch:
+        patch.setattr(SchedulerCache, "assume_pod", lambda self, pod: None)
+        assert check.check(SchedulerCache) == (False, True)
+    assert check.check(SchedulerCache) == (True, True)
+    probe = global_probe(SchedulerCache, "forget_pod")
+    probe.users += 1
+    try:
+        assert check.check(SchedulerCache) == (True, True)  # the class now holds a probe
+        with behind_probe(probe, lambda self, pod: None):
+            assert check.check(SchedulerCache) == (False, True)
+        assert check.check(SchedulerCache) == (True, True)
+    finally:
+        release(probe)
