@@ -14,13 +14,16 @@ A kube-controller-manager's process gets :class:`ControllerManagerHandles` the s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import CodeType, FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from kschedlearn.observe.wrap import Around, Call, Hook, Hooks, global_probe, release_when_gone
 from kschedlearn.sim.runtime import Process, Runtime, current_goroutine
+
+H = TypeVar("H")
 
 #: a hook at a glog line: ``hook(call)``, where ``call.args`` is ``(format, *values)`` and
 #: ``call.caller`` the mirrored frame that logs
@@ -120,26 +123,23 @@ class Observation:
 
     def handles(self, process: Process | None = None) -> ReplicaHandles:
         """The handles of ``process``'s kube-scheduler (default: the calling goroutine's)."""
-        if process is None:
-            g = current_goroutine()
-            assert g is not None, "handles() without a process is asked from a goroutine"
-            process = g.process
-        found = self.replicas.get(process)
-        if found is None:
-            found = self.replicas[process] = ReplicaHandles()
-        return found
-
+        return _handles_of(self.replicas, ReplicaHandles, process, "handles()")
 
     def controller_manager(self, process: Process | None = None) -> ControllerManagerHandles:
         """The handles of ``process``'s kube-controller-manager (default: the calling goroutine's)."""
-        if process is None:
-            g = current_goroutine()
-            assert g is not None, "controller_manager() without a process is asked from a goroutine"
-            process = g.process
-        found = self.controller_managers.get(process)
-        if found is None:
-            found = self.controller_managers[process] = ControllerManagerHandles()
-        return found
+        return _handles_of(self.controller_managers, ControllerManagerHandles, process, "controller_manager()")
+
+
+def _handles_of(table: dict[Process, H], make: Callable[[], H], process: Process | None, asked: str) -> H:
+    """``table``'s entry for ``process`` (default: the calling goroutine's), made on first ask."""
+    if process is None:
+        g = current_goroutine()
+        assert g is not None, f"{asked} without a process is asked from a goroutine"
+        process = g.process
+    found = table.get(process)
+    if found is None:
+        found = table[process] = make()
+    return found
 
 
 def attach(runtime: Runtime) -> Observation:
