@@ -95,10 +95,7 @@ class Goroutine:
     @state.setter
     def state(self, value: str) -> None:
         self._state = value
-        rt = self.runtime
-        rt.version += 1  # see Runtime.version
-        for log in rt.goroutine_logs:
-            log[self.gid] = self
+        self.runtime.changed(self)
 
     @property
     def waiting_on(self) -> str:
@@ -107,10 +104,7 @@ class Goroutine:
     @waiting_on.setter
     def waiting_on(self, value: str) -> None:
         self._waiting_on = value
-        rt = self.runtime
-        rt.version += 1
-        for log in rt.goroutine_logs:
-            log[self.gid] = self
+        self.runtime.changed(self)
 
     @property
     def alive(self) -> bool:
@@ -211,9 +205,7 @@ class Runtime:
         g.glet.goroutine = g
         process.goroutines.append(g)
         self.goroutines.append(g)
-        self.version += 1
-        for log in self.goroutine_logs:
-            log[g.gid] = g
+        self.changed(g)
         if g.gid % 512 == 0:  # forget finished goroutines now and then (keeps lists short)
             self.goroutines = [x for x in self.goroutines if x.alive]
             for p in self.processes:
@@ -418,6 +410,13 @@ class Runtime:
     def paused(self) -> Goroutine | None:
         """The goroutine stopped at a trace point, if any."""
         return self._paused
+
+    def changed(self, g: Goroutine) -> None:
+        """``g`` started, or its state or waiting_on changed: bump :attr:`version` and note it in
+        every goroutine log."""
+        self.version += 1
+        for log in self.goroutine_logs:
+            log[g.gid] = g
 
     def close(self) -> None:
         """Unwind every goroutine still suspended and the hub; afterwards nothing runs
