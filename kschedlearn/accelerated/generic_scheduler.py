@@ -224,7 +224,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     trace.step("Selecting host")
                     return fastpath.select_host(self, totals, names)
             trace.step("Selecting host")
-            return self._select_host(priority_list)
+            return traced.select_host(self, priority_list, fastpath.select_host)  # (Totals: the engine's)
         finally:
             trace.log_if_long(0.1)
 
@@ -383,29 +383,29 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                                         tuple(getattr(c, "name", "") for c in configs))
         return memo[1], memo[2]
 
-    def _report_priorities(self, pod: Any, nodes: list[Any], score_columns: list[list[int]],
-                           totals: list[int], names: list[str] | None = None) -> list[HostPriority]:
+    def _report_priorities(self, pod: Any, nodes: list[Any], score_columns: list[list[int]], totals: list[int],
+                           names: list[str] | None = None) -> list[HostPriority] | traced.Totals:
         """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns
-        (``names``: the nodes' names, when known; ``totals`` is the caller's own list)."""
-        configs = self.prioritizers
-        if names is None:
-            names = [node.metadata.name for node in nodes]
-        # the shared HostPriority of each (name, total), looked up in C; the few new ones made
-        # (a HostPriority is always true: no __bool__ or __len__)
-        result = list(map(self.spread_counts.host_priorities.get, zip(names, totals)))
-        if not all(result):
-            shared = self.spread_counts.host_priority
-            for i in compress(range(len(result)), map(operator.is_, result, repeat(None))):
-                result[i] = shared(names[i], totals[i])
+        (``names``: the nodes' names when known — then, unless V(10) is on, the result is the
+        names and totals, for ``traced.select_host``; ``totals`` is the caller's own list)."""
+        configs, kept = self.prioritizers, tuple(totals)  # (the event's and selectHost's totals)
+        result: list[Any] | traced.Totals = traced.Totals(names, kept) if names is not None else []
+        if names is None or glog.v(10):  # (a HostPriority is always true: no __bool__ or __len__)
+            names = [node.metadata.name for node in nodes] if names is None else names
+            # the shared HostPriority of each (name, total), looked up in C; the few new ones made
+            result = list(map(self.spread_counts.host_priorities.get, zip(names, totals)))
+            if not all(result):
+                for i in compress(range(len(result)), map(operator.is_, result, repeat(None))):
+                    result[i] = self.spread_counts.host_priority(names[i], totals[i])
         if glog.v(10):
-            for hp in result:
+            for hp in result:  # type: ignore[union-attr]
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
         # the event's data is built when it is first read (traced.emit_later), from what stays
         # as it is now: the names (a list that is replaced, never changed) and copies of the rest
         # (a view's columns are changed in place for the next pod). Tuples of numbers: the
         # collector stops tracking them, where a kept list is walked by every full collection
         traced.emit_later("schedule.priorities", f"scored {len(nodes)} node(s)", _ENGINE, _priorities_data,
-                          traced.pod_key(pod), names, tuple(totals), tuple(map(tuple, score_columns)),
+                          traced.pod_key(pod), names, kept, tuple(map(tuple, score_columns)),
                           *self._weights_and_names(configs))
         return result
 

@@ -33,7 +33,7 @@ import attrs
 from kschedlearn.observe.points import callee, observed
 from kschedlearn.observe.recorders import (
     NO_REASONS, Recorders, ScoreColumn, all_pass, cached, extender_scores, shared, shared_lists)
-from kschedlearn.observe.wrap import Call, on_method
+from kschedlearn.observe.wrap import Call, _MethodProbe, is_probe, mirror_function, on_method
 from kschedlearn.scheduler.core import generic_scheduler as gs
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import ObservedCall, emit, register_stage
@@ -412,19 +412,102 @@ class _Attempt:
     pod: Any = None
 
 
+@attrs.define(eq=False)
+class _AnnounceSelectHost:
+    """The ``after`` hook of ``selectHost``: its return is announced (``selectHost``), for the pod
+    ``Schedule`` remembered. A class, so that :func:`select_host` knows it among hooks."""
+
+    attempt: _Attempt
+    observed: ObservedCall
+
+    def __call__(self, call: Call) -> None:
+        emit_select_host(self.attempt.pod, call.args[0], call.receiver.last_node_index - 1, call.result,
+                         self.observed)
+
+
 def observe_algorithm(algorithm: Any) -> Any:
     """Attach ``selectHost`` to one ``GenericScheduler`` (or accelerated) instance: ``Schedule``
     remembers the pod, ``selectHost``'s return is announced."""
     attempt = _Attempt()
-    after_select_host = callee(gs.GenericScheduler._select_host, "returned")
 
     def remember(call: Call) -> None:
         attempt.pod = call.args[0]
 
-    def announce(call: Call) -> None:
-        emit_select_host(attempt.pod, call.args[0], call.receiver.last_node_index - 1, call.result,
-                         after_select_host)
-
     on_method(algorithm, "schedule", before=remember)
-    on_method(algorithm, "_select_host", after=announce)
+    on_method(algorithm, "_select_host", after=_AnnounceSelectHost(attempt, _AFTER_SELECT_HOST))
     return algorithm
+
+
+_AFTER_SELECT_HOST = callee(gs.GenericScheduler._select_host, "returned")
+
+
+# -- the accelerated engine's selectHost from its totals -------------------------------------
+
+@attrs.frozen
+class Totals:
+    """What the accelerated engine hands :func:`select_host` instead of the HostPriority list:
+    the nodes' names (a list the engine replaces, never changes) and their totals (a tuple)."""
+
+    names: list[str]
+    totals: tuple[int, ...]
+
+
+#: scheduler class -> (its ``_select_host`` attribute, the function behind it if a probe, whether
+#: that is the mirror's own): looked up again only when either is another object
+_MIRROR_SELECT_HOST: dict[type, tuple[Any, Any, bool]] = {}
+
+
+def _mirror_select_host(cls: type) -> bool:
+    """Whether ``cls``'s selectHost is the mirror's own (not an exercise's plug-in)."""
+    fn = cls._select_host  # type: ignore[attr-defined]
+    behind = fn.original if is_probe(fn) else fn
+    known = _MIRROR_SELECT_HOST.get(cls)
+    if known is None or known[0] is not fn or known[1] is not behind:
+        known = _MIRROR_SELECT_HOST[cls] = (fn, behind, mirror_function(
+            cls, "_select_host", gs.__name__, "GenericScheduler._select_host"))
+    return known[2]
+
+
+def select_host(scheduler: Any, priority_list: list[Any] | Totals,
+                pick: Callable[[Any, tuple[int, ...], list[str]], str]) -> str:
+    """``scheduler._select_host(priority_list)``, as the accelerated engine calls it. Given
+    :class:`Totals`, the host is ``pick(scheduler, totals, names)`` — the engine's selectHost, the
+    mirror's choice without sorting every node — and the ``selectHost`` event is the one the probe
+    of :func:`observe_algorithm` records after the mirror's call, from the same place (this
+    module's frames are not in a stack: the engine's line calling this one ends it), its ranking
+    built when read. The mirror's method runs instead (on the HostPriority list the engine's
+    ``_report_priorities`` would have made) when it is not the mirror's own — an exercise's
+    plug-in — or when the instance carries other hooks on it than that probe's."""
+    if type(priority_list) is not Totals:
+        return scheduler._select_host(priority_list)  # type: ignore[no-any-return]
+    names, totals = priority_list.names, priority_list.totals
+    probe = vars(scheduler).get("_select_host")
+    announce = None
+    if probe is not None:
+        hooks = probe.hooks if type(probe) is _MethodProbe else None
+        if (hooks is not None and not hooks.before and not hooks.around and len(hooks.after) == 1
+                and hooks.after[0][0] is None and type(hooks.after[0][1]) is _AnnounceSelectHost):
+            announce = hooks.after[0][1]
+    if (probe is not None and announce is None) or not _mirror_select_host(type(scheduler)):
+        host_priority = scheduler.spread_counts.host_priority
+        return scheduler._select_host([host_priority(n, t) for n, t in zip(names, totals)])  # type: ignore[no-any-return]
+    host = pick(scheduler, totals, names)
+    if announce is not None:
+        pod = announce.attempt.pod
+        emit_later("selectHost", f"selected {host}", announce.observed, _select_host_data_of_totals,
+                   pod_key(pod) if pod is not None else "", names, totals, scheduler.last_node_index - 1, host)
+    return host
+
+
+def _select_host_data_of_totals(key: str, names: list[str], totals: tuple[int, ...], last_node_index: int,
+                                host: str) -> dict[str, Any]:
+    """:func:`_select_host_data` of the HostPriority list of ``names`` and ``totals``."""
+    ranked = sorted(zip(totals, names), reverse=True)  # (names are unique: score, then host, descending)
+    best = ranked[0][0]
+    return {
+        "pod": key,
+        "ranked": [(host_, score) for score, host_ in ranked],
+        "ties": totals.count(best),
+        "last_node_index": last_node_index,
+        "host": host,
+    }
