@@ -73,10 +73,29 @@ def _lists() -> dict[Any, list[Any]] | None:
 def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | None = None,
                         names: list[str] | None = None) -> None:
     """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes`` (``names``:
-    their names, when the caller has them)."""
-    names = shared(_lists(), "nodes", node_names(nodes), str) if names is None else _shared_names(_lists(), names)
-    emit("schedule.start", "Computing predicates", data={"pod": pod_key(pod), "nodes": names},
-         observed=observed or _BEFORE_FIND_NODES_THAT_FIT)
+    their names, when the caller has them: a list it replaces, never changes). Its data is built
+    when the event is first read while nobody watches events as they come (``Tracer.record_later``)."""
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None or not tracer.wants("schedule.start"):
+        return
+    lists = shared_lists(tracer)
+    if names is None:
+        names, given = node_names(nodes), False
+    else:
+        given = True
+    observed = observed or _BEFORE_FIND_NODES_THAT_FIT
+    if not tracer.can_defer():
+        emit("schedule.start", "Computing predicates", data=_schedule_start_data(lists, pod, names, given),
+             observed=observed)
+        return
+    tracer.record_later(g.runtime, g, "schedule.start", "Computing predicates", _schedule_start_data,
+                        (lists, pod, names, given), observed)
+
+
+def _schedule_start_data(lists: dict[Any, Any], pod: Any, names: list[str], given: bool) -> dict[str, Any]:
+    """The data of ``schedule.start`` (``given``: ``names`` is the caller's own list, kept as it is)."""
+    return {"pod": pod_key(pod), "nodes": _shared_names(lists, names) if given else shared(lists, "nodes", names, str)}
 
 
 def _predicate_node_event(key: str, node_name: str, fits: bool,
@@ -168,13 +187,30 @@ def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: di
     failure reasons are objects the caller keeps from pod to pod — the accelerated engine's
     cached verdicts, whose reason strings it also keeps — so a node's strings are asked for again
     only when its reasons are other objects)."""
-    lists = _lists()
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None or not tracer.wants("schedule.predicates"):
+        return
+    lists = shared_lists(tracer)
     memo = _reasons_memo() if cached_reasons else None
+    observed = observed or _AFTER_FIND_NODES_THAT_FIT
+    if not tracer.can_defer():
+        emit("schedule.predicates", "Prioritizing",
+             data=_predicates_done_data(lists, memo, pod, filtered, failed_predicate_map, names), observed=observed)
+        return
+    # (built when read: the filtered list, the map and its reason lists are the caller's, not
+    # changed afterwards — the engine's and findNodesThatFit's own, made for this pod)
+    tracer.record_later(g.runtime, g, "schedule.predicates", "Prioritizing", _predicates_done_data,
+                        (lists, memo, pod, filtered, failed_predicate_map, names), observed)
+
+
+def _predicates_done_data(lists: dict[Any, Any], memo: dict[str, tuple[tuple[Any, ...], list[str]]] | None,
+                          pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
+                          names: list[str] | None) -> dict[str, Any]:
+    """The data of ``schedule.predicates``."""
     failed = {name: _reason_strings(lists, memo, name, reasons) for name, reasons in failed_predicate_map.items()}
     filtered_names = shared(lists, "nodes", node_names(filtered), str) if names is None else _shared_names(lists, names)
-    emit("schedule.predicates", "Prioritizing",
-         data={"pod": pod_key(pod), "filtered": filtered_names, "failed": failed},
-         observed=observed or _AFTER_FIND_NODES_THAT_FIT)
+    return {"pod": pod_key(pod), "filtered": filtered_names, "failed": failed}
 
 
 def emit_priorities(pod: Any, nodes: list[Any], score_columns: list[list[int]], configs: list[Any],

@@ -33,6 +33,21 @@ def point(stage: str, message: str, data: dict[str, Any] | None, fn: Callable[..
     return emit(stage, message, data=data, observed=observed(fn, phase))
 
 
+def point_later(stage: str, fn: Callable[..., Any] | None, phase: str,
+                describe: Callable[..., tuple[str, dict[str, Any]]], *args: Any) -> None:
+    """:func:`point` of ``describe(*args)``'s message and data — built when the event is first
+    read while nobody watches events as they are recorded (no breakpoint, listener or snapshot:
+    ``Tracer.record_described_later``), else now. ``args`` are what ``describe`` reads that
+    does not change afterwards (the live state it needs is read by the caller, now)."""
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    if tracer is None or not tracer.can_defer() or not tracer.wants(stage):
+        message, data = describe(*args)
+        point(stage, message, data, fn, phase)
+        return
+    tracer.record_described_later(g.runtime, g, stage, describe, args, observed(fn, phase))
+
+
 def unrecorded(stage: str) -> bool:
     """Whether an event of ``stage`` would not be recorded here (no tracer, or a thinned history
     that does not keep the stage): a trace point then skips building its message and data, doing
@@ -71,4 +86,4 @@ def pod_key(pod: Any) -> str:
     return f"{pod.metadata.namespace}/{pod.metadata.name}"
 
 
-__all__ = ["callee", "observed", "pod_key", "point", "unrecorded"]
+__all__ = ["callee", "observed", "pod_key", "point", "point_later", "unrecorded"]

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kschedlearn.observe import views
-from kschedlearn.observe.points import pod_key, point, unrecorded
+from kschedlearn.observe.points import pod_key, point, point_later, unrecorded
 from kschedlearn.observe.wrap import Call, on_field, on_method
 from kschedlearn.scheduler.factory.factory import Binder, ConfigFactory
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
@@ -85,18 +85,40 @@ def _before(stage: str, describe: Describe, fn: Callable[..., Any]) -> Callable[
     return announce
 
 
+#: what a trace point built when read keeps of its call: the call -> what its describe function
+#: reads, the live state read now (the cache's assumed keys, a pod's status) and immutable values
+Capture = Callable[[Call], tuple[Any, ...]]
+
+
+def _later(stage: str, capture: Capture, describe: Describe, fn: Callable[..., Any], phase: str) -> Callable[[Call], None]:
+    """:func:`_after` / :func:`_before` (``phase``) of ``describe(*capture(call))``, whose message
+    and data are built when the event is first read while nobody watches events as they come
+    (``point_later``): the hot trace points, once per pod."""
+
+    def announce(call: Call) -> None:
+        if unrecorded(stage):
+            return
+        point_later(stage, fn, phase, describe, *capture(call))
+
+    return announce
+
+
 # -- the scheduler cache -------------------------------------------------------------------
 
 def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
     """One describe function per observed cache method (``cache`` is the SchedulerCache)."""
 
     def assumed(cache: Any, pod: Any) -> Description:
-        data = {"pod": pod_key(pod), "node": pod.spec.node_name, "assumed": views.assumed_keys(cache),
-                "scheduler": scheduler_name}
+        return assumed_as(pod, views.assumed_keys(cache))
+
+    def assumed_as(pod: Any, assumed: list[str]) -> Description:
+        data = {"pod": pod_key(pod), "node": pod.spec.node_name, "assumed": assumed, "scheduler": scheduler_name}
         return f"assumed {pod_key(pod)} on {pod.spec.node_name}", data
 
     def binding_finished(cache: Any, pod: Any, now: float) -> Description:
-        deadline = now + views.cache_ttl(cache)
+        return binding_finished_at(pod, now + views.cache_ttl(cache))
+
+    def binding_finished_at(pod: Any, deadline: float) -> Description:
         return f"{pod_key(pod)} may expire at t={deadline:g}s", {
             "pod": pod_key(pod), "deadline": deadline, "scheduler": scheduler_name}
 
@@ -105,7 +127,9 @@ def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
             "pod": pod_key(pod), "assumed": views.assumed_keys(cache), "scheduler": scheduler_name}
 
     def adding(cache: Any, pod: Any) -> Description:
-        status = views.pod_status(cache, pod_key(pod))
+        return adding_as(pod, views.pod_status(cache, pod_key(pod)))
+
+    def adding_as(pod: Any, status: str) -> Description:
         if status == "assumed":
             what = "confirm the assumed pod"
         elif status == "unknown":
@@ -132,7 +156,23 @@ def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
 
     return {"assumed": assumed, "binding_finished": binding_finished, "forgotten": forgotten,
             "adding": adding, "updated": updated, "removed": removed, "sweeping": sweeping,
-            "expiring": expiring}
+            "expiring": expiring, "assumed_as": assumed_as, "binding_finished_at": binding_finished_at,
+            "adding_as": adding_as}
+
+
+# what the once-per-pod cache trace points read now (``_later``; the pods are frozen API objects)
+def _assumed_now(call: Call) -> tuple[Any, ...]:
+    return call.args[0], views.assumed_keys(call.receiver)  # (a fresh sorted list)
+
+
+def _deadline_now(call: Call) -> tuple[Any, ...]:
+    pod, now = call.args
+    return pod, now + views.cache_ttl(call.receiver)
+
+
+def _status_now(call: Call) -> tuple[Any, ...]:
+    pod = call.args[0]
+    return pod, views.pod_status(call.receiver, pod_key(pod))
 
 
 def observe_cache(cache: SchedulerCache, scheduler_name: str, *, assume: bool = True) -> SchedulerCache:
@@ -141,10 +181,11 @@ def observe_cache(cache: SchedulerCache, scheduler_name: str, *, assume: bool = 
     d = _cache_descriptions(scheduler_name)
     C = SchedulerCache
     if assume:
-        on_method(cache, "assume_pod", after=_after("assume", d["assumed"], C.assume_pod))
+        on_method(cache, "assume_pod", after=_later("assume", _assumed_now, d["assumed_as"], C.assume_pod, "returned"))
         on_method(cache, "forget_pod", after=_after("forgetPod", d["forgotten"], C.forget_pod))
-    on_method(cache, "_finish_binding", after=_after("finishBinding", d["binding_finished"], C._finish_binding))
-    on_method(cache, "add_pod", before=_before("cache.addPod", d["adding"], C.add_pod))
+    on_method(cache, "_finish_binding", after=_later("finishBinding", _deadline_now, d["binding_finished_at"],
+                                                     C._finish_binding, "returned"))
+    on_method(cache, "add_pod", before=_later("cache.addPod", _status_now, d["adding_as"], C.add_pod, "calling"))
     on_method(cache, "update_pod", after=_after("cache.updatePod", d["updated"], C.update_pod))
     on_method(cache, "remove_pod", after=_after("cache.removePod", d["removed"], C.remove_pod))
     on_method(cache, "_cleanup_assumed_pods", before=_before("cleanupAssumedPods", d["sweeping"],

@@ -324,6 +324,20 @@ class Tracer:
         self._tail.append(self._group(rt, g, stage, 1, build_data, args, observed, message))
         self._count += 1
 
+    def record_described_later(
+        self,
+        rt: Runtime,
+        g: Goroutine,
+        stage: str,
+        describe: Callable[..., tuple[str, dict[str, Any]]],
+        args: tuple[Any, ...],
+        observed: ObservedCall | None = None,
+    ) -> None:
+        """:meth:`record_group` of one event whose message and data are both built when it is
+        first read: ``emit(stage, *describe(*args), observed=observed)`` (same conditions)."""
+        self._tail.append(self._group(rt, g, stage, 1, _described, (describe, *args), observed, None))
+        self._count += 1
+
     def _group(self, rt: Runtime, g: Goroutine, stage: str, count: int, rows: Callable[..., Any],
                args: tuple[Any, ...], observed: ObservedCall | None, message: str | None) -> DeferredEvents:
         global _in_frame
@@ -458,6 +472,11 @@ class DeferredEvents:
         go_ref, why, stack, observed = self.go_ref, self.why, self.stack, self.observed
         return [TraceEvent(seq + i, time, goroutine, process, stage, go_ref, message, why, data or {}, stack, None, observed)
                 for i, (message, data) in enumerate(rows)]
+
+
+def _described(describe: Callable[..., tuple[str, dict[str, Any]]], *args: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The one row of :meth:`Tracer.record_described_later`'s event."""
+    return [describe(*args)]
 
 
 def in_frame_of(observed: ObservedCall) -> Frame:
