@@ -106,7 +106,7 @@ def find_nodes_that_fit(s: Any, pod: Any, key: str, nodes: list[Any], is_local: 
     else:
         filtered, failed = list(nodes), {}
     # (the view's name list is replaced, never changed, when the nodes change: the trace keeps it)
-    return filtered, failed, ((view.names, tuple(view.outcomes)) if tracing else None)
+    return filtered, failed, ((view.names, view.kept_outcomes()) if tracing else None)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -141,13 +141,13 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     cache_changes: Any = _UNKNOWN
     #: node-name lists a thinned trace's events reuse (thinned.py)
     thin_memo: thinned.Memo = attrs.field(factory=thinned.Memo)
-
     predicate_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     column_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     spread_views: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
     node_list_memo: NodeListMemo = attrs.field(factory=NodeListMemo)
-    #: (the priority configs, their weights, their names) of the last traced pod
+    #: (the priority configs, their weights, their names) of the last traced pod; its kept columns
     weights_memo: tuple[tuple[Any, ...], tuple[int, ...], tuple[str, ...]] | None = None
+    columns_memo: tuple[tuple[int, ...], ...] = ()
     selector_memo: SelectorMemo = attrs.field(factory=SelectorMemo)
     plans: Plans = attrs.field(factory=Plans)
 
@@ -192,7 +192,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     traced.emit_predicate_nodes(pod, *verdicts, _ENGINE)
                     if filtered_nodes:
                         traced.emit_predicates_done(pod, filtered_nodes, failed_predicate_map, _ENGINE,
-                                                    None if failed_predicate_map else names, cached_reasons=True)
+                                                    None if failed_predicate_map else names, True, names)
             if len(filtered_nodes) == 0:
                 raise mirror.FitError(pod, failed_predicate_map)
             trace.step("Prioritizing")
@@ -405,20 +405,36 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         # (a view's columns are changed in place for the next pod). Tuples of numbers: the
         # collector stops tracking them, where a kept list is walked by every full collection
         traced.emit_later("schedule.priorities", f"scored {len(nodes)} node(s)", _ENGINE, _priorities_data,
-                          traced.pod_key(pod), names, kept, tuple(map(tuple, score_columns)),
+                          pod, names, kept, self._kept_columns(score_columns),
                           *self._weights_and_names(configs))
         return result
+
+    def _kept_columns(self, score_columns: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+        """The score columns as tuples for a trace that keeps them: each the tuple kept for the
+        last pod while equal to it (constant columns, and columns no placement changed, are then
+        one tuple for every pod, not one per pod)."""
+        now = tuple(map(tuple, score_columns))
+        last = self.columns_memo
+        if len(last) == len(now):
+            now = tuple(map(_kept, last, now))
+        self.columns_memo = now
+        return now
+
+
+def _kept(last: tuple[int, ...], now: tuple[int, ...]) -> tuple[int, ...]:
+    return last if last == now else now
 
 
 def _same_configs(a: tuple[Any, ...], b: list[Any]) -> bool:
     return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
-def _priorities_data(key: str, nodes: list[str], totals: tuple[int, ...], scores: tuple[tuple[int, ...], ...],
+def _priorities_data(pod: Any, nodes: list[str], totals: tuple[int, ...], scores: tuple[tuple[int, ...], ...],
                      weights: tuple[int, ...], names: tuple[str, ...]) -> dict[str, Any]:
-    """The data of the engine's ``schedule.priorities`` event (the traced mirror's)."""
+    """The data of the engine's ``schedule.priorities`` event (the traced mirror's; ``pod``: a
+    frozen API object, named when read)."""
     return {
-        "pod": key,
+        "pod": traced.pod_key(pod),
         "nodes": list(nodes),
         "scores": [list(column) for column in scores],
         "weights": list(weights),

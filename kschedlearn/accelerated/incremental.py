@@ -101,6 +101,17 @@ class PredicateView(NodeView):
     outcomes: list[Any] = attrs.field(factory=list)
     flags: list[bool] = attrs.field(factory=list)
     failing: dict[int, tuple[Any, ...]] = attrs.field(factory=dict)
+    #: the outcomes last handed out as a tuple (:meth:`kept_outcomes`)
+    _kept: tuple[Any, ...] | None = None
+
+    def kept_outcomes(self) -> tuple[Any, ...]:
+        """The outcomes as a tuple, for a trace that keeps them: the tuple handed out last while
+        they are equal to it (after one placement usually all are: a trace recording every pod
+        then keeps one tuple, not one per pod)."""
+        now = tuple(self.outcomes)
+        if now != self._kept:  # (element by element, identity first: one node changed at most)
+            self._kept = now
+        return self._kept  # type: ignore[return-value]
 
     def reset(self, n: int) -> None:
         self.outcomes = [None] * n

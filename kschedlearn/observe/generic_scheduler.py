@@ -169,24 +169,29 @@ def emit_predicate_nodes(pod: Any, names: list[str], outcomes: Sequence[tuple[bo
             emit_predicate_node(pod, node_name, fits, verdicts, observed)
         return
     tracer.record_group(g.runtime, g, "schedule.predicate_node", len(names), _predicate_node_rows,
-                        (pod_key(pod), names, outcomes), observed)
+                        (pod, names, outcomes), observed)
 
 
-def _predicate_node_rows(key: str, names: list[str],
+def _predicate_node_rows(pod: Any, names: list[str],
                          outcomes: Sequence[tuple[bool, Any, dict[str, list[str]]]]) -> list[tuple[str, dict[str, Any]]]:
-    """The message and data of each deferred ``schedule.predicate_node`` event."""
+    """The message and data of each deferred ``schedule.predicate_node`` event (``pod``: a
+    frozen API object, named when read)."""
+    key = pod_key(pod)
     return [_predicate_node_event(key, node_name, fits, verdicts)
             for node_name, (fits, _, verdicts) in zip(names, outcomes)]
 
 
 def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
                          observed: ObservedCall | None = None, names: list[str] | None = None,
-                         cached_reasons: bool = False) -> None:
+                         cached_reasons: bool = False, checked: list[str] | None = None) -> None:
     """``schedule.predicates``: the nodes that fit go on to be scored; the failed ones' reasons
-    (``names``: the filtered nodes' names, when the caller has them; ``cached_reasons``: the
-    failure reasons are objects the caller keeps from pod to pod — the accelerated engine's
-    cached verdicts, whose reason strings it also keeps — so a node's strings are asked for again
-    only when its reasons are other objects)."""
+    (``names``: the filtered nodes' names, when the caller has them; ``checked``: else, when it
+    has them, the names of every node checked — the filtered ones are those not failed;
+    ``cached_reasons``: the failure reasons are objects the caller keeps from pod to pod — the
+    accelerated engine's cached verdicts, whose reason strings it also keeps — so a node's strings
+    are asked for again only when its reasons are other objects). Its data is built when the event
+    is first read while nobody watches events as they come (``Tracer.record_later``); the lists
+    and the map handed in are not changed afterwards (the engine's and findNodesThatFit's own)."""
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
     if tracer is None or not tracer.wants("schedule.predicates"):
@@ -194,22 +199,32 @@ def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: di
     lists = shared_lists(tracer)
     memo = _reasons_memo() if cached_reasons else None
     observed = observed or _AFTER_FIND_NODES_THAT_FIT
+    if names is not None:
+        how = "given"
+    elif checked is not None:
+        names, how = checked, "checked"
+    else:
+        names, how = node_names(filtered), "fresh"
+    args = (lists, memo, pod, names, how, failed_predicate_map)
     if not tracer.can_defer():
-        emit("schedule.predicates", "Prioritizing",
-             data=_predicates_done_data(lists, memo, pod, filtered, failed_predicate_map, names), observed=observed)
+        emit("schedule.predicates", "Prioritizing", data=_predicates_done_data(*args), observed=observed)
         return
-    # (built when read: the filtered list, the map and its reason lists are the caller's, not
-    # changed afterwards — the engine's and findNodesThatFit's own, made for this pod)
-    tracer.record_later(g.runtime, g, "schedule.predicates", "Prioritizing", _predicates_done_data,
-                        (lists, memo, pod, filtered, failed_predicate_map, names), observed)
+    tracer.record_later(g.runtime, g, "schedule.predicates", "Prioritizing", _predicates_done_data, args, observed)
 
 
 def _predicates_done_data(lists: dict[Any, Any], memo: dict[str, tuple[tuple[Any, ...], list[str]]] | None,
-                          pod: Any, filtered: list[Any], failed_predicate_map: dict[str, list[Any]],
-                          names: list[str] | None) -> dict[str, Any]:
-    """The data of ``schedule.predicates``."""
+                          pod: Any, names: list[str], how: str,
+                          failed_predicate_map: dict[str, list[Any]]) -> dict[str, Any]:
+    """The data of ``schedule.predicates`` (``how`` ``names`` name the filtered nodes: "given",
+    the caller's own list; "checked", every node checked, the failed ones among them; "fresh",
+    a list of their names made for this event)."""
     failed = {name: _reason_strings(lists, memo, name, reasons) for name, reasons in failed_predicate_map.items()}
-    filtered_names = shared(lists, "nodes", node_names(filtered), str) if names is None else _shared_names(lists, names)
+    if how == "given":
+        filtered_names = _shared_names(lists, names)
+    elif how == "checked":
+        filtered_names = shared(lists, "nodes", [name for name in names if name not in failed], str)
+    else:
+        filtered_names = shared(lists, "nodes", names, str)
     return {"pod": pod_key(pod), "filtered": filtered_names, "failed": failed}
 
 
@@ -529,19 +544,19 @@ def select_host(scheduler: Any, priority_list: list[Any] | Totals,
         return scheduler._select_host([host_priority(n, t) for n, t in zip(names, totals)])  # type: ignore[no-any-return]
     host = pick(scheduler, totals, names)
     if announce is not None:
-        pod = announce.attempt.pod
         emit_later("selectHost", f"selected {host}", announce.observed, _select_host_data_of_totals,
-                   pod_key(pod) if pod is not None else "", names, totals, scheduler.last_node_index - 1, host)
+                   announce.attempt.pod, names, totals, scheduler.last_node_index - 1, host)
     return host
 
 
-def _select_host_data_of_totals(key: str, names: list[str], totals: tuple[int, ...], last_node_index: int,
+def _select_host_data_of_totals(pod: Any, names: list[str], totals: tuple[int, ...], last_node_index: int,
                                 host: str) -> dict[str, Any]:
-    """:func:`_select_host_data` of the HostPriority list of ``names`` and ``totals``."""
+    """:func:`_select_host_data` of the HostPriority list of ``names`` and ``totals`` (``pod``:
+    the pod ``Schedule`` was called for, a frozen API object, named when read)."""
     ranked = sorted(zip(totals, names), reverse=True)  # (names are unique: score, then host, descending)
     best = ranked[0][0]
     return {
-        "pod": key,
+        "pod": pod_key(pod) if pod is not None else "",
         "ranked": [(host_, score) for score, host_ in ranked],
         "ties": totals.count(best),
         "last_node_index": last_node_index,

@@ -96,8 +96,11 @@ class Hooks:
                 [h for s, h in self.after if s is None or s is code],
                 [h for s, h in self.around if s is None or s is code])
         _, before, after, around = known
-        if not before and not after and not around:
-            return call_through(*args, **kwargs)
+        if not before and not after:
+            if not around:
+                return call_through(*args, **kwargs)
+            if len(around) == 1:  # (what follows, without the Call no before / after hook reads)
+                return around[0](call_through, Call(receiver, args, {**kwargs}, caller))
         call = Call(receiver, args, kwargs, caller)
         for hook in before:
             hook(call)
