@@ -101,16 +101,21 @@ class PredicateView(NodeView):
     outcomes: list[Any] = attrs.field(factory=list)
     flags: list[bool] = attrs.field(factory=list)
     failing: dict[int, tuple[Any, ...]] = attrs.field(factory=dict)
-    #: the outcomes last handed out as a tuple (:meth:`kept_outcomes`)
+    #: the outcomes last handed out as a tuple (:meth:`kept_outcomes`), and the outcomes as they
+    #: were at the last call (equal to it; compared with the next by identity first)
     _kept: tuple[Any, ...] | None = None
+    _seen: tuple[Any, ...] | None = None
 
     def kept_outcomes(self) -> tuple[Any, ...]:
         """The outcomes as a tuple, for a trace that keeps them: the tuple handed out last while
         they are equal to it (after one placement usually all are: a trace recording every pod
         then keeps one tuple, not one per pod)."""
         now = tuple(self.outcomes)
-        if now != self._kept:  # (element by element, identity first: one node changed at most)
+        # (against the last call's objects: element by element, identity first — one changed node
+        # compared by value, not every node whose outcome was recomputed since the kept tuple)
+        if now != self._seen:
             self._kept = now
+        self._seen = now
         return self._kept  # type: ignore[return-value]
 
     def reset(self, n: int) -> None:
