@@ -388,16 +388,16 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns
         (``names``: the nodes' names when known — then, unless V(10) is on, the result is the
         names and totals, for ``traced.select_host``; ``totals`` is the caller's own list)."""
-        configs, kept = self.prioritizers, tuple(totals)  # (the event's and selectHost's totals)
+        configs, kept, verbose = self.prioritizers, tuple(totals), bool(glog.v(10))  # (kept: the totals)
         result: list[Any] | traced.Totals = traced.Totals(names, kept) if names is not None else []
-        if names is None or glog.v(10):  # (a HostPriority is always true: no __bool__ or __len__)
+        if names is None or verbose:  # (a HostPriority is always true: no __bool__ or __len__)
             names = [node.metadata.name for node in nodes] if names is None else names
             # the shared HostPriority of each (name, total), looked up in C; the few new ones made
             result = list(map(self.spread_counts.host_priorities.get, zip(names, totals)))
             if not all(result):
                 for i in compress(range(len(result)), map(operator.is_, result, repeat(None))):
                     result[i] = self.spread_counts.host_priority(names[i], totals[i])
-        if glog.v(10):
+        if verbose:
             for hp in result:  # type: ignore[union-attr]
                 glog.v(10).infof("Host %s => Score %d", hp.host, hp.score)
         # the event's data is built when it is first read (traced.emit_later), from what stays

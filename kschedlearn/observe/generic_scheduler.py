@@ -77,7 +77,8 @@ def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | Non
     when the event is first read while nobody watches events as they come (``Tracer.record_later``)."""
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
-    if tracer is None or not tracer.wants("schedule.start"):
+    deferring = tracer.deferring("schedule.start") if tracer is not None else None
+    if deferring is None:
         return
     lists = shared_lists(tracer)
     if names is None:
@@ -85,7 +86,7 @@ def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | Non
     else:
         given = True
     observed = observed or _BEFORE_FIND_NODES_THAT_FIT
-    if not tracer.can_defer():
+    if not deferring:
         emit("schedule.start", "Computing predicates", data=_schedule_start_data(lists, pod, names, given),
              observed=observed)
         return
@@ -162,9 +163,10 @@ def emit_predicate_nodes(pod: Any, names: list[str], outcomes: Sequence[tuple[bo
     may be changed afterwards."""
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
-    if tracer is None or not names or not tracer.wants("schedule.predicate_node"):
+    deferring = tracer.deferring("schedule.predicate_node") if tracer is not None else None
+    if deferring is None or not names:
         return
-    if not tracer.can_defer():
+    if not deferring:
         for node_name, (fits, _, verdicts) in zip(names, outcomes):
             emit_predicate_node(pod, node_name, fits, verdicts, observed)
         return
@@ -194,7 +196,8 @@ def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: di
     and the map handed in are not changed afterwards (the engine's and findNodesThatFit's own)."""
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
-    if tracer is None or not tracer.wants("schedule.predicates"):
+    deferring = tracer.deferring("schedule.predicates") if tracer is not None else None
+    if deferring is None:
         return
     lists = shared_lists(tracer)
     memo = _reasons_memo() if cached_reasons else None
@@ -206,7 +209,7 @@ def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: di
     else:
         names, how = node_names(filtered), "fresh"
     args = (lists, memo, pod, names, how, failed_predicate_map)
-    if not tracer.can_defer():
+    if not deferring:
         emit("schedule.predicates", "Prioritizing", data=_predicates_done_data(*args), observed=observed)
         return
     tracer.record_later(g.runtime, g, "schedule.predicates", "Prioritizing", _predicates_done_data, args, observed)
@@ -289,9 +292,10 @@ def emit_later(stage: str, message: str, observed: ObservedCall | None,
     (copies of what does)."""
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
-    if tracer is None or not tracer.wants(stage):
+    deferring = tracer.deferring(stage) if tracer is not None else None
+    if deferring is None:
         return
-    if not tracer.can_defer():
+    if not deferring:
         emit(stage, message, data=build_data(*args), observed=observed)
         return
     tracer.record_later(g.runtime, g, stage, message, build_data, args, observed)
@@ -494,7 +498,7 @@ _AFTER_SELECT_HOST = callee(gs.GenericScheduler._select_host, "returned")
 
 # -- the accelerated engine's selectHost from its totals -------------------------------------
 
-@attrs.frozen
+@attrs.define(eq=False)
 class Totals:
     """What the accelerated engine hands :func:`select_host` instead of the HostPriority list:
     the nodes' names (a list the engine replaces, never changes) and their totals (a tuple)."""

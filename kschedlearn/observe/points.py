@@ -71,7 +71,12 @@ def observed(fn: Callable[..., Any] | None, phase: str = "returned") -> Observed
     the mirror's place since the calling simulation's last trace point."""
     described = callee(fn, phase) if fn is not None else None
     g = current_goroutine()
-    observation = g.runtime.observation if g is not None else None
+    return observed_in(g.runtime if g is not None else None, described)
+
+
+def observed_in(rt: Any, described: ObservedCall | None) -> ObservedCall | None:
+    """:func:`observed` on runtime ``rt`` of the call ``described`` (``callee(fn, phase)``)."""
+    observation = rt.observation if rt is not None else None
     if observation is None or not observation.fast_paths_ran:
         return described
     ran = tuple(dict.fromkeys(observation.fast_paths_ran))
@@ -86,4 +91,4 @@ def pod_key(pod: Any) -> str:
     return f"{pod.metadata.namespace}/{pod.metadata.name}"
 
 
-__all__ = ["callee", "observed", "pod_key", "point", "point_later", "unrecorded"]
+__all__ = ["callee", "observed", "observed_in", "pod_key", "point", "point_later", "unrecorded"]

@@ -26,7 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from kschedlearn.observe import views
-from kschedlearn.observe.points import pod_key, point, point_later, unrecorded
+from kschedlearn.observe.points import callee, observed_in, pod_key, point, point_later, unrecorded
+from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.observe.wrap import Call, on_field, on_method
 from kschedlearn.scheduler.factory.factory import Binder, ConfigFactory
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
@@ -95,10 +96,20 @@ def _later(stage: str, capture: Capture, describe: Describe, fn: Callable[..., A
     and data are built when the event is first read while nobody watches events as they come
     (``point_later``): the hot trace points, once per pod."""
 
+    described = callee(fn, phase)
+
     def announce(call: Call) -> None:
-        if unrecorded(stage):
+        # (unrecorded() then point_later(), with the goroutine and tracer looked up once)
+        g = current_goroutine()
+        if g is None:
             return
-        point_later(stage, fn, phase, describe, *capture(call))
+        rt = g.runtime
+        tracer = rt.tracer
+        if tracer is None or (tracer.keep is not None and stage not in tracer.keep) or not tracer.can_defer():
+            if not unrecorded(stage):
+                point_later(stage, fn, phase, describe, *capture(call))
+            return
+        tracer.record_described_later(rt, g, stage, describe, capture(call), observed_in(rt, described))
 
     return announce
 

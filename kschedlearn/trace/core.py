@@ -338,6 +338,13 @@ class Tracer:
         self._tail.append(self._group(rt, g, stage, 1, _described, (describe, *args), observed, None))
         self._count += 1
 
+    def deferring(self, stage: str) -> bool | None:
+        """For an event of ``stage``: None when it is not recorded (:meth:`wants`), else whether it
+        may be recorded deferred (:meth:`can_defer`) — the two questions in one call."""
+        if self.keep is not None and stage not in self.keep:
+            return None
+        return self.can_defer()
+
     def _group(self, rt: Runtime, g: Goroutine, stage: str, count: int, rows: Callable[..., Any],
                args: tuple[Any, ...], observed: ObservedCall | None, message: str | None) -> DeferredEvents:
         global _in_frame
