@@ -106,9 +106,11 @@ def _predicate_node_event(key: str, node_name: str, fits: bool,
     return message, {"pod": key, "node": node_name, "fits": fits, "predicates": verdicts}
 
 
-def _reasons_memo() -> dict[str, tuple[tuple[Any, ...], list[str]]] | None:
-    g = current_goroutine()
-    tracer = g.runtime.tracer if g is not None else None
+def _reasons_memo(tracer: Any = None) -> dict[str, tuple[tuple[Any, ...], list[str]]] | None:
+    """The tracer's memo of reason strings (``tracer``: the running goroutine's, when not given)."""
+    if tracer is None:
+        g = current_goroutine()
+        tracer = g.runtime.tracer if g is not None else None
     if tracer is None:
         return None
     memo = tracer.memo.get(_reasons_memo)
@@ -200,7 +202,7 @@ def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: di
     if deferring is None:
         return
     lists = shared_lists(tracer)
-    memo = _reasons_memo() if cached_reasons else None
+    memo = _reasons_memo(tracer) if cached_reasons else None
     observed = observed or _AFTER_FIND_NODES_THAT_FIT
     if names is not None:
         how = "given"

@@ -306,7 +306,9 @@ class Tracer:
         The caller checks :meth:`can_defer` and :meth:`wants` first (else it emits them one by
         one); ``rows(*args)`` must give the same answer whenever it is called (``args`` are not
         changed afterwards)."""
-        self._tail.append(self._group(rt, g, stage, count, rows, args, observed, None))
+        info = CATALOGUE.get(stage) or lookup_stage(stage)
+        self._tail.append(DeferredEvents(self._count, count, rt.now, g.name, g.process.name, stage, info.go_ref, info.why,
+                                         self._stack(observed) if self.capture_stacks else (), observed, rows, args))
         self._count += count
 
     def record_later(
@@ -321,7 +323,10 @@ class Tracer:
     ) -> None:
         """:meth:`record_group` of one event, ``emit(stage, message, data=build_data(*args),
         observed=observed)``, its data built when it is first read (same conditions)."""
-        self._tail.append(self._group(rt, g, stage, 1, build_data, args, observed, message))
+        info = CATALOGUE.get(stage) or lookup_stage(stage)
+        self._tail.append(DeferredEvents(self._count, 1, rt.now, g.name, g.process.name, stage, info.go_ref, info.why,
+                                         self._stack(observed) if self.capture_stacks else (), observed, build_data,
+                                         args, message))
         self._count += 1
 
     def record_described_later(
@@ -335,7 +340,10 @@ class Tracer:
     ) -> None:
         """:meth:`record_group` of one event whose message and data are both built when it is
         first read: ``emit(stage, *describe(*args), observed=observed)`` (same conditions)."""
-        self._tail.append(self._group(rt, g, stage, 1, _described, (describe, *args), observed, None))
+        info = CATALOGUE.get(stage) or lookup_stage(stage)
+        self._tail.append(DeferredEvents(self._count, 1, rt.now, g.name, g.process.name, stage, info.go_ref, info.why,
+                                         self._stack(observed) if self.capture_stacks else (), observed, _described,
+                                         (describe, *args)))
         self._count += 1
 
     def deferring(self, stage: str) -> bool | None:
@@ -345,22 +353,17 @@ class Tracer:
             return None
         return self.can_defer()
 
-    def _group(self, rt: Runtime, g: Goroutine, stage: str, count: int, rows: Callable[..., Any],
-               args: tuple[Any, ...], observed: ObservedCall | None, message: str | None) -> DeferredEvents:
+    @staticmethod
+    def _stack(observed: ObservedCall | None) -> tuple[Frame, ...]:
+        """The stack a deferred group keeps: what :meth:`record` captures for ``observed``."""
         global _in_frame
-        info = CATALOGUE.get(stage) or lookup_stage(stage)
-        stack: tuple[Frame, ...] = ()
-        if self.capture_stacks:
-            if observed is not None and observed.in_frame:
-                _in_frame = in_frame_of(observed)
-                try:
-                    stack = capture_stack()
-                finally:
-                    _in_frame = None
-            else:
-                stack = capture_stack()
-        return DeferredEvents(self._count, count, rt.now, g.name, g.process.name, stage, info.go_ref,
-                              info.why, stack, observed, rows, args, message)
+        if observed is not None and observed.in_frame:
+            _in_frame = in_frame_of(observed)
+            try:
+                return capture_stack()
+            finally:
+                _in_frame = None
+        return capture_stack()
 
     def wants(self, stage: str) -> bool:
         """Whether an event of ``stage`` would be recorded."""
