@@ -115,7 +115,8 @@ EMPTY: Chunks[Any] = Chunks(())
 
 def _same_or(previous: Chunks[T] | None, new: Chunks[T]) -> Chunks[T]:
     """``previous`` when it equals ``new`` (changed and back, or rebuilt): the same object."""
-    return previous if previous is not None and previous == new else new
+    # (lengths first: a sequence that grew or shrank, the common change, is not compared)
+    return previous if previous is not None and previous.length == new.length and previous == new else new
 
 
 @attrs.define(eq=False)

@@ -404,15 +404,26 @@ class SnapshotBuilder:
 
     def _queues(self) -> dict[str, QueueView]:
         out = {}
+        reuse = self._reuse
         for name, q in self.queues.items():
             state = q.debug_state()  # the same object while a watched queue stands still
             if state is not None:
                 kind = q.kind
-                # a source may give the view itself (kept from the queue's changes: observe/indexes.py)
-                build = (lambda: state) if isinstance(state, QueueView) else \
-                    (lambda: QueueView.of(state, kind, self._item_memo[name]))
-                out[name] = self._reuse["queue:" + name].get((kind, state), build)
-        return self._reuse["queues"].get(list(out.items()), lambda: out)
+                part = reuse["queue:" + name]
+                if isinstance(state, QueueView):
+                    # a source may give the view itself (kept from the queue's changes:
+                    # observe/indexes.py, the same object while equal): the last one while it
+                    # is, else it (or the last one, equal to it: another replica's queue)
+                    if not (part.filled and part.value is state):
+                        part.get((kind, state), lambda: state)
+                    out[name] = part.value
+                else:
+                    out[name] = part.get((kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
+        last = reuse["queues"]
+        if last.filled and len(last.value) == len(out) and all(  # type: ignore[arg-type]
+                view is last.value.get(name) for name, view in out.items()):  # type: ignore[union-attr]
+            return last.value  # type: ignore[return-value]
+        return last.get(list(out.items()), lambda: out)
 
     def _apiserver(self) -> ApiServerView | None:
         if self.api_objects is None:
@@ -446,6 +457,7 @@ class SnapshotBuilder:
         (thousands of bind goroutines wait for the client's rate limiter at cluster scale)."""
         rt = self.runtime
         log, index, views = self._goroutine_log, self._goroutine_index, self._goroutine_views
+        shared = self._goroutine_memo
         if log is None or index is None or not any(x is log for x in rt.goroutine_logs):
             log = self._goroutine_log = {}
             rt.goroutine_logs.append(log)
@@ -467,7 +479,13 @@ class SnapshotBuilder:
             if old is not None and (old.name, old.process, old.state, old.waiting_on) == (
                     g.name, g.process.name, g.state, g.waiting_on):
                 continue
-            view = views[g.gid] = GoroutineView(g.gid, g.name, g.process.name, g.state, g.waiting_on)
+            key = (g.gid, g.name, g.process.name, g.state, g.waiting_on)
+            view = shared.get(key)  # a goroutine goes round a few states: one view each
+            if view is None:
+                if len(shared) >= 1 << 16:
+                    shared.clear()
+                view = shared[key] = GoroutineView(*key)
+            views[g.gid] = view
             index.set(g.gid, view)
         return index.freeze()
 
