@@ -414,8 +414,8 @@ class SnapshotBuilder:
                     # a source may give the view itself (kept from the queue's changes:
                     # observe/indexes.py, the same object while equal): the last one while it
                     # is, else it (or the last one, equal to it: another replica's queue)
-                    if not (part.filled and part.value is state):
-                        part.get((kind, state), lambda: state)
+                    if not (part.filled and (part.value is state or part.value == state)):
+                        part.signature, part.value, part.filled = (kind, state), state, True
                     out[name] = part.value
                 else:
                     out[name] = part.get((kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
