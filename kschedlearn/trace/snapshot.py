@@ -292,6 +292,8 @@ class SnapshotBuilder:
     _goroutine_log: dict[int, Any] | None = attrs.field(default=None, init=False, repr=False)
     _goroutine_index: SortedChunks[int, GoroutineView] | None = attrs.field(default=None, init=False, repr=False)
     _goroutine_views: dict[int, GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
+    #: (the runtime's version, the goroutines part built at it) when ``incremental``
+    _goroutines_at: tuple[int, Any] | None = attrs.field(default=None, init=False, repr=False)
     _ended: list[int] = attrs.field(factory=list, init=False, repr=False)  # gids ended since the holders looked
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
     _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
@@ -439,7 +441,18 @@ class SnapshotBuilder:
     def _goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView] | None:
         """The goroutines alive now (finished ones are not shown); rebuilt when one changed."""
         rt = self.runtime
-        return None if rt is None else self._reuse["goroutines"].get(rt.version, self._build_goroutines)
+        if rt is None:
+            return None
+        if self.incremental:  # (the followed views are the last ones themselves while equal)
+            at = self._goroutines_at
+            if at is None or at[0] != rt.version:
+                index = self._goroutine_index
+                view: Any = self._followed_goroutines()
+                if at is not None and index is not self._goroutine_index and view == at[1]:
+                    view = at[1]  # a new index (the log was lost), equal: the last part itself
+                at = self._goroutines_at = (rt.version, view)
+            return at[1]
+        return self._reuse["goroutines"].get(rt.version, self._build_goroutines)
 
     def _build_goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView]:
         if self.incremental:
