@@ -73,7 +73,8 @@ class World:
     finished: bool = False
     controller_manager: Any = None  # the scenario's kube-controller-manager, if it runs one
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
-    _focused_memo: tuple[Any, Any, Any, Any] | None = None  # (version, revision, liveness: what it was read from; the focused replica)
+    #: (runtime version, storage revision, replicas' liveness: what it was read from; the focused replica)
+    _focused_memo: tuple[Any, Any, Any, Any] | None = None
 
     # -- running -------------------------------------------------------------------------
     def run(self, pause: Callable[[TraceEvent], bool] | None, until: float | None = None) -> TraceEvent | None:
