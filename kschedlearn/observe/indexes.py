@@ -103,15 +103,20 @@ class Follower:
         self.lost = True
         self.changes += 1
 
-    def take(self) -> set[Hashable] | None:
+    def take(self) -> set[Hashable] | frozenset[Hashable] | None:
         """The keys changed since the last take (None: rebuild), and forget them."""
-        touched, self.touched = self.touched, set()
+        touched = self.touched
+        if touched:
+            self.touched = set()
         if self.untracked:
             self.lost = False
             return None
         if self.lost or any(f.lost for f in self.flying):
             self.lost = False
             return None
+        if not self.flying:
+            return touched or _NOTHING  # (no new set per look when nothing was touched)
+        touched = set(touched)
         for flight in self.flying:
             touched |= flight.keys
         return touched
@@ -126,6 +131,9 @@ class Follower:
         if ok and anew:
             self.lost = True
         return ok
+
+
+_NOTHING: frozenset[Hashable] = frozenset()
 
 
 def _follower(obj: Any, keys: KeyFinder, methods: tuple[str, ...]) -> tuple[Any, Follower] | None:
@@ -203,7 +211,8 @@ def _node_view(name: str, info: Any, old: NodeDebugState | None,
     if memo is not None:
         memo[name] = (info, list(pods), keys)
     view = node_debug_state(name, info, keys)
-    return old if old is not None and old == view else view
+    # (a view of another generation differs in that field: no need to compare the rest)
+    return old if old is not None and old.generation == view.generation and old == view else view
 
 
 def _pod_view(assumed_pods: dict[str, bool]) -> Callable[[str, Any, PodDebugState | None], PodDebugState]:
@@ -230,7 +239,7 @@ class CacheIndex:
     def _node(self, name: str, info: Any, old: NodeDebugState | None) -> NodeDebugState:
         return _node_view(name, info, old, self.node_pods)
 
-    def view(self, cache: Any, touched: set[Hashable] | None) -> CacheDebugState:
+    def view(self, cache: Any, touched: set[Hashable] | frozenset[Hashable] | None) -> CacheDebugState:
         live_nodes, live_pods = cache._nodes, cache._pod_states
         if touched is None or live_nodes is not self.nodes_dict or live_pods is not self.pods_dict:
             self.reset(cache)
@@ -387,7 +396,19 @@ class QueueIndex:
         view = _item_view(key, item, self.kind)
         return old if old is not None and old == view else view
 
-    def view(self, queue: Any, touched: set[Hashable] | None, changes: int = -1) -> QueueView:
+    def quiet(self, queue: Any, follower: Follower) -> bool:
+        """Whether nothing :meth:`view` looks at moved since the last view: no watched call
+        entered, returned or handed an item over since (``follower.changes``), nothing is
+        pending, and the line has its length and ends (a popper blocked in Pop keeps the
+        watched queue "inside" a call, so a snapshot asks here at every event)."""
+        last, mark, line = self.last, self.line_mark, queue._queue
+        return (last is not None and follower.changes == mark[0] and not follower.touched
+                and not follower.lost and not follower.untracked and line is self.line_list
+                and queue._items is self.items_dict and len(line) == mark[1]
+                and (line[0] if line else None) is mark[2] and (line[-1] if line else None) is mark[3]
+                and not any(f.lost for f in follower.flying))
+
+    def view(self, queue: Any, touched: set[Hashable] | frozenset[Hashable] | None, changes: int = -1) -> QueueView:
         live = queue._items
         if touched is None or live is not self.items_dict:
             self.reset(queue)
@@ -444,6 +465,8 @@ def indexed_queue_view(queue: Any, kind: str, memo: dict[str, Any] | None = None
             index = follower.index
             if index is None or index.kind != kind:
                 index = follower.index = QUEUE_INDEX[queue] = QueueIndex(kind)
+            elif index.quiet(queue, follower):
+                return index.last  # type: ignore[return-value]
             return index.view(queue, follower.take(), follower.changes)
         follower.lost = True
     return QueueView.of(queue_state(queue), kind, memo)

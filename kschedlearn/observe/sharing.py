@@ -165,10 +165,29 @@ class Source:
     target: Callable[[], Any]
     build: Callable[[Any], Any]
     kind: str = ""
+    #: (the last target, its watch): asked at every snapshot, the same object nearly always
+    _watched: tuple[Any, _Watch] | None = attrs.field(default=None, init=False, repr=False)
 
     def debug_state(self) -> Any:
         obj = self.target()
-        return watched_state(obj, self.build) if obj is not None else None
+        if obj is None:
+            return None
+        known = self._watched
+        if known is not None and known[0] is obj:
+            w = known[1]
+        else:
+            found = _WATCHES.get(obj)
+            if found is None:  # not watched (yet): built every time
+                return self.build(obj)
+            w = found
+            self._watched = (obj, w)
+        # (watched_state, inlined)
+        if w.depth == 0 and w.seen == w.generation and w.last is not None:
+            return w.last
+        state = self.build(obj)
+        if w.depth == 0:
+            w.seen, w.last = w.generation, state
+        return state
 
 
 def queue_source(queue: Any) -> Source:

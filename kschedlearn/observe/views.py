@@ -200,12 +200,19 @@ def config_factory_state(factory: Any) -> dict[str, Any]:
 def node_debug_state(name: str, info: Any, pods: tuple[str, ...]) -> NodeDebugState:
     """The debug view of one NodeInfo, its pods' keys given (the full rebuild lists them, the
     cache index of ``observe/indexes.py`` extends the previous list)."""
+    # the live Resources when the NodeInfo has them (the getters' read-only views hold the same
+    # values, but a snapshot would be the first to ask for them after each change: three
+    # objects and their maps made per changed node and event, for nothing)
+    live = getattr(info, "_requested_resource", None), getattr(info, "_nonzero_request", None), \
+        getattr(info, "_allocatable_resource", None)
+    if live[0] is None or live[1] is None or live[2] is None:
+        live = info.requested_resource(), info.nonzero_request(), info.allocatable_resource()
     return NodeDebugState(
         name=name,
         has_node=info.node() is not None,
-        requested=ResourceSnapshot.of(info.requested_resource()),
-        nonzero_request=ResourceSnapshot.of(info.nonzero_request()),
-        allocatable=ResourceSnapshot.of(info.allocatable_resource()),
+        requested=ResourceSnapshot.of(live[0]),
+        nonzero_request=ResourceSnapshot.of(live[1]),
+        allocatable=ResourceSnapshot.of(live[2]),
         allowed_pod_number=info.allowed_pod_number(),
         pods=pods,
         generation=info.generation,

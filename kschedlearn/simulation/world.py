@@ -73,7 +73,8 @@ class World:
     finished: bool = False
     controller_manager: Any = None  # the scenario's kube-controller-manager, if it runs one
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
-    _focused_memo: tuple[Any, Any] | None = None  # (what it was read from, the focused replica)
+    #: (runtime version, storage revision, replicas' liveness: what it was read from; the focused replica)
+    _focused_memo: tuple[Any, Any, Any, Any] | None = None
 
     # -- running -------------------------------------------------------------------------
     def run(self, pause: Callable[[TraceEvent], bool] | None, until: float | None = None) -> TraceEvent | None:
@@ -179,13 +180,13 @@ class World:
 
         Asked once per part of every snapshot: kept while no goroutine, no stored object and no
         replica's process changed (what the answer is read from)."""
-        key = (self.runtime.version, self.api.storage.resource_version,
-               tuple(r.process.alive for r in self.replicas.values()))
+        version, revision = self.runtime.version, self.api.storage.resource_version
         memo = self._focused_memo
-        if memo is not None and memo[0] == key:
-            return memo[1]  # type: ignore[no-any-return]
+        if memo is not None and memo[0] == version and memo[1] == revision \
+                and memo[2] == [r.process.alive for r in self.replicas.values()]:
+            return memo[3]  # type: ignore[no-any-return]
         replica = self._focused()
-        self._focused_memo = (key, replica)
+        self._focused_memo = (version, revision, [r.process.alive for r in self.replicas.values()], replica)
         return replica
 
     def _focused(self) -> Replica | None:

@@ -35,8 +35,22 @@ class ResourceSnapshot:
 
     @classmethod
     def of(cls, r: Any) -> ResourceSnapshot:
-        """Freeze ``r`` (a ``schedulercache.Resource``)."""
-        return cls(r.milli_cpu, r.memory, r.nvidia_gpu, tuple(sorted(r.opaque_int_resources.items())))
+        """Freeze ``r`` (a ``schedulercache.Resource``): one shared value per distinct content
+        (at a snapshot per event a changed NodeInfo's view is made anew, its three resources
+        mostly seen before: sharing them spares the allocations and the collector's walks)."""
+        opaque = r.opaque_int_resources
+        key = (r.milli_cpu, r.memory, r.nvidia_gpu, tuple(sorted(opaque.items())) if opaque else ())
+        view = _RESOURCE_SNAPSHOTS.get(key)
+        if view is None:
+            if len(_RESOURCE_SNAPSHOTS) >= _RESOURCE_SNAPSHOTS_MAX:
+                _RESOURCE_SNAPSHOTS.clear()
+            view = _RESOURCE_SNAPSHOTS[key] = cls(*key)
+        return view
+
+
+#: ResourceSnapshot.of's shared values, by content (cleared when it grows past the bound)
+_RESOURCE_SNAPSHOTS: dict[tuple[Any, ...], ResourceSnapshot] = {}
+_RESOURCE_SNAPSHOTS_MAX = 1 << 16
 
 
 @attrs.frozen

@@ -115,7 +115,8 @@ EMPTY: Chunks[Any] = Chunks(())
 
 def _same_or(previous: Chunks[T] | None, new: Chunks[T]) -> Chunks[T]:
     """``previous`` when it equals ``new`` (changed and back, or rebuilt): the same object."""
-    return previous if previous is not None and previous == new else new
+    # (lengths first: a sequence that grew or shrank, the common change, is not compared)
+    return previous if previous is not None and previous.length == new.length and previous == new else new
 
 
 @attrs.define(eq=False)
@@ -137,6 +138,11 @@ class OrderedChunks(Generic[K, T]):
     _last: Chunks[T] | None = None
     _previous: Chunks[T] | None = None  # the last one frozen (kept across a reset)
     _size: int = CHUNK  # elements per chunk (chosen at each reset)
+    #: since the last freeze: a key added or deleted (``_moved``); a key's view replaced by
+    #: :meth:`sync` with another object — by its contract, an unequal view (``_unequal``): then
+    #: the sequence differs from the last one frozen without comparing them
+    _moved: bool = False
+    _unequal: bool = False
 
     def __len__(self) -> int:
         return len(self._where)
@@ -166,6 +172,7 @@ class OrderedChunks(Generic[K, T]):
             chunk[key] = view
             self._where[key] = tail
             self._changed(tail)
+            self._moved = True
             return
         chunk = self._chunks[cid]
         if chunk[key] is not view:
@@ -180,6 +187,7 @@ class OrderedChunks(Generic[K, T]):
         chunk = self._chunks[cid]
         del chunk[key]
         self._changed(cid)
+        self._moved = True
         if not chunk:
             del self._chunks[cid], self._frozen[cid]
             self._dirty.discard(cid)
@@ -199,6 +207,7 @@ class OrderedChunks(Generic[K, T]):
         items = list(items)
         self._chunks, self._where, self._frozen, self._dirty, self._last, self._next = {}, {}, {}, set(), None, 0
         self._size = chunk_size(len(items))
+        self._moved = True
         for key, view in items:
             self.set(key, view)
 
@@ -217,7 +226,9 @@ class OrderedChunks(Generic[K, T]):
         for cid in self._dirty:
             frozen[cid] = tuple(chunks[cid].values())
         self._dirty.clear()
-        self._last = _same_or(self._previous, Chunks(tuple(frozen.values()), n))
+        new = Chunks(tuple(frozen.values()), n)
+        self._last = new if (self._unequal and not self._moved) else _same_or(self._previous, new)
+        self._moved = self._unequal = False
         self._previous = self._last
         return self._last
 
@@ -249,7 +260,11 @@ class OrderedChunks(Generic[K, T]):
             if key in at_end or key not in live:
                 self.delete(key)
             elif key in self._where:
-                self.set(key, view(key, live[key], self.get(key)))
+                old = self.get(key)
+                new = view(key, live[key], old)
+                if new is not old:
+                    self._unequal = True
+                self.set(key, new)
             else:
                 return False  # a new key before an untouched one: something changed unseen
         for key in tail:

@@ -292,6 +292,8 @@ class SnapshotBuilder:
     _goroutine_log: dict[int, Any] | None = attrs.field(default=None, init=False, repr=False)
     _goroutine_index: SortedChunks[int, GoroutineView] | None = attrs.field(default=None, init=False, repr=False)
     _goroutine_views: dict[int, GoroutineView] = attrs.field(factory=dict, init=False, repr=False)
+    #: (the runtime's version, the goroutines part built at it) when ``incremental``
+    _goroutines_at: tuple[int, Any] | None = attrs.field(default=None, init=False, repr=False)
     _ended: list[int] = attrs.field(factory=list, init=False, repr=False)  # gids ended since the holders looked
     # structure sharing (trace/sharing.py): each part is rebuilt only when its signature moved
     _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
@@ -404,15 +406,26 @@ class SnapshotBuilder:
 
     def _queues(self) -> dict[str, QueueView]:
         out = {}
+        reuse = self._reuse
         for name, q in self.queues.items():
             state = q.debug_state()  # the same object while a watched queue stands still
             if state is not None:
                 kind = q.kind
-                # a source may give the view itself (kept from the queue's changes: observe/indexes.py)
-                build = (lambda: state) if isinstance(state, QueueView) else \
-                    (lambda: QueueView.of(state, kind, self._item_memo[name]))
-                out[name] = self._reuse["queue:" + name].get((kind, state), build)
-        return self._reuse["queues"].get(list(out.items()), lambda: out)
+                part = reuse["queue:" + name]
+                if isinstance(state, QueueView):
+                    # a source may give the view itself (kept from the queue's changes:
+                    # observe/indexes.py, the same object while equal): the last one while it
+                    # is, else it (or the last one, equal to it: another replica's queue)
+                    if not (part.filled and (part.value is state or part.value == state)):
+                        part.signature, part.value, part.filled = (kind, state), state, True
+                    out[name] = part.value
+                else:
+                    out[name] = part.get((kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
+        last = reuse["queues"]
+        if last.filled and len(last.value) == len(out) and all(  # type: ignore[arg-type]
+                view is last.value.get(name) for name, view in out.items()):  # type: ignore[union-attr]
+            return last.value  # type: ignore[return-value]
+        return last.get(list(out.items()), lambda: out)
 
     def _apiserver(self) -> ApiServerView | None:
         if self.api_objects is None:
@@ -428,7 +441,18 @@ class SnapshotBuilder:
     def _goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView] | None:
         """The goroutines alive now (finished ones are not shown); rebuilt when one changed."""
         rt = self.runtime
-        return None if rt is None else self._reuse["goroutines"].get(rt.version, self._build_goroutines)
+        if rt is None:
+            return None
+        if self.incremental:  # (the followed views are the last ones themselves while equal)
+            at = self._goroutines_at
+            if at is None or at[0] != rt.version:
+                index = self._goroutine_index
+                view: Any = self._followed_goroutines()
+                if at is not None and index is not self._goroutine_index and view == at[1]:
+                    view = at[1]  # a new index (the log was lost), equal: the last part itself
+                at = self._goroutines_at = (rt.version, view)
+            return at[1]
+        return self._reuse["goroutines"].get(rt.version, self._build_goroutines)
 
     def _build_goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView]:
         if self.incremental:
@@ -446,6 +470,7 @@ class SnapshotBuilder:
         (thousands of bind goroutines wait for the client's rate limiter at cluster scale)."""
         rt = self.runtime
         log, index, views = self._goroutine_log, self._goroutine_index, self._goroutine_views
+        shared = self._goroutine_memo
         if log is None or index is None or not any(x is log for x in rt.goroutine_logs):
             log = self._goroutine_log = {}
             rt.goroutine_logs.append(log)
@@ -467,7 +492,13 @@ class SnapshotBuilder:
             if old is not None and (old.name, old.process, old.state, old.waiting_on) == (
                     g.name, g.process.name, g.state, g.waiting_on):
                 continue
-            view = views[g.gid] = GoroutineView(g.gid, g.name, g.process.name, g.state, g.waiting_on)
+            key = (g.gid, g.name, g.process.name, g.state, g.waiting_on)
+            view = shared.get(key)  # a goroutine goes round a few states: one view each
+            if view is None:
+                if len(shared) >= 1 << 16:
+                    shared.clear()
+                view = shared[key] = GoroutineView(*key)
+            views[g.gid] = view
             index.set(g.gid, view)
         return index.freeze()
 
