@@ -171,8 +171,9 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
         else:
             world.run(None, until=world.runtime.now + CHUNK)
         still = []
+        pods = storage.objects.get("pods", {})  # (the bucket Storage.get reads: one dict lookup a pod)
         for key in unresolved:
-            pod = storage.get("pods", key)
+            pod = pods.get(key)
             if pod is None:
                 placements[f"{key[0]}/{key[1]}"] = ""
             elif pod.spec.node_name:
