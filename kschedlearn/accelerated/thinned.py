@@ -38,15 +38,22 @@ def best_rows(totals: list[int], names: list[str], order: list[int] | None = Non
     equal names keep their index order, as a stable sort of each score's ties does)."""
     if order is None:
         order = name_order(names)
-    # (the totals in name order; each score's best are then its first ties in that order: a
-    # scan at C speed that stops at ROWS, instead of sorting every tie of the score by name)
-    ranked = list(map(totals.__getitem__, order))
     rows: list[int] = []
-    for score in sorted(set(totals), reverse=True):  # a few distinct scores, often one
+    if not totals:
+        return rows
+    # each score's best are its first ties in name order: a scan at C speed of the totals in that
+    # order which stops at ROWS (instead of sorting every tie of the score by name); the scores
+    # from the best down, the next one looked for only when a score has fewer than ROWS nodes
+    score = max(totals)
+    while True:
+        ranked = map(totals.__getitem__, order)
         rows.extend(islice(compress(order, map(eq, ranked, repeat(score))), ROWS - len(rows)))
         if len(rows) >= ROWS:
-            break
-    return rows
+            return rows
+        lower = max(filter(score.__gt__, totals), default=None)
+        if lower is None:
+            return rows
+        score = lower
 
 
 def name_order(names: list[str]) -> list[int]:
