@@ -148,7 +148,8 @@ def test_no_promotion_while_something_else_has_frozen_objects() -> None:
         frozen = gc.get_freeze_count()
         with no_collections():
             made = [[1], [2]]
-        assert gc.get_freeze_count() == frozen  # still theirs
+        # still theirs (an unfreeze would have emptied it; frozen objects freed meanwhile leave it)
+        assert frozen - 1000 <= gc.get_freeze_count() <= frozen
         assert made
     finally:
         gc.unfreeze()
