@@ -201,6 +201,10 @@ class SpreadView(NodeView):
     zone_totals: dict[str, float] = attrs.field(factory=dict)
     zone_members: dict[str, int] = attrs.field(factory=dict)
     key_counts: dict[tuple[float, str], int] = attrs.field(factory=dict)
+    #: one tuple object per distinct (count, zone key): every position holding that pair holds
+    #: that object, so the per-pod pass from keys to scores reads a few objects kept close
+    #: together (and finds each by identity) rather than a tuple and a float of its own per node
+    shared_keys: dict[tuple[float, str], tuple[float, str]] = attrs.field(factory=dict)
 
     def reset(self, n: int) -> None:
         self.counts = [0.0] * n
@@ -225,7 +229,9 @@ class SpreadView(NodeView):
             self._drop(i)
         self._filled[i] = True
         self.counts[i], self.zones[i] = count, zone
-        key = self.keys[i] = (count, zone)
+        key = (count, zone)
+        key = self.shared_keys.setdefault(key, key)
+        self.keys[i] = key
         self.key_counts[key] = self.key_counts.get(key, 0) + 1
         if zone != "":
             self.zone_totals[zone] = self.zone_totals.get(zone, 0.0) + count

@@ -11,7 +11,8 @@ without building the sorted list of every node.
 
 from __future__ import annotations
 
-from operator import is_
+from itertools import compress, islice, repeat
+from operator import eq
 from typing import Any
 
 import attrs
@@ -30,30 +31,64 @@ def mirror_select_host(scheduler: Any) -> bool:
     return mirror_function(type(scheduler), "_select_host", mirror.__name__, "GenericScheduler._select_host")
 
 
-def best_rows(totals: list[int], names: list[str]) -> list[int]:
-    """Indices of the :data:`ROWS` best nodes, best first (score, then name, descending)."""
+def best_rows(totals: list[int], names: list[str], order: list[int] | None = None) -> list[int]:
+    """Indices of the :data:`ROWS` best nodes, best first (score, then name, descending).
+
+    ``order``: the indices sorted by name, descending (:func:`name_order`; a stable sort, so
+    equal names keep their index order, as a stable sort of each score's ties does)."""
+    if order is None:
+        order = name_order(names)
     rows: list[int] = []
-    for score in sorted(set(totals), reverse=True):  # a few distinct scores, often one
-        tied = [i for i, total in enumerate(totals) if total == score]
-        tied.sort(key=names.__getitem__, reverse=True)
-        rows.extend(tied[:ROWS - len(rows)])
+    if not totals:
+        return rows
+    # each score's best are its first ties in name order: a scan at C speed of the totals in that
+    # order which stops at ROWS (instead of sorting every tie of the score by name); the scores
+    # from the best down, the next one looked for only when a score has fewer than ROWS nodes
+    score = max(totals)
+    while True:
+        ranked = map(totals.__getitem__, order)
+        rows.extend(islice(compress(order, map(eq, ranked, repeat(score))), ROWS - len(rows)))
         if len(rows) >= ROWS:
-            break
-    return rows
+            return rows
+        lower = max(filter(score.__gt__, totals), default=None)
+        if lower is None:
+            return rows
+        score = lower
+
+
+def name_order(names: list[str]) -> list[int]:
+    """The positions of ``names`` by name, descending (equal names in position order)."""
+    return sorted(range(len(names)), key=names.__getitem__, reverse=True)
 
 
 @attrs.define(eq=False)
 class NodeNames:
     """The name list of the last node list seen: the same list object while the nodes are the
-    very same objects in the same order (an event's data is read, never edited)."""
+    same in the same order (an event's data is read, never edited)."""
 
     nodes: list[Any] = attrs.field(factory=list)
     names: list[str] = attrs.field(factory=list)
 
     def of(self, nodes: list[Any]) -> list[str]:
-        if len(nodes) != len(self.nodes) or not all(map(is_, nodes, self.nodes)):
+        # (list equality tries identity first, element by element at C speed — nearly always the
+        # very same node objects; an equal node object has the same name, so the names hold)
+        if nodes != self.nodes:
             self.nodes, self.names = list(nodes), [n.metadata.name for n in nodes]
         return self.names
+
+
+@attrs.define(eq=False)
+class NameOrder:
+    """:func:`name_order` of the last name list ranked: the same while it is the same list object
+    (the engine's name lists are replaced, never changed, when the nodes change)."""
+
+    names: list[str] | None = None
+    order: list[int] = attrs.field(factory=list)
+
+    def of(self, names: list[str]) -> list[int]:
+        if names is not self.names or len(self.order) != len(names):
+            self.names, self.order = names, name_order(names)
+        return self.order
 
 
 @attrs.define(eq=False)
@@ -62,6 +97,7 @@ class Memo:
 
     start: NodeNames = attrs.field(factory=NodeNames)
     filtered: NodeNames = attrs.field(factory=NodeNames)
+    ranking: NameOrder = attrs.field(factory=NameOrder)
 
 
 def emit_start(memo: Memo, pod: Any, nodes: list[Any], observed: Any) -> None:
@@ -82,7 +118,8 @@ def emit_predicates(memo: Memo, pod: Any, filtered: list[Any], failed_predicate_
 def report(scheduler: Any, pod: Any, nodes: list[Any], columns: list[list[int]], totals: list[int],
            names: list[str], observed: Any) -> list[int]:
     """The thinned ``schedule.priorities`` event; returns the rows it kept."""
-    rows = best_rows(totals, names)
+    memo = getattr(scheduler, "thin_memo", None)
+    rows = best_rows(totals, names, memo.ranking.of(names) if memo is not None else None)
     configs = scheduler.prioritizers
     emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
         "pod": traced.pod_key(pod),

@@ -55,8 +55,10 @@ def observe_kube_scheduler(runtime: Any, *, assume: bool = True, engine: str = "
     def config_ready(handles: ReplicaHandles, config: Any) -> None:
         if engine == "accelerated":
             from kschedlearn.accelerated import accelerate_config
+            from kschedlearn.accelerated.informers import accelerate_informers
 
             accelerate_config(config)
+            accelerate_informers(handles.config_factory)
         observe_scheduler_parts(observation, handles.config_factory, config, handles.s.scheduler_name, assume=assume)
         if on_config is not None:
             on_config(handles, config)

@@ -22,15 +22,20 @@ data; ``cache.addPod``, ``bind``, ``cleanupAssumedPods`` and ``expirePod`` fire 
 
 from __future__ import annotations
 
+import weakref
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
+
+import attrs
 
 from kschedlearn.observe import views
 from kschedlearn.observe.points import callee, observed_in, pod_key, point, point_later, unrecorded
 from kschedlearn.sim.runtime import current_goroutine
-from kschedlearn.observe.wrap import Call, on_field, on_method
+from kschedlearn.observe.wrap import Call, MirrorMethods, on_field, on_method
 from kschedlearn.scheduler.factory.factory import Binder, ConfigFactory
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
+from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
 from kschedlearn.scheduler.util.backoff_utils import PodBackoff
 from kschedlearn.client_go.tools.cache.fifo import FIFO
 from kschedlearn.trace import register_stage
@@ -120,7 +125,7 @@ def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
     """One describe function per observed cache method (``cache`` is the SchedulerCache)."""
 
     def assumed(cache: Any, pod: Any) -> Description:
-        return assumed_as(pod, views.assumed_keys(cache))
+        return assumed_as(pod, assumed_keys(cache))
 
     def assumed_as(pod: Any, assumed: list[str]) -> Description:
         data = {"pod": pod_key(pod), "node": pod.spec.node_name, "assumed": assumed, "scheduler": scheduler_name}
@@ -135,7 +140,7 @@ def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
 
     def forgotten(cache: Any, pod: Any) -> Description:
         return f"forgot {pod_key(pod)}", {
-            "pod": pod_key(pod), "assumed": views.assumed_keys(cache), "scheduler": scheduler_name}
+            "pod": pod_key(pod), "assumed": assumed_keys(cache), "scheduler": scheduler_name}
 
     def adding(cache: Any, pod: Any) -> Description:
         return adding_as(pod, views.pod_status(cache, pod_key(pod)))
@@ -158,7 +163,7 @@ def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
         return f"removed {pod_key(pod)}", {"pod": pod_key(pod), "scheduler": scheduler_name}
 
     def sweeping(cache: Any, now: float) -> Description:
-        keys = views.assumed_keys(cache)
+        keys = assumed_keys(cache)
         return f"{len(keys)} assumed pod(s) to check", {"assumed": keys, "now": now, "scheduler": scheduler_name}
 
     def expiring(cache: Any, key: str, pod_state: Any) -> Description:
@@ -171,9 +176,15 @@ def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
             "adding_as": adding_as}
 
 
+def assumed_keys(cache: Any) -> list[str]:
+    """``sorted(cache._assumed_pods)`` as a new list: from the cache's kept order when it has one."""
+    order = _ASSUMED_ORDERS.get(cache)
+    return order.keys_of(cache) if order is not None else views.assumed_keys(cache)
+
+
 # what the once-per-pod cache trace points read now (``_later``; the pods are frozen API objects)
 def _assumed_now(call: Call) -> tuple[Any, ...]:
-    return call.args[0], views.assumed_keys(call.receiver)  # (a fresh sorted list)
+    return call.args[0], assumed_keys(call.receiver)  # (a new list)
 
 
 def _deadline_now(call: Call) -> tuple[Any, ...]:
@@ -186,11 +197,84 @@ def _status_now(call: Call) -> tuple[Any, ...]:
     return pod, views.pod_status(call.receiver, pod_key(pod))
 
 
+#: the cache methods that change its assumed set, and where each call names the pod's key
+_ASSUMING = {"assume_pod": "pod", "forget_pod": "pod", "add_pod": "pod", "_expire_pod": "key"}
+#: the cache methods that must be the mirror's for the kept order to be right (an exercise may
+#: plug a learner's AddPod or expiry in, which may change the assumed set another way)
+_ASSUMED_METHODS = MirrorMethods(("assume_pod", "forget_pod", "add_pod", "update_pod", "remove_pod", "_expire_pod",
+                                  "_cleanup_assumed_pods", "_cleanup_expired_assumed_pods"),
+                                 "kschedlearn.scheduler.schedulercache.cache", "SchedulerCache")
+
+
+@attrs.define(eq=False)
+class AssumedOrder:
+    """A cache's assumed keys, sorted, kept from the calls that change its assumed set — what
+    ``assume``, ``forgetPod`` and ``cleanupAssumedPods`` show (``views.assumed_keys``: sorted
+    anew at every event, up to 10,000 keys in a replay's burst of assumed pods). Used while
+    the cache's methods are the mirror's and the kept count is the cache's; else sorted anew."""
+
+    keys: list[str] = attrs.field(factory=list)
+    #: False: a call the hooks could not follow; sorted anew at the next event
+    valid: bool = False
+
+    def around(self, name: str) -> Callable[[Callable[..., Any], Call], Any]:
+        """The around hook of ``name`` (one of ``_ASSUMING``): the call's key after it."""
+        by_pod = _ASSUMING[name] == "pod"
+
+        def note(proceed: Callable[..., Any], call: Call) -> Any:
+            try:
+                return proceed(*call.args, **call.kwargs)
+            finally:
+                if self.valid and call.args and not call.kwargs:
+                    self._sync(call.receiver, get_pod_key(call.args[0]) if by_pod else call.args[0])
+                else:  # (not the mirror's call shape)
+                    self.valid = False
+
+        return note
+
+    def _sync(self, cache: Any, key: Any) -> None:
+        keys = self.keys
+        if type(key) is not str:
+            self.valid = False
+            return
+        i = bisect_left(keys, key)
+        here = i < len(keys) and keys[i] == key
+        if key in cache._assumed_pods:
+            if not here:
+                keys.insert(i, key)
+        elif here:
+            del keys[i]
+
+    def keys_of(self, cache: Any) -> list[str]:
+        """``sorted(cache._assumed_pods)`` (a new list)."""
+        assumed = cache._assumed_pods
+        if not self.valid or len(self.keys) != len(assumed) or not _ASSUMED_METHODS.check(type(cache))[0]:
+            self.keys = sorted(assumed)
+            self.valid = True
+        return list(self.keys)
+
+
+#: cache -> its AssumedOrder
+_ASSUMED_ORDERS: weakref.WeakKeyDictionary[Any, AssumedOrder] = weakref.WeakKeyDictionary()
+
+
+def keep_assumed_order(cache: SchedulerCache) -> AssumedOrder:
+    """Keep ``cache``'s assumed keys in order from its calls (this instance only)."""
+    known = _ASSUMED_ORDERS.get(cache)
+    if known is not None:
+        return known
+    order = _ASSUMED_ORDERS[cache] = AssumedOrder()
+    for name in _ASSUMING:
+        on_method(cache, name, around=order.around(name))
+    return order
+
+
 def observe_cache(cache: SchedulerCache, scheduler_name: str, *, assume: bool = True) -> SchedulerCache:
     """The cache's stages, for this cache instance (``assume=False``: the "assume off" switch
     replaced AssumePod and ForgetPod, which then have no stage of their own)."""
     d = _cache_descriptions(scheduler_name)
     C = SchedulerCache
+    keep_assumed_order(cache)
     if assume:
         on_method(cache, "assume_pod", after=_later("assume", _assumed_now, d["assumed_as"], C.assume_pod, "returned"))
         on_method(cache, "forget_pod", after=_after("forgetPod", d["forgotten"], C.forget_pod))
@@ -256,4 +340,4 @@ def observe_error_path(config_factory: ConfigFactory) -> None:
     on_method(config_factory.pod_queue, "add_if_not_present", before=requeuing)
 
 
-__all__ = ["observe_binder", "observe_cache", "observe_error_path", "observe_next_pod"]
+__all__ = ["AssumedOrder", "keep_assumed_order", "observe_binder", "observe_cache", "observe_error_path", "observe_next_pod"]

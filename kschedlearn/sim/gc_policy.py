@@ -12,8 +12,9 @@ for garbage that reference counting frees anyway (API objects are acyclic values
 Two policies, each restoring what it found (a notebook's own settings are left as they were):
 
 - :func:`no_collections` while a dump is decoded and its world filled: the collector is off —
-  everything made then is kept, so a collection could only walk it; cyclic garbage made
-  meanwhile is collected at the next collection after.
+  everything made then is kept, so a collection could only walk it — and what was made goes
+  to the oldest generation at the end (:func:`promote_to_oldest`); cyclic garbage made
+  meanwhile is collected at the next full collection.
 - :func:`young_threshold` while a runtime runs (``Runtime.run``): the youngest generation's
   threshold is raised from CPython's 700 to :data:`YOUNG`, so collections of every generation
   start about 70 times less often; each young one frees the same garbage a little later.
@@ -41,7 +42,23 @@ def no_collections() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            promote_to_oldest()
             gc.enable()
+
+
+def promote_to_oldest() -> None:
+    """Move every object the collector tracks into its oldest generation at once, unscanned.
+
+    What a block under :func:`no_collections` made (a world: millions of objects, all kept) sits
+    in the youngest generation, where the next young collection would walk it all, the next
+    middle one again, and the next full one a third time, each finding nothing to free. Freezing
+    and unfreezing is CPython's O(1) way to hand it to the oldest generation directly (the
+    generations are linked lists, spliced whole), so only full collections walk it. Nothing
+    stays frozen, and cyclic garbage among those objects is still found, by a full collection.
+    Left undone when something else has frozen objects (``gc.freeze`` is the caller's then)."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()
 
 
 def raise_young_threshold() -> tuple[int, int, int] | None:
@@ -70,4 +87,4 @@ def young_threshold() -> Iterator[None]:
         restore_threshold(found)
 
 
-__all__ = ["YOUNG", "no_collections", "raise_young_threshold", "restore_threshold", "young_threshold"]
+__all__ = ["YOUNG", "no_collections", "promote_to_oldest", "raise_young_threshold", "restore_threshold", "young_threshold"]

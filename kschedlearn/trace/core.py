@@ -44,10 +44,17 @@ _REENTRANT = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENE
 
 
 #: id(code object) -> (the code, the globals it ran with, its module name when a mirrored
-#: module's else "", line -> its Frame): ``_is_mirrored_frame_module`` once per function, not
-#: once per frame walked, and one Frame per code location. Keyed by id, the entry holding the
-#: code (so the id stays its own): a code object's hash walks its bytecode and constants.
-_CODE_MODULES: dict[int, tuple[Any, Any, str, dict[int, Frame]]] = {}
+#: module's else "", line -> its Frame, [its frames put in ``_STACKS``, found there]):
+#: ``_is_mirrored_frame_module`` once per function, not once per frame walked, and one Frame per
+#: code location. Keyed by id, the entry holding the code (so the id stays its own): a code
+#: object's hash walks its bytecode and constants.
+_CODE_MODULES: dict[int, tuple[Any, Any, str, dict[int, Frame], list[int]]] = {}
+
+#: a function whose frames were put in ``_STACKS`` this many times without one being found
+#: there again is not remembered any more: its frames end before the next capture through them
+#: (an informer's pop and handlers, one event each; the engine's Schedule, whose events stand at
+#: different lines), and the memo only kept them — and their locals — alive until it was cleared
+_UNFOUND_LIMIT = 64
 
 #: (id(stack), id(frame)) -> (stack, frame, the stack extended by the frame): see ``_extended``
 _EXTENDED: dict[tuple[int, int], tuple[tuple[Frame, ...], Frame, tuple[Frame, ...]]] = {}
@@ -92,7 +99,7 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     global _last
     if _event_point is not None and limit == 40 and _at_event_point(sys._getframe(1)):
         return _event_point[1]
-    new: list[tuple[Any, Frame]] = []  # innermost first
+    new: list[tuple[Any, Frame, list[int]]] = []  # innermost first
     prefix: tuple[Frame, ...] = ()
     innermost = None
     f = sys._getframe(1)
@@ -110,18 +117,21 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
                     return last[4]
             known = _STACKS.get(id(f))
             if known is not None and known[0] is f and known[1] == f.f_lineno:
+                known_code[4][1] += 1
                 prefix = known[2]
                 break
-            new.append((f, _frame(f, mod, known_code[3])))
+            new.append((f, _frame(f, mod, known_code[3]), known_code[4]))
         f = f.f_back
     if len(_STACKS) > 512:
         _STACKS.clear()
     stack = prefix
-    for frame_obj, frame in reversed(new):
+    for frame_obj, frame, counts in reversed(new):
         stack = _extended(stack, frame)
         # the innermost frame is remembered by ``_last`` only: it is new at nearly every event
         # (``checkNode`` once per node), and a memo holding it would keep its locals alive too
-        if frame_obj is not innermost and not frame_obj.f_code.co_flags & _REENTRANT:
+        if frame_obj is not innermost and not frame_obj.f_code.co_flags & _REENTRANT \
+                and (counts[1] or counts[0] < _UNFOUND_LIMIT):
+            counts[0] += 1
             _STACKS[id(frame_obj)] = (frame_obj, frame.line, stack)
     stack = stack[-limit:] if len(stack) > limit else stack
     if _in_frame is not None:  # an in_frame event: the observed function's frame ends it
@@ -154,11 +164,11 @@ def _extended(stack: tuple[Frame, ...], frame: Frame) -> tuple[Frame, ...]:
     return out
 
 
-def _code_module(code: Any, f_globals: Any) -> tuple[Any, Any, str, dict[int, Frame]]:
+def _code_module(code: Any, f_globals: Any) -> tuple[Any, Any, str, dict[int, Frame], list[int]]:
     if len(_CODE_MODULES) > 8192:  # (code exec'd again and again, e.g. a notebook's cells)
         _CODE_MODULES.clear()
     name = f_globals.get("__name__", "")
-    entry = _CODE_MODULES[id(code)] = (code, f_globals, name if _is_mirrored_frame_module(name) else "", {})
+    entry = _CODE_MODULES[id(code)] = (code, f_globals, name if _is_mirrored_frame_module(name) else "", {}, [0, 0])
     return entry
 
 

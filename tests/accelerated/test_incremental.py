@@ -129,6 +129,9 @@ def test_spread_view_aggregates_equal_recomputation(sets: list[tuple[int, int, s
         assert view.zone_totals == totals
         assert view.zone_members == members
         assert view.key_counts == keys
+        # every position holds the one shared tuple of its (count, zone) pair
+        for j, key in filled.items():
+            assert view.keys[j] == key and view.keys[j] is view.shared_keys[key]
 
 
 _big = st.one_of(st.integers(-10, 10), st.integers(-(2**62), 2**62), st.integers(-(2**63), 2**63 - 1))

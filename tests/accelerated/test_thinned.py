@@ -87,3 +87,77 @@ def test_best_rows_rank_as_select_host_does() -> None:
         names = [f"node-{rnd.randint(0, 99):02d}-{i}" for i in range(n)]
         want = sorted(range(n), key=lambda i: (totals[i], names[i]), reverse=True)[:ROWS]
         assert best_rows(totals, names) == want
+
+
+def test_best_rows_with_a_name_order_equal_the_sort_of_each_scores_ties() -> None:
+    """The name-ordered scan (with the order remembered per name list) gives what sorting each
+    score's ties by name gave, duplicate names included (a stable sort keeps their index order)."""
+    import random
+
+    from kschedlearn.accelerated.thinned import NameOrder, best_rows
+
+    def by_sorting_ties(totals: list[int], names: list[str]) -> list[int]:
+        rows: list[int] = []
+        for score in sorted(set(totals), reverse=True):
+            tied = [i for i, total in enumerate(totals) if total == score]
+            tied.sort(key=names.__getitem__, reverse=True)
+            rows.extend(tied[:ROWS - len(rows)])
+            if len(rows) >= ROWS:
+                break
+        return rows
+
+    rnd = random.Random(11)
+    memo = NameOrder()
+    for _ in range(500):
+        n = rnd.randint(1, 90)
+        totals = [rnd.randint(0, rnd.choice([0, 1, 4, 60])) for _ in range(n)]
+        names = [f"n{rnd.randint(0, rnd.choice([4, 1000]))}" for _ in range(n)]
+        want = by_sorting_ties(totals, names)
+        assert best_rows(totals, names) == want
+        assert best_rows(totals, names, memo.of(names)) == want
+        assert memo.of(names) is memo.of(names)  # remembered for the same list object
+
+
+def test_the_assigned_pod_queue_pops_its_front_in_constant_time(dump: Path) -> None:
+    """engine="accelerated" gives the assigned-pod informer's DeltaFIFO a FrontLine (its first
+    list queues every bound pod); the trace is the mirrored engine's."""
+    from kschedlearn.accelerated.informers import FrontLine
+
+    acc, mirrored = _run(dump, "pod"), _run(dump, "pod", "mirrored")
+    replica = next(iter(acc.world.replicas.values()))
+    queue = replica.handles.config_factory.scheduled_pod_populator.config.queue
+    assert type(queue._queue) is FrontLine
+    m_replica = next(iter(mirrored.world.replicas.values()))
+    assert type(m_replica.handles.config_factory.scheduled_pod_populator.config.queue._queue) is list
+    stages = [(e.stage, e.message) for e in acc.trace if e.stage == "cache.addPod"]
+    assert stages == [(e.stage, e.message) for e in mirrored.trace if e.stage == "cache.addPod"] and stages
+
+
+def test_front_line_answers_as_a_list() -> None:
+    """The list operations the queues make, on a FrontLine and on a list, side by side."""
+    import random
+
+    from kschedlearn.accelerated.informers import FrontLine
+
+    rnd = random.Random(5)
+    line, want = FrontLine(), []
+    for step in range(2000):
+        op = rnd.choice(["append", "append", "pop0", "pop", "popi", "extend", "clear", "in"])
+        if op == "append":
+            line.append(step), want.append(step)
+        elif op == "extend":
+            line.extend([step, -step]), want.extend([step, -step])
+        elif op == "clear" and rnd.random() < 0.05:
+            line.clear(), want.clear()
+        elif op == "in":
+            assert (step - 3 in line) == (step - 3 in want)
+        elif want and op == "pop0":
+            assert line.pop(0) == want.pop(0)
+        elif want and op == "pop":
+            assert line.pop() == want.pop()
+        elif want and op == "popi":
+            i = rnd.randrange(len(want))
+            assert line.pop(i) == want.pop(i)
+        assert list(line) == want and len(line) == len(want)
+        if want:
+            assert line[0] == want[0] and line[-1] == want[-1]

@@ -121,3 +121,35 @@ def test_a_simulation_is_the_same_whatever_the_collector_does(monkeypatch: pytes
         collected = _trace()
     assert with_policy == without == collected
     assert len(with_policy) > 100
+
+
+def test_what_a_no_collections_block_made_goes_to_the_oldest_generation_unscanned() -> None:
+    """Kept objects made with the collector off are handed to the oldest generation at the end
+    (no young or middle collection walks them), nothing stays frozen, and cyclic garbage made
+    in the block is still collected by a full collection."""
+    gc.enable()
+    gc.collect()
+    with no_collections():
+        kept = [[i] for i in range(1000)]
+        cycle: list = []
+        cycle.append(cycle)
+        del cycle
+    assert gc.get_freeze_count() == 0
+    assert gc.get_count()[0] < 100  # the youngest generation is (nearly) empty
+    oldest = {id(o) for o in gc.get_objects(generation=2)}
+    assert all(id(x) in oldest for x in kept)
+    assert gc.collect() >= 1  # the cycle
+
+
+def test_no_promotion_while_something_else_has_frozen_objects() -> None:
+    gc.enable()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with no_collections():
+            made = [[1], [2]]
+        # still theirs (an unfreeze would have emptied it; frozen objects freed meanwhile leave it)
+        assert frozen - 1000 <= gc.get_freeze_count() <= frozen
+        assert made
+    finally:
+        gc.unfreeze()

@@ -1,0 +1,73 @@
+"""The assumed keys that ``assume``, ``forgetPod`` and ``cleanupAssumedPods`` show, kept in
+order from the cache's calls (``observe.scheduler.AssumedOrder``), equal ``sorted`` of the
+cache's assumed set after any sequence of the cache's own calls — and after a learner's AddPod
+is plugged in (then they are sorted anew)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import attrs
+
+from kschedlearn.observe import views
+from kschedlearn.observe.scheduler import keep_assumed_order
+from kschedlearn.scheduler.schedulercache.cache import CacheError, SchedulerCache, _new_scheduler_cache
+from kschedlearn.trace.glog import FatalError
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scheduler" / "schedulercache"))
+from schedulercache_builders import make_base_pod  # noqa: E402
+
+
+def _pods(n: int) -> list:
+    return [make_base_pod(f"node-{i % 3}", f"pod-{i:03d}", "100m", "500", namespace=f"ns-{i % 2}") for i in range(n)]
+
+
+def _random_calls(cache: SchedulerCache, rnd: random.Random, pods: list, steps: int) -> None:
+    order = keep_assumed_order(cache)
+    now = 0.0
+    for _ in range(steps):
+        pod = rnd.choice(pods)
+        op = rnd.random()
+        try:
+            if op < 0.35:
+                cache.assume_pod(pod)
+            elif op < 0.5:
+                cache._finish_binding(pod, now)
+            elif op < 0.6:
+                cache.forget_pod(pod)
+            elif op < 0.75:
+                cache.add_pod(pod if rnd.random() < 0.8 else attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name="node-9")))
+            elif op < 0.85:
+                cache.remove_pod(pod)
+            else:
+                now += rnd.choice([1.0, 20.0, 40.0])
+                cache._cleanup_assumed_pods(now)
+        except (CacheError, FatalError, Exception):  # noqa: BLE001 - 1.6's errors and panics: the calls go on
+            pass
+        assert order.keys_of(cache) == sorted(cache._assumed_pods) == views.assumed_keys(cache)
+
+
+def test_kept_order_equals_sorted_after_random_calls() -> None:
+    rnd = random.Random(4)
+    for _ in range(20):
+        cache = _new_scheduler_cache(30.0, 1.0, None)
+        _random_calls(cache, rnd, _pods(12), 300)
+
+
+def test_a_learners_add_pod_is_followed_by_sorting_anew(monkeypatch) -> None:
+    """A plugged-in AddPod that also forgets another assumed pod: not a call the hooks follow
+    for that key, so the order is sorted anew while the method is not the mirror's."""
+    mirror_add = SchedulerCache.add_pod
+
+    def learners_add_pod(self: SchedulerCache, pod) -> None:
+        mirror_add(self, pod)
+        for key in list(self._assumed_pods)[:1]:
+            del self._assumed_pods[key]
+            self._pod_states.pop(key, None)
+
+    monkeypatch.setattr(SchedulerCache, "add_pod", learners_add_pod)
+    rnd = random.Random(9)
+    cache = _new_scheduler_cache(30.0, 1.0, None)
+    _random_calls(cache, rnd, _pods(10), 300)
