@@ -8,6 +8,9 @@ without them.
 from __future__ import annotations
 
 import gc
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -95,50 +98,91 @@ def test_a_paused_simulation_has_the_threshold_it_found() -> None:
     assert gc.get_threshold() == (700, 10, 10)
 
 
-def _trace() -> list[tuple[object, ...]]:
+#: Run in a fresh interpreter: a full collection walks every object the process tracks, and a
+#: test worker's heap holds every module-scoped world of the files it ran before (one full
+#: collection per ``Runtime.run`` took 9.5 s there, 2026-12-02, against ~1 s here). Prints the
+#: three traces' lengths and whether they are equal.
+_THREE_COLLECTORS = """
+import gc, json
+import kschedlearn.sim.runtime as runtime_module
+from kschedlearn import Simulation
+
+def trace():
     s = Simulation.from_scenario("three-nodes", seed=3)
     s.run()
     return [(e.seq, e.time, e.goroutine, e.stage, e.message) for e in s.trace]
 
+gc.set_threshold(700, 10, 10)
+with_policy = trace()
+runtime_module.raise_young_threshold = lambda: None
+without = trace()
+gc.set_threshold(50, 2, 2)
+collections = []
 
-def test_a_simulation_is_the_same_whatever_the_collector_does(monkeypatch: pytest.MonkeyPatch) -> None:
+def collect():
+    collections.append(gc.collect())
+
+runtime_module.raise_young_threshold = collect
+collected = trace()
+print(json.dumps({"lengths": [len(with_policy), len(without), len(collected)],
+                  "equal": with_policy == without == collected, "full_collections": len(collections)}))
+"""
+
+
+def test_a_simulation_is_the_same_whatever_the_collector_does() -> None:
     """The same trace with the policy, without it (CPython's defaults throughout), and with
     frequent collections (every 50 allocations, and a full one at every ``Runtime.run``):
     collections only free unreachable objects."""
-    import kschedlearn.sim.runtime as runtime_module
+    done = subprocess.run([sys.executable, "-c", _THREE_COLLECTORS], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["equal"], result
+    assert result["lengths"][0] > 100
+    assert result["full_collections"] > 0  # the third run did collect at every Runtime.run
 
-    gc.set_threshold(700, 10, 10)
-    with_policy = _trace()
-    with monkeypatch.context() as m:
-        m.setattr(runtime_module, "raise_young_threshold", lambda: None)
-        without = _trace()
-        gc.set_threshold(50, 2, 2)
 
-        def collect() -> None:
-            gc.collect()
+#: Also in a fresh interpreter (see above: the full collections and the list of the oldest
+#: generation would walk a test worker's whole heap).
+_PROMOTION = """
+import gc, json, weakref
+from kschedlearn.sim.gc_policy import no_collections
 
-        m.setattr(runtime_module, "raise_young_threshold", collect)
-        collected = _trace()
-    assert with_policy == without == collected
-    assert len(with_policy) > 100
+class Node:
+    pass
+
+gc.enable()
+gc.collect()
+with no_collections():
+    kept = [[i] for i in range(1000)]
+    cycle = Node()
+    cycle.me = cycle
+    cycle_ref = weakref.ref(cycle)
+    del cycle
+frozen = gc.get_freeze_count()
+young = gc.get_count()[0]
+oldest = {id(o) for o in gc.get_objects(generation=2)}
+in_oldest = all(id(x) in oldest for x in kept)
+alive_before = cycle_ref() is not None
+freed = gc.collect()
+print(json.dumps({"frozen": frozen, "young": young, "in_oldest": in_oldest, "alive_before": alive_before,
+                  "freed": freed, "alive_after": cycle_ref() is not None}))
+"""
 
 
 def test_what_a_no_collections_block_made_goes_to_the_oldest_generation_unscanned() -> None:
     """Kept objects made with the collector off are handed to the oldest generation at the end
     (no young or middle collection walks them), nothing stays frozen, and cyclic garbage made
     in the block is still collected by a full collection."""
-    gc.enable()
-    gc.collect()
-    with no_collections():
-        kept = [[i] for i in range(1000)]
-        cycle: list = []
-        cycle.append(cycle)
-        del cycle
-    assert gc.get_freeze_count() == 0
-    assert gc.get_count()[0] < 100  # the youngest generation is (nearly) empty
-    oldest = {id(o) for o in gc.get_objects(generation=2)}
-    assert all(id(x) in oldest for x in kept)
-    assert gc.collect() >= 1  # the cycle
+    done = subprocess.run([sys.executable, "-c", _PROMOTION], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["frozen"] == 0
+    assert result["young"] < 100  # the youngest generation is (nearly) empty
+    assert result["in_oldest"]
+    assert result["alive_before"]  # the cycle outlived the block: only a full collection finds it
+    assert result["freed"] >= 1 and not result["alive_after"]
 
 
 def test_no_promotion_while_something_else_has_frozen_objects() -> None:
