@@ -70,16 +70,24 @@ def _lists() -> dict[Any, list[Any]] | None:
     return shared_lists(tracer) if tracer is not None else None
 
 
+def _tracer_deferring(stage: str) -> tuple[Any, Any, bool] | None:
+    """The running goroutine, its tracer and whether that defers ``stage``'s event
+    (``Tracer.deferring``), or None when nothing records ``stage`` there."""
+    g = current_goroutine()
+    tracer = g.runtime.tracer if g is not None else None
+    deferring = tracer.deferring(stage) if tracer is not None else None
+    return None if deferring is None else (g, tracer, deferring)
+
+
 def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | None = None,
                         names: list[str] | None = None) -> None:
     """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes`` (``names``:
     their names, when the caller has them: a list it replaces, never changes). Its data is built
     when the event is first read while nobody watches events as they come (``Tracer.record_later``)."""
-    g = current_goroutine()
-    tracer = g.runtime.tracer if g is not None else None
-    deferring = tracer.deferring("schedule.start") if tracer is not None else None
-    if deferring is None:
+    found = _tracer_deferring("schedule.start")
+    if found is None:
         return
+    g, tracer, deferring = found
     lists = shared_lists(tracer)
     if names is None:
         names, given = node_names(nodes), False
@@ -196,11 +204,10 @@ def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: di
     are asked for again only when its reasons are other objects). Its data is built when the event
     is first read while nobody watches events as they come (``Tracer.record_later``); the lists
     and the map handed in are not changed afterwards (the engine's and findNodesThatFit's own)."""
-    g = current_goroutine()
-    tracer = g.runtime.tracer if g is not None else None
-    deferring = tracer.deferring("schedule.predicates") if tracer is not None else None
-    if deferring is None:
+    found = _tracer_deferring("schedule.predicates")
+    if found is None:
         return
+    g, tracer, deferring = found
     lists = shared_lists(tracer)
     memo = _reasons_memo(tracer) if cached_reasons else None
     observed = observed or _AFTER_FIND_NODES_THAT_FIT
