@@ -316,10 +316,7 @@ class Tracer:
         The caller checks :meth:`can_defer` and :meth:`wants` first (else it emits them one by
         one); ``rows(*args)`` must give the same answer whenever it is called (``args`` are not
         changed afterwards)."""
-        info = CATALOGUE.get(stage) or lookup_stage(stage)
-        self._tail.append(DeferredEvents(self._count, count, rt.now, g.name, g.process.name, stage, info.go_ref, info.why,
-                                         self._stack(observed) if self.capture_stacks else (), observed, rows, args))
-        self._count += count
+        self._defer(rt, g, stage, count, rows, args, observed, None)
 
     def record_later(
         self,
@@ -333,11 +330,7 @@ class Tracer:
     ) -> None:
         """:meth:`record_group` of one event, ``emit(stage, message, data=build_data(*args),
         observed=observed)``, its data built when it is first read (same conditions)."""
-        info = CATALOGUE.get(stage) or lookup_stage(stage)
-        self._tail.append(DeferredEvents(self._count, 1, rt.now, g.name, g.process.name, stage, info.go_ref, info.why,
-                                         self._stack(observed) if self.capture_stacks else (), observed, build_data,
-                                         args, message))
-        self._count += 1
+        self._defer(rt, g, stage, 1, build_data, args, observed, message)
 
     def record_described_later(
         self,
@@ -350,11 +343,17 @@ class Tracer:
     ) -> None:
         """:meth:`record_group` of one event whose message and data are both built when it is
         first read: ``emit(stage, *describe(*args), observed=observed)`` (same conditions)."""
+        self._defer(rt, g, stage, 1, _described, (describe, *args), observed, None)
+
+    def _defer(self, rt: Runtime, g: Goroutine, stage: str, count: int, rows: Callable[..., Any],
+               args: tuple[Any, ...], observed: ObservedCall | None, message: str | None) -> None:
+        """Append the deferred group of the three ``record_*`` methods above (``message``: set for
+        one event whose ``rows`` builds only its data)."""
         info = CATALOGUE.get(stage) or lookup_stage(stage)
-        self._tail.append(DeferredEvents(self._count, 1, rt.now, g.name, g.process.name, stage, info.go_ref, info.why,
-                                         self._stack(observed) if self.capture_stacks else (), observed, _described,
-                                         (describe, *args)))
-        self._count += 1
+        self._tail.append(DeferredEvents(self._count, count, rt.now, g.name, g.process.name, stage, info.go_ref, info.why,
+                                         self._stack(observed) if self.capture_stacks else (), observed, rows, args,
+                                         message))
+        self._count += count
 
     def deferring(self, stage: str) -> bool | None:
         """For an event of ``stage``: None when it is not recorded (:meth:`wants`), else whether it
