@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.observe.points import callee, observed
+from kschedlearn.observe.points import callee, deferring_here, observed
 from kschedlearn.observe.recorders import (
     NO_REASONS, Recorders, ScoreColumn, all_pass, cached, extender_scores, shared, shared_lists)
 from kschedlearn.observe.wrap import Call, _MethodProbe, is_probe, mirror_function, on_method
@@ -70,21 +70,12 @@ def _lists() -> dict[Any, list[Any]] | None:
     return shared_lists(tracer) if tracer is not None else None
 
 
-def _tracer_deferring(stage: str) -> tuple[Any, Any, bool] | None:
-    """The running goroutine, its tracer and whether that defers ``stage``'s event
-    (``Tracer.deferring``), or None when nothing records ``stage`` there."""
-    g = current_goroutine()
-    tracer = g.runtime.tracer if g is not None else None
-    deferring = tracer.deferring(stage) if tracer is not None else None
-    return None if deferring is None else (g, tracer, deferring)
-
-
 def emit_schedule_start(pod: Any, nodes: list[Any], observed: ObservedCall | None = None,
                         names: list[str] | None = None) -> None:
     """``schedule.start``: the predicates are about to run for ``pod`` on ``nodes`` (``names``:
     their names, when the caller has them: a list it replaces, never changes). Its data is built
     when the event is first read while nobody watches events as they come (``Tracer.record_later``)."""
-    found = _tracer_deferring("schedule.start")
+    found = deferring_here("schedule.start")
     if found is None:
         return
     g, tracer, deferring = found
@@ -171,11 +162,10 @@ def emit_predicate_nodes(pod: Any, names: list[str], outcomes: Sequence[tuple[bo
     events as they are recorded (no breakpoint, listener or snapshot) they are recorded as one
     deferred group, built when the trace is first read (``Tracer.record_group``); neither list
     may be changed afterwards."""
-    g = current_goroutine()
-    tracer = g.runtime.tracer if g is not None else None
-    deferring = tracer.deferring("schedule.predicate_node") if tracer is not None else None
-    if deferring is None or not names:
+    found = deferring_here("schedule.predicate_node")
+    if found is None or not names:
         return
+    g, tracer, deferring = found
     if not deferring:
         for node_name, (fits, _, verdicts) in zip(names, outcomes):
             emit_predicate_node(pod, node_name, fits, verdicts, observed)
@@ -204,7 +194,7 @@ def emit_predicates_done(pod: Any, filtered: list[Any], failed_predicate_map: di
     are asked for again only when its reasons are other objects). Its data is built when the event
     is first read while nobody watches events as they come (``Tracer.record_later``); the lists
     and the map handed in are not changed afterwards (the engine's and findNodesThatFit's own)."""
-    found = _tracer_deferring("schedule.predicates")
+    found = deferring_here("schedule.predicates")
     if found is None:
         return
     g, tracer, deferring = found
@@ -299,11 +289,10 @@ def emit_later(stage: str, message: str, observed: ObservedCall | None,
     breakpoint, listener or snapshot: ``Tracer.record_later``). ``build_data(*args)``
     must give the same answer whenever it is called: ``args`` are what does not change later
     (copies of what does)."""
-    g = current_goroutine()
-    tracer = g.runtime.tracer if g is not None else None
-    deferring = tracer.deferring(stage) if tracer is not None else None
-    if deferring is None:
+    found = deferring_here(stage)
+    if found is None:
         return
+    g, tracer, deferring = found
     if not deferring:
         emit(stage, message, data=build_data(*args), observed=observed)
         return

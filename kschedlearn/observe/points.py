@@ -33,19 +33,14 @@ def point(stage: str, message: str, data: dict[str, Any] | None, fn: Callable[..
     return emit(stage, message, data=data, observed=observed(fn, phase))
 
 
-def point_later(stage: str, fn: Callable[..., Any] | None, phase: str,
-                describe: Callable[..., tuple[str, dict[str, Any]]], *args: Any) -> None:
-    """:func:`point` of ``describe(*args)``'s message and data — built when the event is first
-    read while nobody watches events as they are recorded (no breakpoint, listener or snapshot:
-    ``Tracer.record_described_later``), else now. ``args`` are what ``describe`` reads that
-    does not change afterwards (the live state it needs is read by the caller, now)."""
+def deferring_here(stage: str) -> tuple[Any, Any, bool] | None:
+    """The running goroutine, its tracer and whether that defers an event of ``stage``
+    (``Tracer.deferring``: nobody watches events as they are recorded), or None when no event of
+    ``stage`` is recorded here (no goroutine, no tracer, or a history that does not keep it)."""
     g = current_goroutine()
     tracer = g.runtime.tracer if g is not None else None
-    if tracer is None or not tracer.can_defer() or not tracer.wants(stage):
-        message, data = describe(*args)
-        point(stage, message, data, fn, phase)
-        return
-    tracer.record_described_later(g.runtime, g, stage, describe, args, observed(fn, phase))
+    deferring = tracer.deferring(stage) if tracer is not None else None
+    return None if deferring is None else (g, tracer, deferring)
 
 
 def unrecorded(stage: str) -> bool:
@@ -91,4 +86,4 @@ def pod_key(pod: Any) -> str:
     return f"{pod.metadata.namespace}/{pod.metadata.name}"
 
 
-__all__ = ["callee", "observed", "observed_in", "pod_key", "point", "point_later", "unrecorded"]
+__all__ = ["callee", "deferring_here", "observed", "observed_in", "pod_key", "point", "unrecorded"]

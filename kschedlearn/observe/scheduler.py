@@ -30,8 +30,7 @@ from typing import Any
 import attrs
 
 from kschedlearn.observe import views
-from kschedlearn.observe.points import callee, observed_in, pod_key, point, point_later, unrecorded
-from kschedlearn.sim.runtime import current_goroutine
+from kschedlearn.observe.points import callee, deferring_here, observed_in, pod_key, point, unrecorded
 from kschedlearn.observe.wrap import Call, MirrorMethods, on_field, on_method
 from kschedlearn.scheduler.factory.factory import Binder, ConfigFactory
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
@@ -99,22 +98,18 @@ Capture = Callable[[Call], tuple[Any, ...]]
 def _later(stage: str, capture: Capture, describe: Describe, fn: Callable[..., Any], phase: str) -> Callable[[Call], None]:
     """:func:`_after` / :func:`_before` (``phase``) of ``describe(*capture(call))``, whose message
     and data are built when the event is first read while nobody watches events as they come
-    (``point_later``): the hot trace points, once per pod."""
+    (``Tracer.record_described_later``): the hot trace points, once per pod."""
 
     described = callee(fn, phase)
 
     def announce(call: Call) -> None:
-        # (unrecorded() then point_later(), with the goroutine and tracer looked up once)
-        g = current_goroutine()
-        if g is None:
-            return
-        rt = g.runtime
-        tracer = rt.tracer
-        if tracer is None or (tracer.keep is not None and stage not in tracer.keep) or not tracer.can_defer():
-            if not unrecorded(stage):
-                point_later(stage, fn, phase, describe, *capture(call))
-            return
-        tracer.record_described_later(rt, g, stage, describe, capture(call), observed_in(rt, described))
+        found = deferring_here(stage)
+        if found is not None and found[2]:
+            g, tracer, _ = found
+            tracer.record_described_later(g.runtime, g, stage, describe, capture(call),
+                                          observed_in(g.runtime, described))
+        elif not unrecorded(stage):
+            point(stage, *describe(*capture(call)), fn, phase)
 
     return announce
 
