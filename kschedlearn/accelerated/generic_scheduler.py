@@ -211,7 +211,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                                                         self.prioritizers, filtered_nodes, self.extenders)
             if fast is not None:
                 columns, totals, names = fast
-                if tracing and not everything and thinned.mirror_select_host(self):
+                if tracing and not everything and traced.mirror_select_host(type(self)):
                     # a thinned trace: the best rows only, the host by the engine's selectHost
                     rows = thinned.report(self, pod, filtered_nodes, columns, totals, names, _ENGINE)
                     trace.step("Selecting host")

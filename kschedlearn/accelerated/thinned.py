@@ -17,19 +17,11 @@ from typing import Any
 
 import attrs
 
-from kschedlearn.scheduler.core import generic_scheduler as mirror
 from kschedlearn.observe import generic_scheduler as traced
 from kschedlearn.trace import emit
 
 #: how many of the best nodes a thinned event keeps
 ROWS = 20
-
-def mirror_select_host(scheduler: Any) -> bool:
-    """Whether ``scheduler``'s selectHost is the mirror's (not an exercise's plug-in)."""
-    from kschedlearn.observe.wrap import mirror_function
-
-    return mirror_function(type(scheduler), "_select_host", mirror.__name__, "GenericScheduler._select_host")
-
 
 def best_rows(totals: list[int], names: list[str], order: list[int] | None = None) -> list[int]:
     """Indices of the :data:`ROWS` best nodes, best first (score, then name, descending).

@@ -510,8 +510,9 @@ class Totals:
 _MIRROR_SELECT_HOST: dict[type, tuple[Any, Any, bool]] = {}
 
 
-def _mirror_select_host(cls: type) -> bool:
-    """Whether ``cls``'s selectHost is the mirror's own (not an exercise's plug-in)."""
+def mirror_select_host(cls: type) -> bool:
+    """Whether ``cls``'s selectHost is the mirror's own (not an exercise's plug-in): asked for every
+    traced pod, by :func:`select_host` and by the accelerated engine's thinned trace."""
     fn = cls._select_host  # type: ignore[attr-defined]
     behind = fn.original if is_probe(fn) else fn
     known = _MIRROR_SELECT_HOST.get(cls)
@@ -541,7 +542,7 @@ def select_host(scheduler: Any, priority_list: list[Any] | Totals,
         if (hooks is not None and not hooks.before and not hooks.around and len(hooks.after) == 1
                 and hooks.after[0][0] is None and type(hooks.after[0][1]) is _AnnounceSelectHost):
             announce = hooks.after[0][1]
-    if (probe is not None and announce is None) or not _mirror_select_host(type(scheduler)):
+    if (probe is not None and announce is None) or not mirror_select_host(type(scheduler)):
         host_priority = scheduler.spread_counts.host_priority
         return scheduler._select_host([host_priority(n, t) for n, t in zip(names, totals)])  # type: ignore[no-any-return]
     host = pick(scheduler, totals, names)
