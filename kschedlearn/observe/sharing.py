@@ -142,8 +142,11 @@ def is_watched(obj: Any) -> bool:
 def watched_state(obj: Any, build: Callable[[Any], T]) -> T:
     """``build(obj)``, or the view built last time while ``obj`` is watched and unchanged."""
     w = _WATCHES.get(obj)
-    if w is None:
-        return build(obj)
+    return build(obj) if w is None else _state(w, obj, build)
+
+
+def _state(w: _Watch, obj: Any, build: Callable[[Any], T]) -> T:
+    """:func:`watched_state` of ``obj``, whose watch is ``w``."""
     if w.depth == 0 and w.seen == w.generation and w.last is not None:
         return w.last  # type: ignore[no-any-return]
     state = build(obj)
@@ -181,13 +184,7 @@ class Source:
                 return self.build(obj)
             w = found
             self._watched = (obj, w)
-        # (watched_state, inlined)
-        if w.depth == 0 and w.seen == w.generation and w.last is not None:
-            return w.last
-        state = self.build(obj)
-        if w.depth == 0:
-            w.seen, w.last = w.generation, state
-        return state
+        return _state(w, obj, self.build)
 
 
 def queue_source(queue: Any) -> Source:
