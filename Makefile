@@ -9,7 +9,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,lab]'
+	# --no-compile: pip would byte-compile every installed module (~6,000, most never imported);
+	# Python compiles what is imported on first use instead (and the test run keeps that cache)
+	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev,lab]'
 	# the "python3" kernel JupyterLab starts is this virtualenv's Python (ipywidgets need it)
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (kschedlearn)"
 	touch $(STAMP)
