@@ -198,9 +198,10 @@ def _reduce_column(reduce: Any, pod: Any, meta: Any, info_map: Any, column: list
     return list(map(table.__getitem__, column)), None
 
 
-def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: list[str],
-               map_local: tuple[int, ...]) -> tuple[list[list[int]], list[int], list[str]] | None:
-    """Per-priority score columns, weighted totals and node names, or None (general path).
+def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: list[str], map_local: tuple[int, ...],
+               ) -> tuple[list[list[int]], list[int], list[str], dict[int, int]] | None:
+    """Per-priority score columns, weighted totals, node names and the constant columns (column
+    index -> its one score, where known without a scan), or None (general path).
 
     ``kinds[i]``: "spread", "interpod-zero", "map" (a cached node-local map function).
     """
@@ -256,7 +257,7 @@ def prioritize(s: Any, pod: Any, key: str, meta: Any, nodes: list[Any], kinds: l
     totals = weighted_totals(columns, [c.weight for c in configs], n, constant, bounds)
     if totals is None:
         return None
-    return columns, totals, view.names
+    return columns, totals, view.names, constant
 
 
 def weighted_totals(columns: list[list[int]], weights: list[int], n: int,

@@ -148,6 +148,8 @@ class AcceleratedScheduler(mirror.GenericScheduler):
     #: (the priority configs, their weights, their names) of the last traced pod; its kept columns
     weights_memo: tuple[tuple[Any, ...], tuple[int, ...], tuple[str, ...]] | None = None
     columns_memo: tuple[tuple[int, ...], ...] = ()
+    #: per kept column, its one score when the engine knew it constant (else None)
+    constants_memo: tuple[int | None, ...] = ()
     selector_memo: SelectorMemo = attrs.field(factory=SelectorMemo)
     plans: Plans = attrs.field(factory=Plans)
 
@@ -210,7 +212,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                 priority_list = mirror.prioritize_nodes(pod, info_map, meta_priorities,
                                                         self.prioritizers, filtered_nodes, self.extenders)
             if fast is not None:
-                columns, totals, names = fast
+                columns, totals, names, constant = fast
                 if tracing and not everything and traced.mirror_select_host(type(self)):
                     # a thinned trace: the best rows only, the host by the engine's selectHost
                     rows = thinned.report(self, pod, filtered_nodes, columns, totals, names, _ENGINE)
@@ -219,7 +221,7 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                     thinned.announce(self, pod, rows, totals, names, host, _ENGINE)
                     return host
                 if tracing:
-                    priority_list = self._report_priorities(pod, filtered_nodes, columns, totals, names)
+                    priority_list = self._report_priorities(pod, filtered_nodes, columns, totals, names, constant)
                 else:
                     trace.step("Selecting host")
                     return fastpath.select_host(self, totals, names)
@@ -384,10 +386,12 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         return memo[1], memo[2]
 
     def _report_priorities(self, pod: Any, nodes: list[Any], score_columns: list[list[int]], totals: list[int],
-                           names: list[str] | None = None) -> list[HostPriority] | traced.Totals:
+                           names: list[str] | None = None,
+                           constant: dict[int, int] | None = None) -> list[HostPriority] | traced.Totals:
         """PrioritizeNodes' result list, its V(10) lines and its trace point, from the columns
         (``names``: the nodes' names when known — then, unless V(10) is on, the result is the
-        names and totals, for ``traced.select_host``; ``totals`` is the caller's own list)."""
+        names and totals, for ``traced.select_host``; ``totals`` is the caller's own list;
+        ``constant``: column index -> the one score of a column known to have only that one)."""
         configs, kept, verbose = self.prioritizers, tuple(totals), bool(glog.v(10))  # (kept: the totals)
         result: list[Any] | traced.Totals = traced.Totals(names, kept) if names is not None else []
         if names is None or verbose:  # (a HostPriority is always true: no __bool__ or __len__)
@@ -405,24 +409,38 @@ class AcceleratedScheduler(mirror.GenericScheduler):
         # (a view's columns are changed in place for the next pod). Tuples of numbers: the
         # collector stops tracking them, where a kept list is walked by every full collection
         traced.emit_later("schedule.priorities", f"scored {len(nodes)} node(s)", _ENGINE, _priorities_data,
-                          pod, names, kept, self._kept_columns(score_columns),
+                          pod, names, kept, self._kept_columns(score_columns, constant),
                           *self._weights_and_names(configs))
         return result
 
-    def _kept_columns(self, score_columns: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+    def _kept_columns(self, score_columns: list[list[int]],
+                      constant: dict[int, int] | None = None) -> tuple[tuple[int, ...], ...]:
         """The score columns as tuples for a trace that keeps them: each the tuple kept for the
         last pod while equal to it (constant columns, and columns no placement changed, are then
-        one tuple for every pod, not one per pod)."""
-        now = tuple(map(tuple, score_columns))
-        last = self.columns_memo
-        if len(last) == len(now):
-            now = tuple(map(_kept, last, now))
-        self.columns_memo = now
-        return now
-
-
-def _kept(last: tuple[int, ...], now: tuple[int, ...]) -> tuple[int, ...]:
-    return last if last == now else now
+        one tuple for every pod, not one per pod). A column in ``constant`` (its one score, known
+        by the engine without a pass) is not copied nor compared: the last pod's tuple when that
+        was the same score over as many nodes (most of the default priorities' columns)."""
+        last, last_constant = self.columns_memo, self.constants_memo
+        same_width = len(last) == len(score_columns)
+        kept: list[tuple[int, ...]] = []
+        constants: list[int | None] = []
+        for i, column in enumerate(score_columns):
+            value = constant.get(i) if constant else None
+            if value is not None and type(value) is int:
+                if same_width and last_constant[i] == value and len(last[i]) == len(column):
+                    now = last[i]
+                else:
+                    now = (value,) * len(column)
+                    if same_width and last_constant[i] is None and last[i] == now:
+                        now = last[i]
+            else:
+                value, now = None, tuple(column)
+                if same_width and last[i] == now:
+                    now = last[i]
+            kept.append(now)
+            constants.append(value)
+        self.columns_memo, self.constants_memo = tuple(kept), tuple(constants)
+        return self.columns_memo
 
 
 def _same_configs(a: tuple[Any, ...], b: list[Any]) -> bool:

@@ -20,7 +20,6 @@ from kschedlearn.client_go.listers.core.v1 import NodeLister
 from kschedlearn.scheduler.factory import factory
 from kschedlearn.scheduler.factory.factory import NodePredicateLister
 from kschedlearn.sim.runtime import current_goroutine
-from kschedlearn.trace import glog
 
 
 #: the mirror's functions the memo stands for (an exercise may swap one in: then it runs)
@@ -43,7 +42,8 @@ def _filter_may_log() -> bool:
     tracer = g.runtime.tracer if g is not None else None
     if tracer is None or not tracer.wants("log"):
         return False
-    return g.process.glog is not None or bool(glog.v(4))
+    # (``bool(glog.v(4))`` without glog flags, for this goroutine and tracer: no second lookup)
+    return g.process.glog is not None or 4 <= tracer.log_verbosity
 
 
 def _same(a: list[Any], b: list[Any]) -> bool:

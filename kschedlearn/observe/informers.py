@@ -32,10 +32,11 @@ from kschedlearn.client_go.tools.cache.reflector import Reflector, type_name
 from kschedlearn.client_go.tools.cache.store import meta_namespace_key_func
 from kschedlearn.observe.observation import Observation
 from kschedlearn.observe.points import point, unrecorded
-from kschedlearn.observe.sharing import watch_queue
+from kschedlearn.observe.sharing import takes_snapshots, watch_queue
 from kschedlearn.observe.views import is_queue, object_key
 from kschedlearn.observe.wrap import Call, on_field, on_method, site_of
 from kschedlearn.scheduler.factory import factory
+from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace import register_stage
 from kschedlearn.trace.stages import CLIENT_GO_CACHE
 
@@ -170,7 +171,9 @@ def observe_controller(c: Any) -> Any:
 def _observe_new_controller(call: Call) -> None:
     c = call.result
     observe_controller(c)
-    if getattr(c.config, "object_type", None) is Node and is_queue(c.config.queue):
+    g = current_goroutine()
+    if (getattr(c.config, "object_type", None) is Node and is_queue(c.config.queue)
+            and takes_snapshots(g.runtime if g is not None else None)):
         # the shared node informer's DeltaFIFO is a snapshot part ("nodeInformer"): its changes
         # are followed from its creation on (observe/indexes.py), before anything pops it
         watch_queue(c.config.queue)

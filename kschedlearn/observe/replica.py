@@ -14,14 +14,15 @@ from kschedlearn.observe.leaderelection import observe_leader_election
 from kschedlearn.observe.observation import Observation, ReplicaHandles, attach
 from kschedlearn.observe.queues import observe_queue
 from kschedlearn.observe.scheduler import observe_binder, observe_cache, observe_error_path, observe_next_pod
-from kschedlearn.observe.sharing import watch_cache, watch_queue
+from kschedlearn.observe.sharing import takes_snapshots, watch_cache, watch_queue
 from kschedlearn.observe.startup import observe_config_factory, observe_main
 
 
 def observe_scheduler_parts(observation: Any, config_factory: Any, config: Any, scheduler_name: str, *,
                             assume: bool = True) -> None:
     """Every trace point of one replica's scheduler (``config`` is the scheduler.Config its
-    ConfigFactory created), and the change counters of its cache and queues for cheap snapshots."""
+    ConfigFactory created), and — when the simulation takes snapshots — the change counters of
+    its cache and queues that keep those snapshots cheap."""
     cache = config.scheduler_cache
     if not assume:
         from kschedlearn.simulation.no_assume import switch_off_assume
@@ -35,9 +36,10 @@ def observe_scheduler_parts(observation: Any, config_factory: Any, config: Any, 
     observe_queue(config_factory.pod_queue, "podQueue")
     observe_queue(config_factory.scheduled_pod_populator.config.queue, "assignedPods")
     observe_next_pod(config, scheduler_name)
-    watch_cache(cache)
-    watch_queue(config_factory.pod_queue)
-    watch_queue(config_factory.scheduled_pod_populator.config.queue)
+    if takes_snapshots(observation.runtime):
+        watch_cache(cache)
+        watch_queue(config_factory.pod_queue)
+        watch_queue(config_factory.scheduled_pod_populator.config.queue)
 
 
 def observe_kube_scheduler(runtime: Any, *, assume: bool = True, engine: str = "mirrored",

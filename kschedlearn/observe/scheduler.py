@@ -31,7 +31,7 @@ import attrs
 
 from kschedlearn.observe import views
 from kschedlearn.observe.points import callee, deferring_here, observed_in, pod_key, point, unrecorded
-from kschedlearn.observe.wrap import Call, MirrorMethods, on_field, on_method
+from kschedlearn.observe.wrap import Call, Hook, MirrorMethods, on_field, on_method
 from kschedlearn.scheduler.factory.factory import Binder, ConfigFactory
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
 from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
@@ -212,18 +212,29 @@ class AssumedOrder:
     #: False: a call the hooks could not follow; sorted anew at the next event
     valid: bool = False
 
-    def around(self, name: str) -> Callable[[Callable[..., Any], Call], Any]:
-        """The around hook of ``name`` (one of ``_ASSUMING``): the call's key after it."""
+    def around(self, name: str, before: Hook | None = None,
+               after: Hook | None = None) -> Callable[[Callable[..., Any], Call], Any]:
+        """The around hook of ``name`` (one of ``_ASSUMING``): the call's key after it. ``before``
+        / ``after``: the method's trace point, run as a before / after hook of the same probe
+        would — before the call; after it returned (not when it raised), once the key is noted —
+        from this one hook (a probe with one around hook and nothing else makes one ``Call``:
+        valgrind, ~4.5 K instructions less per call than an around and an after hook)."""
         by_pod = _ASSUMING[name] == "pod"
 
         def note(proceed: Callable[..., Any], call: Call) -> Any:
+            if before is not None:
+                before(call)
             try:
-                return proceed(*call.args, **call.kwargs)
+                result = proceed(*call.args, **call.kwargs)
             finally:
                 if self.valid and call.args and not call.kwargs:
                     self._sync(call.receiver, get_pod_key(call.args[0]) if by_pod else call.args[0])
                 else:  # (not the mirror's call shape)
                     self.valid = False
+            if after is not None:
+                call.result = result
+                after(call)
+            return result
 
         return note
 
@@ -253,14 +264,18 @@ class AssumedOrder:
 _ASSUMED_ORDERS: weakref.WeakKeyDictionary[Any, AssumedOrder] = weakref.WeakKeyDictionary()
 
 
-def keep_assumed_order(cache: SchedulerCache) -> AssumedOrder:
-    """Keep ``cache``'s assumed keys in order from its calls (this instance only)."""
+def keep_assumed_order(cache: SchedulerCache,
+                       points: dict[str, tuple[Hook | None, Hook | None]] | None = None) -> AssumedOrder:
+    """Keep ``cache``'s assumed keys in order from its calls (this instance only). ``points``:
+    method name -> (before, after) trace-point hooks of that method, run by the same hook
+    (``AssumedOrder.around``; only when the order is made here)."""
     known = _ASSUMED_ORDERS.get(cache)
     if known is not None:
         return known
     order = _ASSUMED_ORDERS[cache] = AssumedOrder()
     for name in _ASSUMING:
-        on_method(cache, name, around=order.around(name))
+        before, after = points.get(name, (None, None)) if points else (None, None)
+        on_method(cache, name, around=order.around(name, before, after))
     return order
 
 
@@ -269,13 +284,21 @@ def observe_cache(cache: SchedulerCache, scheduler_name: str, *, assume: bool = 
     replaced AssumePod and ForgetPod, which then have no stage of their own)."""
     d = _cache_descriptions(scheduler_name)
     C = SchedulerCache
-    keep_assumed_order(cache)
+    # the two once-per-pod points of methods that change the assumed set run in the kept
+    # order's own hook (one probe hook per call; see AssumedOrder.around)
+    adding = _later("cache.addPod", _status_now, d["adding_as"], C.add_pod, "calling")
+    points: dict[str, tuple[Hook | None, Hook | None]] = {"add_pod": (adding, None)}
     if assume:
-        on_method(cache, "assume_pod", after=_later("assume", _assumed_now, d["assumed_as"], C.assume_pod, "returned"))
+        points["assume_pod"] = (None, _later("assume", _assumed_now, d["assumed_as"], C.assume_pod, "returned"))
+    if cache in _ASSUMED_ORDERS:  # (its order was kept before, without them: hooks of their own)
+        for name, (before, after) in points.items():
+            on_method(cache, name, before=before, after=after)
+    else:
+        keep_assumed_order(cache, points)
+    if assume:
         on_method(cache, "forget_pod", after=_after("forgetPod", d["forgotten"], C.forget_pod))
     on_method(cache, "_finish_binding", after=_later("finishBinding", _deadline_now, d["binding_finished_at"],
                                                      C._finish_binding, "returned"))
-    on_method(cache, "add_pod", before=_later("cache.addPod", _status_now, d["adding_as"], C.add_pod, "calling"))
     on_method(cache, "update_pod", after=_after("cache.updatePod", d["updated"], C.update_pod))
     on_method(cache, "remove_pod", after=_after("cache.removePod", d["removed"], C.remove_pod))
     on_method(cache, "_cleanup_assumed_pods", before=_before("cleanupAssumedPods", d["sweeping"],

@@ -134,6 +134,18 @@ def watch_queue(queue: Any) -> Any:
     return watch(queue, QUEUE_MUTATORS)
 
 
+def takes_snapshots(runtime: Any) -> bool:
+    """Whether ``runtime``'s tracer is set to take snapshots (a snapshot function, a non-zero
+    interval): only then are a replica's cache and queues watched (``observe/replica.py``). A
+    watch's hooks run around every call of the cache's and queues' mutators — for a traced run
+    without snapshots that was work whose counts nobody read. Asked once, as the parts are
+    observed (the simulation's start): a watch installed later could not know a call already in
+    flight. A snapshot builder pointed at an unwatched cache or queue builds its part whole each
+    time — the same view, just not shared (``watched_state``, ``observe/indexes.py``)."""
+    tracer = getattr(runtime, "tracer", None) if runtime is not None else None
+    return tracer is not None and tracer.snapshot_fn is not None and bool(tracer.snapshot_every)
+
+
 def is_watched(obj: Any) -> bool:
     """Whether :func:`watch` was applied to this instance."""
     return obj in _WATCHES
@@ -155,8 +167,8 @@ def _state(w: _Watch, obj: Any, build: Callable[[Any], T]) -> T:
     return state
 
 
-__all__ = ["CACHE_MUTATORS", "QUEUE_MUTATORS", "is_watched", "watch", "watch_cache", "watch_of", "watch_queue",
-           "watched_state"]
+__all__ = ["CACHE_MUTATORS", "QUEUE_MUTATORS", "is_watched", "takes_snapshots", "watch", "watch_cache", "watch_of",
+           "watch_queue", "watched_state"]
 
 
 @attrs.define(eq=False)

@@ -12,13 +12,13 @@ import inspect
 import sys
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
 from kschedlearn.sim.runtime import Goroutine, Runtime, current_goroutine
 from kschedlearn.trace.events import Frame, ObservedCall, TraceEvent
-from kschedlearn.trace.stages import CATALOGUE, stage as lookup_stage
+from kschedlearn.trace.stages import CATALOGUE, Stage, stage as lookup_stage
 
 # the runtime, the tracer and the observation layer's trace points are not part of the Go story
 _SKIP_MODULES = ("kschedlearn.sim", "kschedlearn.trace", "kschedlearn.observe")
@@ -260,9 +260,10 @@ class Tracer:
     #: whether :meth:`record_group` may keep a group of events unmaterialised until read (False:
     #: every event is built as it is recorded — the tests compare the two)
     defer: bool = True
-    #: what was recorded after the first group still unmaterialised: groups and events, in seq
-    #: order (empty when nothing is deferred; then events go straight to ``_log``)
-    _tail: list[TraceEvent | DeferredEvents] = attrs.field(factory=list, init=False, repr=False)
+    #: what was recorded after the first group still unmaterialised: groups (each the plain
+    #: tuple of a :class:`DeferredEvents`' fields) and events, in seq order (empty when nothing
+    #: is deferred; then events go straight to ``_log``)
+    _tail: list[TraceEvent | tuple[Any, ...]] = attrs.field(factory=list, init=False, repr=False)
     #: how many events were recorded (materialised or not): the next event's seq
     _count: int = attrs.field(default=0, init=False, repr=False)
 
@@ -285,8 +286,8 @@ class Tracer:
     def _materialise(self) -> None:
         built: list[TraceEvent] = []
         for item in self._tail:
-            if type(item) is DeferredEvents:
-                built.extend(item.materialise())
+            if type(item) is tuple:  # (a deferred group: the fields of a DeferredEvents)
+                built.extend(DeferredEvents._make(item).materialise())
             else:
                 built.append(item)
         self._log.extend(built)  # (all or nothing: a group that cannot be built stays pending)
@@ -348,11 +349,12 @@ class Tracer:
     def _defer(self, rt: Runtime, g: Goroutine, stage: str, count: int, rows: Callable[..., Any],
                args: tuple[Any, ...], observed: ObservedCall | None, message: str | None) -> None:
         """Append the deferred group of the three ``record_*`` methods above (``message``: set for
-        one event whose ``rows`` builds only its data)."""
-        info = CATALOGUE.get(stage) or lookup_stage(stage)
-        self._tail.append(DeferredEvents(self._count, count, rt.now, g.name, g.process.name, stage, info.go_ref, info.why,
-                                         self._stack(observed) if self.capture_stacks else (), observed, rows, args,
-                                         message))
+        one event whose ``rows`` builds only its data): the plain tuple of a
+        :class:`DeferredEvents`' fields, the fewest objects made per group (a traced pod records
+        eight; the named tuple is made when they are read)."""
+        self._tail.append((self._count, count, rt.now, g.name, g.process.name,
+                           CATALOGUE.get(stage) or lookup_stage(stage),
+                           self._stack(observed) if self.capture_stacks else (), observed, rows, args, message))
         self._count += count
 
     def deferring(self, stage: str) -> bool | None:
@@ -360,7 +362,9 @@ class Tracer:
         may be recorded deferred (:meth:`can_defer`) — the two questions in one call."""
         if self.keep is not None and stage not in self.keep:
             return None
-        return self.can_defer()
+        # (can_defer's condition, not a call of it: asked by every once-per-pod trace point)
+        return (self.defer and self.breakpoint is None and not self.listeners
+                and (self.snapshot_fn is None or not self.snapshot_every))
 
     @staticmethod
     def _stack(observed: ObservedCall | None) -> tuple[Frame, ...]:
@@ -458,22 +462,21 @@ class Tracer:
         )
 
 
-@attrs.define(eq=False)
-class DeferredEvents:
+class DeferredEvents(NamedTuple):
     """Events of one stage recorded together and not built yet (:meth:`Tracer.record_group`):
-    seqs ``seq`` .. ``seq + count - 1``, one time, goroutine, stack and narration; ``rows()``
-    (with ``args``) gives each one's message and data (or, for one event with a ``message``,
-    its data). Machinery, not a value: nothing outside the tracer holds one, and plain slot
-    stores keep its recording cheap."""
+    seqs ``seq`` .. ``seq + count - 1``, one time, goroutine, stack and stage (its narration);
+    ``rows()`` (with ``args``) gives each one's message and data (or, for one event with a
+    ``message``, its data). Machinery, not a value: nothing outside the tracer holds one. The
+    tracer keeps the plain tuple of these fields (``Tracer._defer``; valgrind: an attrs class's
+    thirteen-argument ``__init__`` cost ~3.3 K instructions per group) and reads it as this
+    named tuple when the events are built."""
 
     seq: int
     count: int
     time: float
     goroutine: str
     process: str
-    stage: str
-    go_ref: str
-    why: str
+    stage: Stage
     stack: tuple[Frame, ...]
     observed: ObservedCall | None
     rows: Callable[..., Any]
@@ -486,9 +489,9 @@ class DeferredEvents:
         a group is deferred only when no snapshot is taken)."""
         rows = self.rows(*self.args) if self.message is None else [(self.message, self.rows(*self.args))]
         if len(rows) != self.count:
-            raise ValueError(f"deferred {self.stage} events: {self.count} recorded, {len(rows)} rows")
-        seq, time, goroutine, process, stage = self.seq, self.time, self.goroutine, self.process, self.stage
-        go_ref, why, stack, observed = self.go_ref, self.why, self.stack, self.observed
+            raise ValueError(f"deferred {self.stage.name} events: {self.count} recorded, {len(rows)} rows")
+        seq, time, goroutine, process, stage = self.seq, self.time, self.goroutine, self.process, self.stage.name
+        go_ref, why, stack, observed = self.stage.go_ref, self.stage.why, self.stack, self.observed
         return [TraceEvent(seq + i, time, goroutine, process, stage, go_ref, message, why, data or {}, stack, None, observed)
                 for i, (message, data) in enumerate(rows)]
 

@@ -245,3 +245,32 @@ def test_the_mirror_methods_verdict_follows_every_swap_of_a_cache_method(monkeyp
     finally:
         release(probe)
     assert SchedulerCache.__dict__["forget_pod"] is probe.original
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.lists(st.one_of(st.none(), st.integers(0, 3)), min_size=3, max_size=3),
+                          st.lists(st.integers(0, 3), min_size=3, max_size=3)), min_size=1, max_size=12))
+def test_kept_columns_with_known_constants_equal_the_copied_columns(
+        pods: list[tuple[int, list[int | None], list[int]]]) -> None:
+    """Per pod: three columns of ``n`` nodes, each either constant (its one score handed in as
+    the engine knows it) or varying. The kept tuples equal the columns; a kept tuple is the last
+    pod's own while equal to it, as the copies compared one by one keep them."""
+    from kschedlearn.accelerated.generic_scheduler import AcceleratedScheduler
+
+    def engine() -> AcceleratedScheduler:
+        return AcceleratedScheduler(cache=None, predicates={}, predicate_meta_producer=None, prioritizers=[],
+                                    priority_meta_producer=None)
+
+    with_constants, copied = engine(), engine()
+    for n, constants, seeds in pods:
+        columns = [[value] * n if value is not None else [(seed + k) % 4 for k in range(n)]
+                   for value, seed in zip(constants, seeds)]
+        known = {i: value for i, value in enumerate(constants) if value is not None}
+        before = with_constants.columns_memo
+        kept = with_constants._kept_columns([list(c) for c in columns], known)
+        reference = copied._kept_columns([list(c) for c in columns])
+        assert kept == reference == tuple(map(tuple, columns))
+        for i, column in enumerate(kept):
+            assert all(type(v) is int for v in column)
+            if len(before) == len(kept) and before[i] == column:
+                assert column is before[i]

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import attrs
+import pytest
 
 from kschedlearn.observe import views
 from kschedlearn.observe.scheduler import keep_assumed_order
@@ -71,3 +72,29 @@ def test_a_learners_add_pod_is_followed_by_sorting_anew(monkeypatch) -> None:
     rnd = random.Random(9)
     cache = _new_scheduler_cache(30.0, 1.0, None)
     _random_calls(cache, rnd, _pods(10), 300)
+
+
+@pytest.mark.parametrize("defer", [True, False])
+def test_the_points_run_by_the_orders_hook_record_what_hooks_of_their_own_record(defer: bool) -> None:
+    """``observe_cache`` runs the ``assume`` and ``cache.addPod`` points from the kept order's
+    own hook; a cache whose order was kept before gets them as before / after hooks of their own.
+    The same random calls record the same events both ways (deferred or built at once)."""
+    from kschedlearn import sim
+    from kschedlearn.observe.scheduler import observe_cache
+    from kschedlearn.trace import Tracer
+
+    def run(order_first: bool) -> list:
+        rt = sim.Runtime(seed=1)
+        tracer = rt.tracer = Tracer(capture_stacks=True, defer=defer)
+        cache = _new_scheduler_cache(30.0, 1.0, None)
+        if order_first:
+            keep_assumed_order(cache)
+        observe_cache(cache, "default-scheduler")
+        rt.go(lambda: _random_calls(cache, random.Random(7), _pods(10), 300), process=rt.new_process("s"), name="main")
+        rt.run()
+        return tracer.events
+
+    merged, apart = run(False), run(True)
+    assert len(merged) > 300
+    assert [(e.seq, e.stage, e.message, e.data, e.stack, e.observed) for e in merged] == \
+        [(e.seq, e.stage, e.message, e.data, e.stack, e.observed) for e in apart]

@@ -5,7 +5,8 @@ numbering interleaved with other events, reads in between, and whole simulations
 end, rewinds and forks — on the accelerated engine, whose per-node verdicts are such a group.
 
 kschedlearn-only (issue 25: the full trace's cost). The eager reference is the same code with
-``Tracer.can_defer`` answering False (then every group is emitted event by event).
+``Tracer.can_defer`` and ``Tracer.deferring`` answering False (then every group is emitted event
+by event).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from kschedlearn.observe.generic_scheduler import emit_predicate_nodes
 from kschedlearn.trace import ObservedCall, Tracer, emit
 from kschedlearn.trace.core import DeferredEvents
 from kschedlearn.trace.events import TraceEvent
+from kschedlearn.trace.stages import stage as lookup_stage
 
 POD = Pod.from_dict({"metadata": {"name": "web-1", "namespace": "default"}})
 OBSERVED = ObservedCall("AcceleratedScheduler.schedule", "kschedlearn.accelerated.generic_scheduler", 0, "running",
@@ -79,7 +81,7 @@ def _program(ops: list[Any], defer: bool) -> tuple[Tracer, list[list[TraceEvent]
                 before = len(tracer._tail)
                 emit_predicate_nodes(POD, [name for name, _, _ in op[1]],
                                      [(fits, (), verdicts) for _, fits, verdicts in op[1]], OBSERVED)
-                groups[0] += len(tracer._tail) > before and type(tracer._tail[-1]) is DeferredEvents
+                groups[0] += len(tracer._tail) > before and type(tracer._tail[-1]) is tuple  # (a group's fields)
             elif op[0] == "read":
                 reads.append(list(tracer.events))
             else:
@@ -150,7 +152,7 @@ def test_a_tracer_given_events_numbers_on_from_them() -> None:
 
 
 def test_a_group_whose_rows_disagree_with_its_count_is_an_error() -> None:
-    group = DeferredEvents(0, 2, 0.0, "g", "p", "schedule.predicate_node", "", "", (), None, lambda: [("m", {})], ())
+    group = DeferredEvents(0, 2, 0.0, "g", "p", lookup_stage("schedule.predicate_node"), (), None, lambda: [("m", {})], ())
     with pytest.raises(ValueError, match="2 recorded, 1 rows"):
         group.materialise()
 
@@ -159,13 +161,14 @@ def test_a_group_whose_rows_disagree_with_its_count_is_an_error() -> None:
 
 def _eager(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Tracer, "can_defer", lambda self: False)
+    monkeypatch.setattr(Tracer, "deferring", lambda self, stage: None if not self.wants(stage) else False)
 
 
 def _run_to_end(name: str, engine: str) -> tuple[list[TraceEvent], int]:
     s = Simulation.from_scenario(name, seed=1, snapshots=False, engine=engine)
     world = s.world
     world.run(None)
-    pending = sum(item.count for item in world.tracer._tail if type(item) is DeferredEvents)
+    pending = sum(DeferredEvents._make(item).count for item in world.tracer._tail if type(item) is tuple)
     return world.tracer.events, pending
 
 
