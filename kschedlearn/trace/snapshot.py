@@ -24,6 +24,10 @@ Shape (every part is ``None`` when that component does not exist in the run)::
       holders: (PodHolderView...) pods in a goroutine's hands, in no queue or table: scheduleOne
                                  between Pop and AssumePod (with its phase), the bind goroutine
                                  while the Binding is in flight
+      thinned: (str...)          parts NOT refreshed for this event ("cache", "queues.<name>"),
+      thinned_as_of, thinned_why which show the state at event ``thinned_as_of`` (an informer's
+                                 initial list at cluster scale: ``SnapshotBuilder.thin_initial_list``);
+                                 left out of the JSON when empty
 
 :class:`SnapshotBuilder` holds references to live components and builds a Snapshot when called;
 plug it into ``Tracer.snapshot_fn`` and ``Tracer.listeners`` (``builder.observe``).
@@ -242,7 +246,7 @@ class Snapshot:
 _THINNED_FIELDS = ("thinned", "thinned_as_of", "thinned_why")
 
 #: thin the snapshots of an informer's initial list from this many listed items on (see
-#: ``SnapshotBuilder.thin_initial_list``)
+#: ``SnapshotBuilder.thin_initial_list``; 0: never). Teaching scenarios list far fewer.
 THIN_INITIAL_LIST = 1000
 
 
@@ -306,7 +310,9 @@ class SnapshotBuilder:
     #: parts its handler changes at every one of those events — and name them in
     #: ``Snapshot.thinned``. Every other event, and every other part, is built as usual, and the
     #: first snapshot after the list is exact again (the indexes follow every change meanwhile).
-    thin_initial_list: int = THIN_INITIAL_LIST
+    #: (default: the module's THIN_INITIAL_LIST when the builder is made — a world rebuilt for a
+    #: replay makes a new builder: set the module constant to change it for every world)
+    thin_initial_list: int = attrs.field(factory=lambda: THIN_INITIAL_LIST)
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
