@@ -456,7 +456,8 @@ class SnapshotBuilder:
         if not self.thin_initial_list or current is None or fresh is None:
             return None
         for name, source in self.queues.items():
-            known = source.known_watch if source.kind == "DeltaFIFO" else None
+            # (a source that is not an observe.sharing.Source has no watch to ask: never thinned)
+            known = getattr(source, "known_watch", None) if source.kind == "DeltaFIFO" else None
             if known is None or known[1].processing is not current:  # (cheap: no target asked)
                 continue
             found = source.watched()  # the focused replica's queue now
@@ -474,7 +475,7 @@ class SnapshotBuilder:
         thinned snapshot checks it still shows."""
         out = {}
         for name, source in self.queues.items():
-            known = source.known_watch if source.kind == "DeltaFIFO" else None
+            known = getattr(source, "known_watch", None) if source.kind == "DeltaFIFO" else None
             if known is not None:
                 out[name] = known[0]
         return out
