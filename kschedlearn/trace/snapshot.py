@@ -49,6 +49,7 @@ from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import HolderTable, PodHolderView, next_holders
 from kschedlearn.trace.sharing import Reuse, shared_items
+from kschedlearn.trace.thinning import queue_targets, thinned_queue
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -447,38 +448,13 @@ class SnapshotBuilder:
         )
 
     def _thinning(self, current: Any) -> tuple[str, int] | None:
-        """(the queue's name, how many items its list had) when this event's snapshot is thinned:
-        ``current`` is processing an item its followed DeltaFIFO handed over from an initial list
-        of at least ``thin_initial_list`` items, and that item is not the list's last (the count
-        left drops as Pop takes an item); the last snapshot built the cache and that queue's
-        parts from the same queue (the same focused replica)."""
-        fresh = self._fresh
-        if not self.thin_initial_list or current is None or fresh is None:
+        """(the queue's name, its list's size) when this event's snapshot is thinned (thinning.py)."""
+        if not self.thin_initial_list or current is None or self._fresh is None:
             return None
-        for name, source in self.queues.items():
-            # (a source that is not an observe.sharing.Source has no watch to ask: never thinned)
-            known = getattr(source, "known_watch", None) if source.kind == "DeltaFIFO" else None
-            if known is None or known[1].processing is not current:  # (cheap: no target asked)
-                continue
-            found = source.watched()  # the focused replica's queue now
-            if found is None:
-                continue
-            queue, w = found
-            if w.processing is current and w.listed >= self.thin_initial_list \
-                    and getattr(queue, "_initial_population_count", 0) > 0 \
-                    and fresh[3].get(name) is queue and name in fresh[2]:
-                return name, w.listed
-        return None
+        return thinned_queue(self.queues, current, self.thin_initial_list, self._fresh[3], self._fresh[2])
 
     def _queue_targets(self) -> dict[str, Any]:
-        """The followed DeltaFIFOs whose views the last ``_queues`` built (by name): what a
-        thinned snapshot checks it still shows."""
-        out = {}
-        for name, source in self.queues.items():
-            known = getattr(source, "known_watch", None) if source.kind == "DeltaFIFO" else None
-            if known is not None:
-                out[name] = known[0]
-        return out
+        return queue_targets(self.queues)
 
     def _cache(self) -> Any:
         return self.cache.debug_state() if self.cache is not None else None
