@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import attrs
 
 from kschedlearn.observe.wrap import Call, on_method
+from kschedlearn.sim.runtime import current_goroutine
 
 T = TypeVar("T")
 
@@ -49,6 +50,11 @@ class _Watch:
     seen: int = -1
     last: Any = None
     follower: Any = None
+    #: the goroutine running ``process`` on an item this queue's Pop handed over (None when no
+    #: item is being processed), and how many items the last ``Replace`` listed: what the
+    #: snapshot builder asks to know an informer's initial list (``trace/snapshot.py``, thinning)
+    processing: Any = None
+    listed: int = 0
 
     def around_for(self, name: str) -> Callable[[Callable[..., Any], Call], Any]:
         """The around hook of the mutator ``name``."""
@@ -70,7 +76,22 @@ class _Watch:
                 elif self.follower is not None:  # a call that began before the follower
                     self.follower.untracked_left()
 
+        if name == "replace":
+            return self._around_replace(around)
         return around
+
+    def _around_replace(self, around: Callable[[Callable[..., Any], Call], Any]
+                        ) -> Callable[[Callable[..., Any], Call], Any]:
+        """``around`` for ``Replace``, which also notes how many items the list queued (a
+        DeltaFIFO's initial population count right after it; 0 for a FIFO)."""
+
+        def replace(proceed: Callable[..., Any], call: Call) -> Any:
+            try:
+                return around(proceed, call)
+            finally:
+                self.listed = int(getattr(call.receiver, "_initial_population_count", 0) or 0)
+
+        return replace
 
     def _around_pop(self, proceed: Callable[..., Any], call: Call) -> Any:
         """Around ``Pop(process)``: the popped item's key is noted as Pop hands it to
@@ -92,7 +113,11 @@ class _Watch:
                     if not flights:
                         flights.append(now.enter("pop", call))
                     now.popped(flights[0], call.receiver, item)
-                return process(item)
+                outer, self.processing = self.processing, current_goroutine()
+                try:
+                    return process(item)
+                finally:
+                    self.processing = outer
 
             return proceed(handed, *call.args[1:], **call.kwargs)
         finally:
@@ -186,6 +211,7 @@ class Source:
     def debug_state(self) -> Any:
         obj = self.target()
         if obj is None:
+            self._watched = None
             return None
         known = self._watched
         if known is not None and known[0] is obj:
@@ -193,10 +219,30 @@ class Source:
         else:
             found = _WATCHES.get(obj)
             if found is None:  # not watched (yet): built every time
+                self._watched = None
                 return self.build(obj)
             w = found
             self._watched = (obj, w)
         return _state(w, obj, self.build)
+
+    @property
+    def known_watch(self) -> tuple[Any, _Watch] | None:
+        """(the target, its watch) as the last ``debug_state`` or ``watched`` found them."""
+        return self._watched
+
+    def watched(self) -> tuple[Any, _Watch] | None:
+        """(the target now, its watch), None when there is none or it is not watched."""
+        obj = self.target()
+        if obj is None:
+            return None
+        known = self._watched
+        if known is not None and known[0] is obj:
+            return known
+        w = _WATCHES.get(obj)
+        if w is None:
+            return None
+        self._watched = (obj, w)
+        return self._watched
 
 
 def queue_source(queue: Any) -> Source:

@@ -105,11 +105,20 @@ def thinning_note(sim: Simulation) -> str:
     notes = [thin] if thin else []
     if sim.snapshots and sim.cursor >= 0:
         for i in range(sim.cursor, -1, -1):
-            if sim.trace[i].snapshot is not None:
+            snap = sim.trace[i].snapshot
+            if snap is not None:
                 if i != sim.cursor:
                     notes.append(f"the views show the state at event {i} (a snapshot every {sim.snapshot_every} events)")
+                if snap.thinned:
+                    notes.append(_thinned_parts(snap))
                 break
     return "; ".join(notes)
+
+
+def _thinned_parts(snap: Any) -> str:
+    """A thinned snapshot's parts, which event they show and why (``Snapshot.thinned``)."""
+    names = [("the cache" if p == "cache" else f"the {p.split('.', 1)[1]} queue") for p in snap.thinned]
+    return f"{' and '.join(names)} show the state at event {snap.thinned_as_of}, {snap.thinned_why}"
 
 
 __all__ = ["new_world", "abandon", "close_abandoned", "action_problem", "thinned", "thinning_note"]

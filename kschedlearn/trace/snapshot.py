@@ -24,6 +24,10 @@ Shape (every part is ``None`` when that component does not exist in the run)::
       holders: (PodHolderView...) pods in a goroutine's hands, in no queue or table: scheduleOne
                                  between Pop and AssumePod (with its phase), the bind goroutine
                                  while the Binding is in flight
+      thinned: (str...)          parts NOT refreshed for this event ("cache", "queues.<name>"),
+      thinned_as_of, thinned_why which show the state at event ``thinned_as_of`` (an informer's
+                                 initial list at cluster scale: ``SnapshotBuilder.thin_initial_list``);
+                                 left out of the JSON when empty
 
 :class:`SnapshotBuilder` holds references to live components and builds a Snapshot when called;
 plug it into ``Tracer.snapshot_fn`` and ``Tracer.listeners`` (``builder.observe``).
@@ -45,6 +49,7 @@ from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import HolderTable, PodHolderView, next_holders
 from kschedlearn.trace.sharing import Reuse, shared_items
+from kschedlearn.trace.thinning import queue_targets, thinned_queue
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -211,10 +216,21 @@ class Snapshot:
     leader: LeaderView | None = None
     stages_seen: tuple[str, ...] = ()
     holders: tuple[PodHolderView, ...] | Chunks[PodHolderView] | None = None
+    #: the parts *not* refreshed for this event ("cache", "queues.<name>"): they show the state
+    #: at event ``thinned_as_of`` (a thinned snapshot, see ``SnapshotBuilder.thin_initial_list``);
+    #: ``thinned_why`` says when that happens. Every other part is the state at this event.
+    thinned: tuple[str, ...] = ()
+    thinned_as_of: int = -1
+    thinned_why: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON-able data; mapping keys sorted so equal snapshots dump identically."""
-        return encode(self)
+        """Plain JSON-able data; mapping keys sorted so equal snapshots dump identically (the
+        three ``thinned`` fields only when the snapshot is thinned)."""
+        data = encode(self)
+        if not self.thinned:
+            for name in _THINNED_FIELDS:
+                del data[name]
+        return data
 
     def dumps(self) -> str:
         """The JSON text of :meth:`to_json` (sorted keys, compact)."""
@@ -226,6 +242,13 @@ class Snapshot:
         if not isinstance(data, Mapping):
             raise ValueError(f"Snapshot.from_json: expected an object, got {type(data).__name__}")
         return decode(cls, data, "snapshot")
+
+
+_THINNED_FIELDS = ("thinned", "thinned_as_of", "thinned_why")
+
+#: thin the snapshots of an informer's initial list from this many listed items on (see
+#: ``SnapshotBuilder.thin_initial_list``; 0: never). Teaching scenarios list far fewer.
+THIN_INITIAL_LIST = 1000
 
 
 # --- builders from live objects --------------------------------------------------------------
@@ -281,6 +304,16 @@ class SnapshotBuilder:
     #: instead of walking every goroutine when one changed, and the holders in one table changed
     #: in place (``holders.HolderTable``) instead of a copied mapping (cluster scale)
     incremental: bool = False
+    #: thinning (0: never). While a goroutine processes an item of a followed DeltaFIFO's initial
+    #: list (a ``Replace`` of at least this many items; the informer's first list, at cluster
+    #: scale 30,000 bound pods: about half of all events), the snapshots of the events it emits
+    #: keep the cache part and that queue's part of the last snapshot that built them — the
+    #: parts its handler changes at every one of those events — and name them in
+    #: ``Snapshot.thinned``. Every other event, and every other part, is built as usual, and the
+    #: first snapshot after the list is exact again (the indexes follow every change meanwhile).
+    #: (default: the module's THIN_INITIAL_LIST when the builder is made — a world rebuilt for a
+    #: replay makes a new builder: set the module constant to change it for every world)
+    thin_initial_list: int = attrs.field(factory=lambda: THIN_INITIAL_LIST)
     _stages: list[str] = attrs.field(factory=list, init=False)
     _seen: set[str] = attrs.field(factory=set, init=False)
     _last_stage: str = attrs.field(default="", init=False)
@@ -299,6 +332,10 @@ class SnapshotBuilder:
     _reuse: dict[str, Reuse[Any]] = attrs.field(factory=lambda: defaultdict(Reuse), init=False, repr=False)
     _item_memo: dict[str, dict[str, tuple[Any, QueueItemView]]] = attrs.field(
         factory=lambda: defaultdict(dict), init=False, repr=False)
+    #: (seq, cache part, queue parts, the queues' targets) of the last snapshot that built the
+    #: cache and queue parts (what a thinned snapshot shows)
+    _fresh: tuple[int, Any, dict[str, QueueView], dict[str, Any]] | None = attrs.field(
+        default=None, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage and who holds which pod after it."""
@@ -371,14 +408,28 @@ class SnapshotBuilder:
         current = getattr(rt, "current", None)
         apiserver = self._apiserver()
         reuse = self._reuse
+        seq = len(tracer.events) if tracer is not None else 0
+        thin = self._thinning(current)
+        if thin is None:
+            queues, cache = self._queues() if self.queues else None, self._cache()
+            self._fresh = (seq, cache, queues or {}, self._queue_targets())
+            thinned: tuple[str, ...] = ()
+            as_of, why = -1, ""
+        else:
+            name, listed = thin
+            fresh = self._fresh
+            assert fresh is not None  # (_thinning asks for it)
+            queues, cache = self._queues(carry=(name, fresh[2][name])), fresh[1]
+            thinned, as_of = ("cache", "queues." + name), fresh[0]
+            why = f"not refreshed while {name} processes its initial list of {listed:,} items"
         return Snapshot(
-            seq=len(tracer.events) if tracer is not None else 0,
+            seq=seq,
             time=float(rt.now) if rt is not None else 0.0,
             stage=self._last_stage,
             goroutine=current.name if current is not None else "",
-            queues=self._queues() if self.queues else None,
+            queues=queues,
             stores={n: tuple(sorted(s.list_keys())) for n, s in self.stores.items()} if self.stores else None,
-            cache=self._cache(),
+            cache=cache,
             backoff=self._backoff(),
             apiserver=apiserver,
             goroutines=self._goroutines(),
@@ -393,7 +444,17 @@ class SnapshotBuilder:
             holders=(holders.freeze() if isinstance(holders, HolderTable)
                      else reuse["holders"].get(holders, lambda: tuple(holders[k] for k in sorted(holders))))
             if rt is not None else None,
+            thinned=thinned, thinned_as_of=as_of, thinned_why=why,
         )
+
+    def _thinning(self, current: Any) -> tuple[str, int] | None:
+        """(the queue's name, its list's size) when this event's snapshot is thinned (thinning.py)."""
+        if not self.thin_initial_list or current is None or self._fresh is None:
+            return None
+        return thinned_queue(self.queues, current, self.thin_initial_list, self._fresh[3], self._fresh[2])
+
+    def _queue_targets(self) -> dict[str, Any]:
+        return queue_targets(self.queues)
 
     def _cache(self) -> Any:
         return self.cache.debug_state() if self.cache is not None else None
@@ -404,10 +465,15 @@ class SnapshotBuilder:
         entries = self.backoff.debug_state() or ()
         return self._reuse["backoff"].get(entries, lambda: tuple(BackoffEntryView(*e) for e in entries))
 
-    def _queues(self) -> dict[str, QueueView]:
+    def _queues(self, carry: tuple[str, QueueView] | None = None) -> dict[str, QueueView]:
+        """The queue parts; ``carry``: (name, view) a thinned snapshot shows for that queue
+        instead of its view now (which is then not asked for)."""
         out = {}
         reuse = self._reuse
         for name, q in self.queues.items():
+            if carry is not None and name == carry[0]:
+                out[name] = carry[1]
+                continue
             state = q.debug_state()  # the same object while a watched queue stands still
             if state is not None:
                 kind = q.kind

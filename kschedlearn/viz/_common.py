@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from typing import Any
+
 import graphviz
 
 MAX_NODES = 150
@@ -32,6 +34,16 @@ def new_digraph(name: str, *, rankdir: str = "LR", label: str = "") -> graphviz.
     g.attr("node", fontname=FONT, fontsize="10")
     g.attr("edge", fontname=FONT, fontsize="9")
     return g
+
+
+def thinned_caption(snap: Any, parts: tuple[str, ...] | None = None) -> str:
+    """The caption's line saying which drawn parts a thinned snapshot did not refresh ("" when
+    none): ``parts`` the parts the view draws ("cache", "queues"; None: any)."""
+    shown = tuple(p for p in getattr(snap, "thinned", ()) if parts is None or p.split(".")[0] in parts)
+    if not shown:
+        return ""
+    names = " and ".join("the cache" if p == "cache" else f"the {p.split('.', 1)[1]} queue" for p in shown)
+    return f"\\nthinned: {names} as at event #{snap.thinned_as_of} ({snap.thinned_why})"
 
 
 FOLLOW_MARK = "▶ "  # prefixes the followed pod's cells (record labels cannot colour one cell)

@@ -15,7 +15,7 @@ from kschedlearn.trace.cache_view import NodeDebugState, PodDebugState
 from kschedlearn.trace.snapshot import Snapshot
 from kschedlearn.viz._common import (
     IDLE_FG, MAX_NODES, MAX_ROWS, NEW_FG, cap, esc, fmt_mem, fmt_time, mark, new_digraph, node_id,
-    record_table, text_bar,
+    record_table, text_bar, thinned_caption,
 )
 
 
@@ -55,7 +55,8 @@ def cache(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
           follow_pod: str | None = None) -> graphviz.Digraph:
     """Draw the scheduler cache of ``snapshot`` (see the module docstring)."""
     snap, follow = snapshot, follow_pod
-    g = new_digraph("cache", rankdir="LR", label=f"scheduler cache — t={snap.time:.3f}s  event #{snap.seq}")
+    g = new_digraph("cache", rankdir="LR", label=f"scheduler cache — t={snap.time:.3f}s  event #{snap.seq}"
+                    + thinned_caption(snap, ("cache",)))
     c = snap.cache
     if c is None:
         g.node("empty", "the scheduler cache has not been created yet", shape="note", fontcolor=IDLE_FG)

@@ -25,7 +25,7 @@ import graphviz
 from kschedlearn.trace.snapshot import PodHolderView, QueueView, Snapshot
 from kschedlearn.viz._common import (
     ACTIVE, IDLE_FG, MAX_ROWS, ROW_CHANGED, ROW_FOLLOW, ROWS_ATTR, cap, esc, fmt_time, mark,
-    new_digraph, record_table,
+    new_digraph, record_table, thinned_caption,
 )
 from kschedlearn.viz.controllers import add_pod_source
 from kschedlearn.viz.pod_states import pod_state
@@ -166,8 +166,13 @@ def _row_mark(follow: bool, changed: bool) -> str:
     return "+".join(m for m, on in ((ROW_FOLLOW, follow), (ROW_CHANGED, changed)) if on)
 
 
+def _as_at(snap: Snapshot, part: str) -> str:
+    """A box title's note when ``part`` of a thinned snapshot shows an earlier event ("" if not)."""
+    return f" (thinned: as at event #{snap.thinned_as_of})" if part in snap.thinned else ""
+
+
 def _queue_node(g: graphviz.Digraph, node: str, title: str, q: QueueView | None,
-                prev_q: QueueView | None, follow: str | None) -> None:
+                prev_q: QueueView | None, follow: str | None, stale: str = "") -> None:
     if q is None:
         g.node(node, **record_table(title, [], [], empty="(not created yet)", rankdir=RANKDIR), fontcolor=IDLE_FG)
         return
@@ -185,7 +190,7 @@ def _queue_node(g: graphviz.Digraph, node: str, title: str, q: QueueView | None,
     footer = [f"… and {hidden} more keys"] if hidden > 0 else []
     if not q.populated or q.closed:
         footer.append(f"populated={q.populated}" + (" CLOSED" if q.closed else ""))
-    g.node(node, **record_table(f"{title} — {len(q.line)} in line", ["#", "key", "item"], rows,
+    g.node(node, **record_table(f"{title} — {len(q.line)} in line{stale}", ["#", "key", "item"], rows,
                                 footer=footer, rankdir=RANKDIR, row_marks=marks))
 
 
@@ -235,7 +240,7 @@ def _cache_node(g: graphviz.Digraph, snap: Snapshot, prev: Snapshot | None, foll
             marks.append(_row_mark(True, True))
     footer = [f"… and {hidden} more pods"] if hidden > 0 else []
     footer.append(f"{len(cache.nodes)} nodes, {len(cache.assumed_pods)} assumed, ttl {fmt_time(cache.ttl)}")
-    g.node("cache", **record_table("schedulerCache (podStates / assumedPods)",
+    g.node("cache", **record_table("schedulerCache (podStates / assumedPods)" + _as_at(snap, "cache"),
                                    ["pod", "node", "state", "expires in"], rows, footer=footer,
                                    empty="(no pods)", rankdir=RANKDIR, row_marks=marks))
 
@@ -290,7 +295,8 @@ def _legend(g: graphviz.Digraph) -> None:
 
 
 def _caption(snap: Snapshot, places: tuple[PodPlace, ...], follow: str | None) -> str:
-    title = f"pipeline — t={snap.time:.3f}s  event #{snap.seq}" + (f"  [{snap.stage}]" if snap.stage else "")
+    title = (f"pipeline — t={snap.time:.3f}s  event #{snap.seq}" + (f"  [{snap.stage}]" if snap.stage else "")
+             + thinned_caption(snap))
     if not follow:
         return title
     if not places:
@@ -314,13 +320,13 @@ def pipeline(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
     _apiserver_node(g, snap, prev, follow, token_here=any(p.place == "apiserver" for p in places))
     qname, q = _find_queue(snap, POD_QUEUE, "FIFO")
     prev_q = (prev.queues or {}).get(qname) if prev else None
-    _queue_node(g, "podQueue", "podQueue (FIFO)", q, prev_q, follow)
+    _queue_node(g, "podQueue", "podQueue (FIFO)", q, prev_q, follow, _as_at(snap, f"queues.{qname}"))
     dname, d = _find_queue(snap, ASSIGNED_QUEUE, "DeltaFIFO")
     prev_d = (prev.queues or {}).get(dname) if prev else None
-    _queue_node(g, "deltaFIFO", "DeltaFIFO (assigned pods)", d, prev_d, follow)
+    _queue_node(g, "deltaFIFO", "DeltaFIFO (assigned pods)", d, prev_d, follow, _as_at(snap, f"queues.{dname}"))
     nq = (snap.queues or {}).get(NODE_QUEUE)
     prev_n = (prev.queues or {}).get(NODE_QUEUE) if prev else None
-    _queue_node(g, "nodeQueue", "DeltaFIFO (node informer)", nq, prev_n, None)
+    _queue_node(g, "nodeQueue", "DeltaFIFO (node informer)", nq, prev_n, None, _as_at(snap, f"queues.{NODE_QUEUE}"))
     _cache_node(g, snap, prev, follow)
     _backoff_node(g, snap, follow)
     holders: dict[str, list[PodHolderView]] = {}

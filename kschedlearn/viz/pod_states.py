@@ -13,7 +13,7 @@ import graphviz
 
 from kschedlearn.trace.snapshot import Snapshot
 from kschedlearn.viz._common import (
-    ACTIVE, FOLLOW_BG, IDLE_FG, MAX_ROWS, new_digraph,
+    ACTIVE, FOLLOW_BG, IDLE_FG, MAX_ROWS, new_digraph, thinned_caption,
 )
 
 STATES = ("Initial", "Assumed", "Added", "Deleted", "Expired")
@@ -76,7 +76,7 @@ def pod_states(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
     snap, prev = snapshot, previous_snapshot
     g = new_digraph("pod_states", rankdir="LR",
                     label=f"pod states in the scheduler cache — t={snap.time:.3f}s  event #{snap.seq}"
-                    + (f"  following {follow_pod}" if follow_pod else ""))
+                    + (f"  following {follow_pod}" if follow_pod else "") + thinned_caption(snap, ("cache",)))
     members: dict[str, list[str]] = {s: [] for s in STATES}
     for key in ([follow_pod] if follow_pod else _all_pods(snap)):
         members[pod_state(snap, key, prev)].append(key)
