@@ -101,8 +101,26 @@ class _Parts:
     order: observe_scheduler.AssumedOrder
     queue_watch: _Watch
     cache_watch: _Watch
-    #: the objects whose identity (and hook counts) the parts were found from
-    signature: tuple[Any, ...]
+    #: what the parts were found from: the probes, the Process function, the mirror's methods
+    held: tuple[Any, ...]
+    #: the hooks of the four probes a fast pop stands in for, and how many each held
+    hooks: tuple[Any, ...]
+    counts: tuple[int, ...]
+
+    def unchanged(self, queue: Any, process: Any, rt: Any) -> bool:
+        """Whether the same probes with as many hooks, the same Process function and the same
+        mirror's methods are in place, and nobody follows the queue's or the cache's changes
+        (identities and lengths: asked at every pop)."""
+        held = self.held
+        on_add = ResourceEventHandlerFuncs.__dict__["on_add"]
+        observation = rt.observation
+        return (queue.__dict__.get("pop") is held[0] and process is held[1] and on_add is held[2]
+                and self.cache.__dict__.get("add_pod") is held[3] and SchedulerCache.__dict__["add_pod"] is held[4]
+                and SchedulerCache.__dict__["_add_pod"] is held[5] and DeltaFIFO.__dict__["pop"] is held[6]
+                and (observation.hooks.get(on_add) if observation is not None else None) is held[7]
+                and getattr(on_add, "original", None) is held[8]
+                and self.queue_watch.follower is None and self.cache_watch.follower is None
+                and _counts(self.hooks) == self.counts)
 
 
 @attrs.define(eq=False)
@@ -118,10 +136,11 @@ class FirstList:
 
     def around(self, proceed: Callable[..., Any], call: Call) -> Any:
         """``Pop(process)``: the front item popped and added here when that is what the mirror
-        and its hooks would do and leave — one Sync or Added delta of a Pod that neither the
-        informer's store nor the scheduler cache holds, no hook of the pop recording an event of
-        its own, nobody following the queue's or the cache's changes, the mirror's methods,
-        no tracer or profiler in the interpreter — else the mirror pops."""
+        and its hooks would do and leave — one Sync or Added delta of a Pod that the informer's
+        store does not hold and that the scheduler cache does not hold either or holds as
+        assumed on the same node, no hook of the pop recording an event of its own, nobody
+        following the queue's or the cache's changes, the mirror's methods, no tracer or
+        profiler in the interpreter — else the mirror pops."""
         item = self._pop(call)
         if item is _MIRROR:
             return proceed(*call.args, **call.kwargs)
@@ -132,87 +151,110 @@ class FirstList:
         if call.kwargs or len(call.args) != 1 or sys.gettrace() is not None or sys.getprofile() is not None:
             return _MIRROR
         queue = call.receiver
-        line = queue._queue
-        if type(queue) is not DeltaFIFO or not line or queue._lock.locked:
+        g = current_goroutine()
+        if type(queue) is not DeltaFIFO or g is None or queue._lock.locked:
             return _MIRROR
-        key = line[0]
+        parts = self._found(queue, call.args[0], g.runtime)
+        if parts is None or _quiet(g.runtime.tracer) is None:
+            return _MIRROR
+        if not queue._queue:
+            return self._wait_and_pop(queue, call, parts, g) if not queue._closed else _MIRROR
+        with queue._lock:  # (free: taken at once)
+            item = self._pop_front(queue, call, parts, g)
+        if item is not _MIRROR:
+            parts.queue_watch.generation += 2  # (the watch's count of a Pop: on entry and on return)
+        return item
+
+    def _wait_and_pop(self, queue: Any, call: Call, parts: _Parts, g: Any) -> Any:
+        """An empty queue: wait as the mirror's Pop waits (its lock, its condition; a blocked
+        popper counts as inside the queue for its watch), then pop the front as
+        :meth:`_pop_front` does. When that front is not for a fast pop, the mirror pops it:
+        the lock is let go and taken again by the mirror's Pop with nothing in between — nobody
+        else waits for this lock, which only its one popper holds across a park."""
+        w = parts.queue_watch
+        w.generation += 1
+        w.depth += 1
+        w.popping += 1
+        try:
+            with queue._lock:
+                while not queue._queue and not queue._closed:
+                    queue._cond.wait()
+                if not queue._queue:
+                    return _MIRROR  # closed: the mirror's Pop raises
+                return self._pop_front(queue, call, parts, g)
+        finally:
+            w.depth -= 1
+            w.popping -= 1
+            w.generation += 1
+
+    def _pop_front(self, queue: Any, call: Call, parts: _Parts, g: Any) -> Any:
+        """With the queue's lock held: pop and add the front item when that is a fast pop."""
+        key = queue._queue[0]
         item = queue._items.get(key)
         if type(item) is not Deltas or len(item) != 1 or item[0].type not in (SYNC, ADDED):
             return _MIRROR
         pod = item[0].object
-        if type(pod) is not Pod:
-            return _MIRROR
-        g = current_goroutine()
-        if g is None:
-            return _MIRROR
         rt = g.runtime
-        parts = self._found(queue, call.args[0], rt)
-        if parts is None:
-            return _MIRROR
         tracer = rt.tracer
-        record = False
-        if tracer is not None:
-            if any(map(tracer.wants, _OWN_EVENTS)):
-                return _MIRROR
-            record = tracer.wants(_STAGE)
-            if record and not tracer.can_defer():
-                return _MIRROR
+        record = _quiet(tracer)  # (asked again: the world may have changed while the popper waited)
         cache = parts.cache
+        if type(pod) is not Pod or record is None or cache._mu.locked or not parts.unchanged(queue, call.args[0], rt) \
+                or _get_or_missing(parts.client_state, pod)[1]:
+            return _MIRROR
         cache_key = get_pod_key(pod)
-        if (cache._mu.locked or cache_key in cache._pod_states or cache_key in cache._assumed_pods
-                or _get_or_missing(parts.client_state, pod)[1]):
+        state = cache._pod_states.get(cache_key)
+        # AddPod's two quiet branches: a pod it does not hold (added), an assumed one on the
+        # node it was assumed on (confirmed); not a pod added before or moved (an error, a warning)
+        confirm = state is not None and bool(cache._assumed_pods.get(cache_key, False))
+        if state is not None and (not confirm or state.pod.spec.node_name != pod.spec.node_name):
             return _MIRROR
-        stack = self._stack_at(call.caller) if record and tracer.capture_stacks else None
-        if record and tracer.capture_stacks and stack is None:
-            return _MIRROR
-        self._add(queue, key, pod, cache_key, parts, rt, g, tracer if record else None, stack)
+        stack = None
+        if record and tracer.capture_stacks:
+            stack = self._stack_at(call.caller)
+            if stack is None:
+                return _MIRROR
+        self._add(queue, key, pod, cache_key, confirm, parts, rt, g, tracer if record else None, stack)
         return item
 
-    def _add(self, queue: Any, key: str, pod: Pod, cache_key: str, parts: _Parts, rt: Any, g: Any, tracer: Any,
-             stack: tuple[Frame, ...] | None) -> None:
+    def _add(self, queue: Any, key: str, pod: Pod, cache_key: str, confirm: bool, parts: _Parts, rt: Any, g: Any,
+             tracer: Any, stack: tuple[Frame, ...] | None) -> None:
         """The state changes of the mirror's pop, process, OnAdd, addPodToCache and AddPod and of
-        the hooks around them, in their order (the locks are free: nothing parks)."""
-        parts.queue_watch.generation += 1
-        with queue._lock:
-            queue._queue.pop(0)
-            if queue._initial_population_count > 0:
-                queue._initial_population_count -= 1
-            del queue._items[key]
-            parts.client_state.add(pod)
-            observation = rt.observation
-            if observation is not None and observation.fast_paths_ran:
-                observation.fast_paths_ran.clear()  # (what the hooks' unrecorded events do)
-            cache = parts.cache
-            point = parts.point
-            if tracer is not None:
-                tracer.record_described_later(rt, g, _STAGE, point.describe, (pod, pod_status(cache, cache_key)),
-                                              observed_in(rt, point.described), stack)
-            parts.cache_watch.generation += 1
-            with cache._mu:
+        the hooks around them, in their order (the queue's lock held; the cache's is free)."""
+        queue._queue.pop(0)
+        if queue._initial_population_count > 0:
+            queue._initial_population_count -= 1
+        del queue._items[key]
+        parts.client_state.add(pod)
+        observation = rt.observation
+        if observation is not None and observation.fast_paths_ran:
+            observation.fast_paths_ran.clear()  # (what the hooks' unrecorded events do)
+        cache = parts.cache
+        point = parts.point
+        if tracer is not None:
+            tracer.record_described_later(rt, g, _STAGE, point.describe, (pod, pod_status(cache, cache_key)),
+                                          observed_in(rt, point.described), stack)
+        parts.cache_watch.generation += 1
+        with cache._mu:
+            if confirm:
+                del cache._assumed_pods[cache_key]
+                cache._pod_states[cache_key].deadline = None
+            else:
                 cache._add_pod(pod)
                 cache._pod_states[cache_key] = _PodState(pod=pod)
-            parts.cache_watch.generation += 1
-            parts.order.noted(cache, cache_key)
-        parts.queue_watch.generation += 1
+        parts.cache_watch.generation += 1
+        parts.order.noted(cache, cache_key)
 
     def _found(self, queue: Any, process: Any, rt: Any) -> _Parts | None:
         """The parts behind the probes, when every probe holds exactly the hooks a fast pop
-        stands in for (remembered while the same objects hold the same number of hooks)."""
-        pop_hooks = instance_hooks(queue, "pop")
-        field = field_probe_parts(process)
+        stands in for (remembered while they stay as they were: :meth:`_Parts.unchanged`)."""
+        known = self._parts
+        if known is not None and known.unchanged(queue, process, rt):
+            return known
         on_add = ResourceEventHandlerFuncs.__dict__["on_add"]
         observation = rt.observation
         on_add_hooks = observation.hooks.get(on_add) if observation is not None and is_probe(on_add) else None
-        known = self._parts
-        if known is not None and pop_hooks is not None and field is not None:
-            cache = known.cache
-            add_hooks = instance_hooks(cache, "add_pod")
-            if known.signature == _signature(queue, pop_hooks, process, field[1], on_add, on_add_hooks, cache, add_hooks):
-                fine = (known.queue_watch.follower is None and known.cache_watch.follower is None
-                        and _MIRROR_CACHE.check(SchedulerCache)[0] and _MIRROR_QUEUE.check(DeltaFIFO)[0]
-                        and _MIRROR_HANDLERS.check(ResourceEventHandlerFuncs)[0])
-                return known if fine else None
-        self._parts = parts = self._find(queue, pop_hooks, process, field, on_add, on_add_hooks)
+        self._parts = parts = self._find(queue, instance_hooks(queue, "pop"), process, field_probe_parts(process),
+                                         on_add, on_add_hooks)
         return parts
 
     def _find(self, queue: Any, pop_hooks: Any, process: Any, field: Any, on_add: Any, on_add_hooks: Any) -> _Parts | None:
@@ -261,8 +303,11 @@ class FirstList:
                 or getattr(note, "__code__", None) is not _ASSUMED_NOTE
                 or getattr(watching_cache, "__code__", None) is not _WATCHING):
             return None
-        return _Parts(client_state, cache, point, order, watching.__self__, cache_watch,
-                      _signature(queue, pop_hooks, process, field_hooks, on_add, on_add_hooks, cache, add_hooks))
+        held = (queue.__dict__.get("pop"), process, on_add, cache.__dict__.get("add_pod"),
+                SchedulerCache.__dict__["add_pod"], SchedulerCache.__dict__["_add_pod"], DeltaFIFO.__dict__["pop"],
+                on_add_hooks, getattr(on_add, "original", None))
+        hooks = (pop_hooks, field_hooks, on_add_hooks, add_hooks)
+        return _Parts(client_state, cache, point, order, watching.__self__, cache_watch, held, hooks, _counts(hooks))
 
     def _stack_at(self, caller: Any) -> tuple[Frame, ...] | None:
         """The stack a ``cache.addPod`` event captures when ``caller`` (``processLoop``'s frame,
@@ -280,13 +325,26 @@ class FirstList:
         return stack
 
 
-def _signature(queue: Any, pop_hooks: Any, process: Any, field_hooks: Any, on_add: Any, on_add_hooks: Any,
-               cache: Any, add_hooks: Any) -> tuple[Any, ...]:
-    def counts(hooks: Any) -> tuple[Any, ...]:
-        return (hooks, len(hooks.before), len(hooks.after), len(hooks.around)) if hooks is not None else (None,)
+def _quiet(tracer: Any) -> bool | None:
+    """None when a hook a fast pop stands in for would record an event of its own (or the
+    ``cache.addPod`` event could not be recorded deferred); else whether that event is recorded."""
+    if tracer is None:
+        return False
+    if any(map(tracer.wants, _OWN_EVENTS)):
+        return None
+    record = tracer.wants(_STAGE)
+    return None if record and not tracer.can_defer() else record
 
-    return (queue, *counts(pop_hooks), process, *counts(field_hooks), on_add, *counts(on_add_hooks), cache,
-            *counts(add_hooks))
+
+def _counts(hooks: tuple[Any, ...]) -> tuple[int, ...]:
+    """How many before, after and around hooks each of ``hooks`` holds (-1: none there)."""
+    out: list[int] = []
+    for h in hooks:
+        if h is None:
+            out.append(-1)
+        else:
+            out += (len(h.before), len(h.after), len(h.around))
+    return tuple(out)
 
 
 def first_list(queue: Any) -> FirstList | None:
