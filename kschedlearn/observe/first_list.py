@@ -160,7 +160,7 @@ class FirstList:
         if not queue._queue:
             return self._wait_and_pop(queue, call, parts, g) if not queue._closed else _MIRROR
         with queue._lock:  # (free: taken at once)
-            item = self._pop_front(queue, call, parts, g)
+            item = self._pop_front(queue, call, parts, g, waited=False)
         if item is not _MIRROR:
             parts.queue_watch.generation += 2  # (the watch's count of a Pop: on entry and on return)
         return item
@@ -181,14 +181,15 @@ class FirstList:
                     queue._cond.wait()
                 if not queue._queue:
                     return _MIRROR  # closed: the mirror's Pop raises
-                return self._pop_front(queue, call, parts, g)
+                return self._pop_front(queue, call, parts, g, waited=True)
         finally:
             w.depth -= 1
             w.popping -= 1
             w.generation += 1
 
-    def _pop_front(self, queue: Any, call: Call, parts: _Parts, g: Any) -> Any:
-        """With the queue's lock held: pop and add the front item when that is a fast pop."""
+    def _pop_front(self, queue: Any, call: Call, parts: _Parts, g: Any, *, waited: bool) -> Any:
+        """With the queue's lock held: pop and add the front item when that is a fast pop
+        (``waited``: the popper waited for it, and the world may have changed meanwhile)."""
         key = queue._queue[0]
         item = queue._items.get(key)
         if type(item) is not Deltas or len(item) != 1 or item[0].type not in (SYNC, ADDED):
@@ -196,9 +197,10 @@ class FirstList:
         pod = item[0].object
         rt = g.runtime
         tracer = rt.tracer
-        record = _quiet(tracer)  # (asked again: the world may have changed while the popper waited)
+        record = _quiet(tracer)
         cache = parts.cache
-        if type(pod) is not Pod or record is None or cache._mu.locked or not parts.unchanged(queue, call.args[0], rt) \
+        if type(pod) is not Pod or record is None or cache._mu.locked \
+                or (waited and not parts.unchanged(queue, call.args[0], rt)) \
                 or _get_or_missing(parts.client_state, pod)[1]:
             return _MIRROR
         cache_key = get_pod_key(pod)
