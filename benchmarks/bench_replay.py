@@ -158,7 +158,7 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
     if trace == "off":
         world.runtime.tracer = None  # the trace points pass straight through without a tracer
     load_events = len(world.tracer.events)
-    unresolved = _pending_keys(sim)
+    unresolved = dict.fromkeys(_pending_keys(sim))
     placements: dict[str, str] = {}
     storage = world.api.storage
     t1, c1 = time.perf_counter(), time.process_time()
@@ -169,6 +169,7 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
     n_nodes = sum(1 for o in sim.scenario.objects if type(o).kind == "Node")
     synced = lambda: _synced(world, n_nodes, n_bound)  # noqa: E731
     sync_cpu = None
+    polled_rv: int | None = None
     # The runtime raises the collector's youngest threshold while it runs and restores it when
     # it returns (sim/gc_policy.py); run here in 1-virtual-second chunks, each return would leave
     # that generation's count far above CPython's 700, so the poll's first allocation started a
@@ -183,19 +184,7 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
                     continue
             else:
                 world.run(None, until=world.runtime.now + CHUNK)
-            still = []
-            pods = storage.objects.get("pods", {})  # (the bucket Storage.get reads: one dict lookup a pod)
-            for key in unresolved:
-                pod = pods.get(key)
-                if pod is None:
-                    placements[f"{key[0]}/{key[1]}"] = ""
-                elif pod.spec.node_name:
-                    placements[f"{key[0]}/{key[1]}"] = pod.spec.node_name
-                elif _failed(pod):
-                    placements[f"{key[0]}/{key[1]}"] = ""
-                else:
-                    still.append(key)
-            unresolved = still
+            polled_rv = _poll(storage, unresolved, placements, polled_rv)
     run_s, run_cpu = time.perf_counter() - t1, time.process_time() - c1
     virtual_s = world.runtime.now - v1
     resolved = len(placements)
@@ -207,6 +196,31 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
            "events": events, "loadEvents": load_events, "pending": resolved + len(unresolved), "bound": sum(1 for v in placements.values() if v),
            "failed": sum(1 for v in placements.values() if not v), "unresolved": len(unresolved)}
     return out, placements
+
+
+def _poll(storage: Any, unresolved: dict[tuple[str, str], None], placements: dict[str, str],
+          polled_rv: int | None) -> int:
+    """Move the pods resolved since the last poll (at revision ``polled_rv``) from ``unresolved``
+    into ``placements``; returns the storage's revision now.
+
+    A pod's state changes only by a write, and the storage keeps its recent writes: only the
+    pods written since the last poll are looked at again when every write since then is still
+    in the window (else, and at the first poll, every unresolved pod). The harness's own cost:
+    up to 10,000 pods looked at after each virtual second were ~3 % of a 5,000-node run."""
+    now = storage.resource_version
+    changes = storage.changes_since(polled_rv, ("pods",)) if polled_rv is not None else None
+    if changes is None:
+        todo: Any = list(unresolved)
+    else:
+        written = {(e.object.metadata.namespace or "default", e.object.metadata.name) for _, e in changes}
+        todo = [key for key in written if key in unresolved]
+    pods = storage.objects.get("pods", {})  # (the bucket Storage.get reads: one dict lookup a pod)
+    for key in todo:
+        pod = pods.get(key)
+        if pod is None or pod.spec.node_name or _failed(pod):
+            placements[f"{key[0]}/{key[1]}"] = pod.spec.node_name if pod is not None else ""
+            del unresolved[key]
+    return now
 
 
 def _synced(world: Any, nodes: int, bound: int) -> bool:

@@ -7,6 +7,8 @@ takes the first (Go: ``f.queue = f.queue[1:]``, O(1) — a slice of the same arr
 of 150,000 bound pods queued 150,000 keys at once and then paid ~75,000 moves per pop, about
 11 billion in all, a quarter of that informer's whole first sync. :class:`FrontLine` is the same
 line with Go's cost: a deque that answers the list operations the mirror's queues make.
+
+The same informer's pops also get ``observe/first_list.py``'s fast pops (:func:`accelerate_informers`).
 """
 
 from __future__ import annotations
@@ -52,11 +54,14 @@ def accelerate_queue(queue: Any) -> Any:
 
 def accelerate_informers(config_factory: Any) -> None:
     """The scheduler's assigned-pod informer (its first list holds every bound pod) with a
-    :class:`FrontLine`."""
+    :class:`FrontLine` and the fast pops of ``observe/first_list.py``."""
     populator = getattr(config_factory, "scheduled_pod_populator", None)
     queue = getattr(getattr(populator, "config", None), "queue", None)
     if queue is not None and hasattr(queue, "_queue"):
         accelerate_queue(queue)
+        from kschedlearn.observe.first_list import first_list
+
+        first_list(queue)
 
 
 __all__ = ["FrontLine", "accelerate_informers", "accelerate_queue", "front_line"]

@@ -37,7 +37,7 @@ from kschedlearn.apimachinery.api.errors import (
 from kschedlearn.apimachinery.watch import ADDED, ERROR, Event
 from kschedlearn.apiserver import finalizers, pod_storage
 from kschedlearn.apiserver.faults import Faults
-from kschedlearn.apiserver.fieldsets import selectable_fields
+from kschedlearn.apiserver.fieldsets import compiled_matcher, selectable_fields
 from kschedlearn.apiserver.lists import List, ListMeta
 from kschedlearn.apiserver.registry import (
     ResourceInfo,
@@ -149,7 +149,8 @@ class APIServer:
         return WatchFilter(
             namespace=namespace if info.namespaced else "",
             matches_labels=lambda o: lsel.matches(o.metadata.labels),
-            matches_fields=lambda o: fsel.matches(selectable_fields(info.resource, o)),
+            matches_fields=(compiled_matcher(info.resource, fsel)
+                            or (lambda o: fsel.matches(selectable_fields(info.resource, o)))),
         )
 
     def _validate(self, info: ResourceInfo, obj: Any, old: Any = None, *, status_only: bool = False) -> None:

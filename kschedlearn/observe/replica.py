@@ -62,6 +62,10 @@ def observe_kube_scheduler(runtime: Any, *, assume: bool = True, engine: str = "
             accelerate_config(config)
             accelerate_informers(handles.config_factory)
         observe_scheduler_parts(observation, handles.config_factory, config, handles.s.scheduler_name, assume=assume)
+        if engine == "accelerated":
+            from kschedlearn.observe.sweep import quiet_sweeps
+
+            quiet_sweeps(config.scheduler_cache)  # (inside the cache's trace points: after them)
         if on_config is not None:
             on_config(handles, config)
 

@@ -95,23 +95,36 @@ def _before(stage: str, describe: Describe, fn: Callable[..., Any]) -> Callable[
 Capture = Callable[[Call], tuple[Any, ...]]
 
 
-def _later(stage: str, capture: Capture, describe: Describe, fn: Callable[..., Any], phase: str) -> Callable[[Call], None]:
+def _later(stage: str, capture: Capture, describe: Describe, fn: Callable[..., Any], phase: str) -> LaterPoint:
     """:func:`_after` / :func:`_before` (``phase``) of ``describe(*capture(call))``, whose message
     and data are built when the event is first read while nobody watches events as they come
     (``Tracer.record_described_later``): the hot trace points, once per pod."""
+    return LaterPoint(stage, capture, describe, fn, phase, callee(fn, phase))
 
-    described = callee(fn, phase)
 
-    def announce(call: Call) -> None:
+@attrs.define(eq=False)
+class LaterPoint:
+    """The hook of one :func:`_later` trace point. A value with its parts readable: a fast path
+    standing in for the mirrored calls that reach it (``accelerated/informers.py``) records the
+    very event it would."""
+
+    stage: str
+    capture: Capture
+    describe: Describe
+    fn: Callable[..., Any]
+    phase: str
+    #: ``callee(fn, phase)``
+    described: Any
+
+    def __call__(self, call: Call) -> None:
+        stage = self.stage
         found = deferring_here(stage)
         if found is not None and found[2]:
             g, tracer, _ = found
-            tracer.record_described_later(g.runtime, g, stage, describe, capture(call),
-                                          observed_in(g.runtime, described))
+            tracer.record_described_later(g.runtime, g, stage, self.describe, self.capture(call),
+                                          observed_in(g.runtime, self.described))
         elif not unrecorded(stage):
-            point(stage, *describe(*capture(call)), fn, phase)
-
-    return announce
+            point(stage, *self.describe(*self.capture(call)), self.fn, self.phase)
 
 
 # -- the scheduler cache -------------------------------------------------------------------
@@ -187,7 +200,7 @@ def _deadline_now(call: Call) -> tuple[Any, ...]:
     return pod, now + views.cache_ttl(call.receiver)
 
 
-def _status_now(call: Call) -> tuple[Any, ...]:
+def status_now(call: Call) -> tuple[Any, ...]:
     pod = call.args[0]
     return pod, views.pod_status(call.receiver, pod_key(pod))
 
@@ -251,6 +264,12 @@ class AssumedOrder:
         elif here:
             del keys[i]
 
+    def noted(self, cache: Any, key: str) -> None:
+        """What :meth:`around`'s hook does after a call of the mirror's shape for ``key`` (a fast
+        path standing in for that call)."""
+        if self.valid:
+            self._sync(cache, key)
+
     def keys_of(self, cache: Any) -> list[str]:
         """``sorted(cache._assumed_pods)`` (a new list)."""
         assumed = cache._assumed_pods
@@ -262,6 +281,11 @@ class AssumedOrder:
 
 #: cache -> its AssumedOrder
 _ASSUMED_ORDERS: weakref.WeakKeyDictionary[Any, AssumedOrder] = weakref.WeakKeyDictionary()
+
+
+def assumed_order_of(cache: Any) -> AssumedOrder | None:
+    """The AssumedOrder kept for ``cache`` (None: not kept)."""
+    return _ASSUMED_ORDERS.get(cache)
 
 
 def keep_assumed_order(cache: SchedulerCache,
@@ -286,7 +310,7 @@ def observe_cache(cache: SchedulerCache, scheduler_name: str, *, assume: bool = 
     C = SchedulerCache
     # the two once-per-pod points of methods that change the assumed set run in the kept
     # order's own hook (one probe hook per call; see AssumedOrder.around)
-    adding = _later("cache.addPod", _status_now, d["adding_as"], C.add_pod, "calling")
+    adding = _later("cache.addPod", status_now, d["adding_as"], C.add_pod, "calling")
     points: dict[str, tuple[Hook | None, Hook | None]] = {"add_pod": (adding, None)}
     if assume:
         points["assume_pod"] = (None, _later("assume", _assumed_now, d["assumed_as"], C.assume_pod, "returned"))
@@ -358,4 +382,4 @@ def observe_error_path(config_factory: ConfigFactory) -> None:
     on_method(config_factory.pod_queue, "add_if_not_present", before=requeuing)
 
 
-__all__ = ["AssumedOrder", "keep_assumed_order", "observe_binder", "observe_cache", "observe_error_path", "observe_next_pod"]
+__all__ = ["AssumedOrder", "LaterPoint", "assumed_order_of", "keep_assumed_order", "observe_binder", "observe_cache", "observe_error_path", "observe_next_pod", "status_now"]

@@ -186,6 +186,19 @@ def on_field(obj: Any, name: str, *, before: Hook | None = None, after: Hook | N
     probe.hooks.add(site, before, after, around)
 
 
+def instance_hooks(obj: Any, name: str) -> Hooks | None:
+    """The hooks of the probe :func:`on_method` / :func:`on_field` put on ``obj.name`` (None:
+    no probe there)."""
+    probe = vars(obj).get(name) if hasattr(obj, "__dict__") else None
+    return probe.hooks if isinstance(probe, (_MethodProbe, _FieldProbe)) else None
+
+
+def field_probe_parts(value: Any) -> tuple[Callable[..., Any], Hooks] | None:
+    """(the function it stands in front of, its hooks) when ``value`` is a field probe
+    (:func:`on_field`), else None."""
+    return (value.original, value.hooks) if isinstance(value, _FieldProbe) else None
+
+
 def remove_probes(obj: Any) -> None:
     """Take every probe off ``obj`` (its class's methods and its fields' functions are back)."""
     for name, value in list(vars(obj).items()):
@@ -365,6 +378,7 @@ class MirrorMethods:
 _ORIGINAL_OF = operator.attrgetter("original")
 
 
-__all__ = ["Around", "Call", "Hook", "Hooks", "MirrorMethods", "behind_probe", "global_probe", "is_probe",
+__all__ = ["Around", "Call", "Hook", "Hooks", "MirrorMethods", "behind_probe", "field_probe_parts", "global_probe",
+           "instance_hooks", "is_probe",
            "mirror_function", "on_field", "on_method", "probed", "release", "release_when_gone", "remove_probes",
            "site_of"]

@@ -341,20 +341,28 @@ class Tracer:
         describe: Callable[..., tuple[str, dict[str, Any]]],
         args: tuple[Any, ...],
         observed: ObservedCall | None = None,
+        stack: tuple[Frame, ...] | None = None,
     ) -> None:
         """:meth:`record_group` of one event whose message and data are both built when it is
-        first read: ``emit(stage, *describe(*args), observed=observed)`` (same conditions)."""
-        self._defer(rt, g, stage, 1, _described, (describe, *args), observed, None)
+        first read: ``emit(stage, *describe(*args), observed=observed)`` (same conditions).
+
+        ``stack``: the stack :meth:`record` would capture here, when the caller already knows
+        it (a kschedlearn-only fast path standing in for mirrored frames that did not run)."""
+        self._defer(rt, g, stage, 1, _described, (describe, *args), observed, None, stack)
 
     def _defer(self, rt: Runtime, g: Goroutine, stage: str, count: int, rows: Callable[..., Any],
-               args: tuple[Any, ...], observed: ObservedCall | None, message: str | None) -> None:
+               args: tuple[Any, ...], observed: ObservedCall | None, message: str | None,
+               stack: tuple[Frame, ...] | None = None) -> None:
         """Append the deferred group of the three ``record_*`` methods above (``message``: set for
-        one event whose ``rows`` builds only its data): the plain tuple of a
-        :class:`DeferredEvents`' fields, the fewest objects made per group (a traced pod records
-        eight; the named tuple is made when they are read)."""
+        one event whose ``rows`` builds only its data; ``stack``: given by the caller): the plain
+        tuple of a :class:`DeferredEvents`' fields, the fewest objects made per group (a traced
+        pod records eight; the named tuple is made when they are read)."""
+        if not self.capture_stacks:
+            stack = ()
+        elif stack is None:
+            stack = self._stack(observed)
         self._tail.append((self._count, count, rt.now, g.name, g.process.name,
-                           CATALOGUE.get(stage) or lookup_stage(stage),
-                           self._stack(observed) if self.capture_stacks else (), observed, rows, args, message))
+                           CATALOGUE.get(stage) or lookup_stage(stage), stack, observed, rows, args, message))
         self._count += count
 
     def deferring(self, stage: str) -> bool | None:

@@ -1,0 +1,388 @@
+"""Fast pops for the assigned-pod informer's DeltaFIFO: its first list without the hooks' cost.
+
+Go: none — kschedlearn-only, put in place from outside by ``accelerated/informers.py`` (for
+``engine="accelerated"``); nothing in ``client_go`` knows about it. The informer's first list
+hands it every bound pod of the cluster (150,000 at 5,000 nodes), and each pop went through
+eleven layers of observation hooks around the mirror's few statements — the queue's two, the
+Process field's, the handler's, the cache's four — and a stack walk for the ``cache.addPod``
+event: a fifth of a whole replay's run. For a pop whose outcome those layers cannot change (see
+:meth:`FirstList.around`) :class:`FirstList` makes the mirror's state changes itself, in the
+mirror's order, and records the very event the trace point would, with the stack it would
+capture (the same at every such pop); any other pop is the mirror's.
+
+It lives in the observation layer because its frame stands between ``processLoop`` and the
+mirror's ``Pop`` when it lets the mirror pop: a trace event's stack shows mirrored frames only,
+and this package's frames are not among them.
+"""
+
+from __future__ import annotations
+
+import dis
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kschedlearn.api.v1 import Pod
+from kschedlearn.client_go.tools.cache import controller as informer_controller
+from kschedlearn.client_go.tools.cache import fifo
+from kschedlearn.client_go.tools.cache.controller import ResourceEventHandlerFuncs, _get_or_missing
+from kschedlearn.client_go.tools.cache.delta_fifo import ADDED, SYNC, DeltaFIFO, Deltas
+from kschedlearn.observe import informers as observe_informers
+from kschedlearn.observe import queues as observe_queues
+from kschedlearn.observe import scheduler as observe_scheduler
+from kschedlearn.observe.points import observed_in
+from kschedlearn.observe.sharing import _Watch, watch_of
+from kschedlearn.observe.views import pod_status
+from kschedlearn.observe.wrap import Call, MirrorMethods, field_probe_parts, instance_hooks, is_probe, on_method, site_of
+from kschedlearn.scheduler.factory.factory import ConfigFactory
+from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _PodState
+from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
+from kschedlearn.sim.runtime import current_goroutine
+from kschedlearn.trace.core import capture_stack
+from kschedlearn.trace.events import Frame
+
+# -- the assigned-pod informer's pops -----------------------------------------------------------
+
+#: what :meth:`FirstList.around` answers when the mirror must pop
+_MIRROR = object()
+#: the stages of the hooks a fast pop stands in for that would record an event of their own
+_OWN_EVENTS = ("delta_fifo.pop", "controller.process_loop", "handler.OnAdd")
+_STAGE = "cache.addPod"
+#: the mirror's methods a fast pop makes the statements of (an exercise may swap one in)
+_MIRROR_CACHE = MirrorMethods(("add_pod", "_add_pod"), "kschedlearn.scheduler.schedulercache.cache",
+                              "SchedulerCache")
+_MIRROR_QUEUE = MirrorMethods(("pop",), "kschedlearn.client_go.tools.cache.delta_fifo", "DeltaFIFO")
+_MIRROR_HANDLERS = MirrorMethods(("on_add",), "kschedlearn.client_go.tools.cache.controller",
+                                 "ResourceEventHandlerFuncs")
+_ADD_POD_TO_CACHE = ConfigFactory.add_pod_to_cache
+#: the code of each hook a fast pop stands in for, where it is a closure
+_PROCESS = site_of(informer_controller._informer_process, "process")
+_POPPING = site_of(observe_queues._popping, "around")
+_WATCHING = site_of(_Watch.around_for, "around")
+_ASSUMED_NOTE = site_of(observe_scheduler.AssumedOrder.around, "note")
+_ON_ADD_POINT = site_of(observe_informers._handler_point, "announce")
+
+
+def _call_line(code: Any, module: str, name: str, last: bool = False) -> Frame:
+    """The Frame a capture makes for a frame of ``code`` while it calls ``name`` (its first — or
+    ``last`` — use of the name there: a global, an attribute or a local)."""
+    lines = [i.positions.lineno for i in dis.get_instructions(code) if i.argval == name and i.positions is not None
+             and i.positions.lineno is not None]
+    if not lines:
+        raise LookupError(f"{code.co_qualname} does not use {name}")
+    return Frame(code.co_qualname, module, lines[-1] if last else lines[0])
+
+
+@functools.cache
+def _inner_frames() -> tuple[Frame, ...]:
+    """The mirrored frames between ``processLoop``'s call of Pop and the cache's AddPod when the
+    informer adds a pod: Pop calling the Process function, ``process`` calling OnAdd, OnAdd
+    calling addPodToCache, which calls AddPod (what every such ``cache.addPod`` event's stack
+    ends with)."""
+    on_add = ResourceEventHandlerFuncs.__dict__["on_add"]
+    on_add = on_add.original if is_probe(on_add) else on_add
+    return (_call_line(DeltaFIFO.pop.__code__, DeltaFIFO.pop.__module__, "_run_process"),
+            _call_line(fifo._run_process.__code__, fifo.__name__, "process"),
+            _call_line(_PROCESS, informer_controller.__name__, "on_add"),
+            _call_line(on_add.__code__, on_add.__module__, "add_func", last=True),
+            _call_line(_ADD_POD_TO_CACHE.__code__, _ADD_POD_TO_CACHE.__module__, "add_pod"))
+
+
+@attrs.define(eq=False)
+class _Parts:
+    """What one fast pop works on, found behind the probes it stands in for."""
+
+    client_state: Any
+    cache: Any
+    point: observe_scheduler.LaterPoint
+    order: observe_scheduler.AssumedOrder
+    #: the queue's and the cache's watches (None: not watched, as when no snapshot is taken)
+    queue_watch: _Watch | None
+    cache_watch: _Watch | None
+    #: what the parts were found from: the probes, the Process function, the mirror's methods
+    held: tuple[Any, ...]
+    #: the hooks of the four probes a fast pop stands in for, and how many each held
+    hooks: tuple[Any, ...]
+    counts: tuple[int, ...]
+
+    def unchanged(self, queue: Any, process: Any, rt: Any) -> bool:
+        """Whether the same probes with as many hooks, the same Process function and the same
+        mirror's methods are in place, and nobody follows the queue's or the cache's changes
+        (identities and lengths: asked at every pop)."""
+        held = self.held
+        on_add = ResourceEventHandlerFuncs.__dict__["on_add"]
+        observation = rt.observation
+        return (queue.__dict__.get("pop") is held[0] and process is held[1] and on_add is held[2]
+                and self.cache.__dict__.get("add_pod") is held[3] and SchedulerCache.__dict__["add_pod"] is held[4]
+                and SchedulerCache.__dict__["_add_pod"] is held[5] and DeltaFIFO.__dict__["pop"] is held[6]
+                and (observation.hooks.get(on_add) if observation is not None else None) is held[7]
+                and getattr(on_add, "original", None) is held[8]
+                and (self.queue_watch is None or self.queue_watch.follower is None)
+                and (self.cache_watch is None or self.cache_watch.follower is None)
+                and _counts(self.hooks) == self.counts)
+
+
+@attrs.define(eq=False)
+class FirstList:
+    """Fast pops for one assigned-pod informer's DeltaFIFO (see the module docstring): the
+    outermost around hook of its ``pop``."""
+
+    #: the last parts found, and the stack of the last ``processLoop`` frame seen
+    _parts: _Parts | None = None
+    _stack: tuple[Any, int, tuple[Frame, ...]] | None = None
+    #: how many pops it made (for tests)
+    pops: int = 0
+
+    def around(self, proceed: Callable[..., Any], call: Call) -> Any:
+        """``Pop(process)``: the front item popped and added here when that is what the mirror
+        and its hooks would do and leave — one Sync or Added delta of a Pod that the informer's
+        store does not hold and that the scheduler cache does not hold either or holds as
+        assumed on the same node, no hook of the pop recording an event of its own, nobody
+        following the queue's or the cache's changes, the mirror's methods, no tracer or
+        profiler in the interpreter — else the mirror pops."""
+        item = self._pop(call)
+        if item is _MIRROR:
+            return proceed(*call.args, **call.kwargs)
+        self.pops += 1
+        return item
+
+    def _pop(self, call: Call) -> Any:
+        if call.kwargs or len(call.args) != 1 or sys.gettrace() is not None or sys.getprofile() is not None:
+            return _MIRROR
+        queue = call.receiver
+        g = current_goroutine()
+        if type(queue) is not DeltaFIFO or g is None or queue._lock.locked:
+            return _MIRROR
+        parts = self._found(queue, call.args[0], g.runtime)
+        if parts is None or _quiet(g.runtime.tracer) is None:
+            return _MIRROR
+        if not queue._queue:
+            return self._wait_and_pop(queue, call, parts, g) if not queue._closed else _MIRROR
+        with queue._lock:  # (free: taken at once)
+            item = self._pop_front(queue, call, parts, g, waited=False)
+        if item is not _MIRROR and parts.queue_watch is not None:
+            parts.queue_watch.generation += 2  # (the watch's count of a Pop: on entry and on return)
+        return item
+
+    def _wait_and_pop(self, queue: Any, call: Call, parts: _Parts, g: Any) -> Any:
+        """An empty queue: wait as the mirror's Pop waits (its lock, its condition; a blocked
+        popper counts as inside the queue for its watch), then pop the front as
+        :meth:`_pop_front` does. When that front is not for a fast pop, the mirror pops it:
+        the lock is let go and taken again by the mirror's Pop with nothing in between — nobody
+        else waits for this lock, which only its one popper holds across a park."""
+        w = parts.queue_watch
+        if w is not None:
+            w.generation += 1
+            w.depth += 1
+            w.popping += 1
+        try:
+            with queue._lock:
+                while not queue._queue and not queue._closed:
+                    queue._cond.wait()
+                if not queue._queue:
+                    return _MIRROR  # closed: the mirror's Pop raises
+                return self._pop_front(queue, call, parts, g, waited=True)
+        finally:
+            if w is not None:
+                w.depth -= 1
+                w.popping -= 1
+                w.generation += 1
+
+    def _pop_front(self, queue: Any, call: Call, parts: _Parts, g: Any, *, waited: bool) -> Any:
+        """With the queue's lock held: pop and add the front item when that is a fast pop
+        (``waited``: the popper waited for it, and the world may have changed meanwhile)."""
+        key = queue._queue[0]
+        item = queue._items.get(key)
+        if type(item) is not Deltas or len(item) != 1 or item[0].type not in (SYNC, ADDED):
+            return _MIRROR
+        pod = item[0].object
+        rt = g.runtime
+        tracer = rt.tracer
+        record = _quiet(tracer)
+        cache = parts.cache
+        if type(pod) is not Pod or record is None or cache._mu.locked \
+                or (waited and not parts.unchanged(queue, call.args[0], rt)) \
+                or _get_or_missing(parts.client_state, pod)[1]:
+            return _MIRROR
+        cache_key = get_pod_key(pod)
+        state = cache._pod_states.get(cache_key)
+        # AddPod's two quiet branches: a pod it does not hold (added), an assumed one on the
+        # node it was assumed on (confirmed); not a pod added before or moved (an error, a warning)
+        confirm = state is not None and bool(cache._assumed_pods.get(cache_key, False))
+        if state is not None and (not confirm or state.pod.spec.node_name != pod.spec.node_name):
+            return _MIRROR
+        stack = None
+        if record and tracer.capture_stacks:
+            stack = self._stack_at(call.caller)
+            if stack is None:
+                return _MIRROR
+        self._add(queue, key, pod, cache_key, confirm, parts, rt, g, tracer if record else None, stack)
+        return item
+
+    def _add(self, queue: Any, key: str, pod: Pod, cache_key: str, confirm: bool, parts: _Parts, rt: Any, g: Any,
+             tracer: Any, stack: tuple[Frame, ...] | None) -> None:
+        """The state changes of the mirror's pop, process, OnAdd, addPodToCache and AddPod and of
+        the hooks around them, in their order (the queue's lock held; the cache's is free)."""
+        queue._queue.pop(0)
+        if queue._initial_population_count > 0:
+            queue._initial_population_count -= 1
+        del queue._items[key]
+        parts.client_state.add(pod)
+        observation = rt.observation
+        if observation is not None and observation.fast_paths_ran:
+            observation.fast_paths_ran.clear()  # (what the hooks' unrecorded events do)
+        cache = parts.cache
+        point = parts.point
+        if tracer is not None:
+            tracer.record_described_later(rt, g, _STAGE, point.describe, (pod, pod_status(cache, cache_key)),
+                                          observed_in(rt, point.described), stack)
+        cache_watch = parts.cache_watch
+        if cache_watch is not None:
+            cache_watch.generation += 1
+        with cache._mu:
+            if confirm:
+                del cache._assumed_pods[cache_key]
+                cache._pod_states[cache_key].deadline = None
+            else:
+                cache._add_pod(pod)
+                cache._pod_states[cache_key] = _PodState(pod=pod)
+        if cache_watch is not None:
+            cache_watch.generation += 1
+        parts.order.noted(cache, cache_key)
+
+    def _found(self, queue: Any, process: Any, rt: Any) -> _Parts | None:
+        """The parts behind the probes, when every probe holds exactly the hooks a fast pop
+        stands in for (remembered while they stay as they were: :meth:`_Parts.unchanged`)."""
+        known = self._parts
+        if known is not None and known.unchanged(queue, process, rt):
+            return known
+        on_add = ResourceEventHandlerFuncs.__dict__["on_add"]
+        observation = rt.observation
+        on_add_hooks = observation.hooks.get(on_add) if observation is not None and is_probe(on_add) else None
+        self._parts = parts = self._find(queue, instance_hooks(queue, "pop"), process, field_probe_parts(process),
+                                         on_add, on_add_hooks)
+        return parts
+
+    def _find(self, queue: Any, pop_hooks: Any, process: Any, field: Any, on_add: Any, on_add_hooks: Any) -> _Parts | None:
+        # the queue is watched (a third around hook) only when snapshots are taken
+        queue_watch = watch_of(queue)
+        if pop_hooks is None or field is None or pop_hooks.before or pop_hooks.after \
+                or len(pop_hooks.around) != (2 if queue_watch is None else 3):
+            return None
+        mine, popping, *watching = (hook for site, hook in pop_hooks.around)
+        if (any(site is not None for site, _ in pop_hooks.around) or getattr(mine, "__func__", None) is not FirstList.around
+                or getattr(mine, "__self__", None) is not self or getattr(popping, "__code__", None) is not _POPPING
+                or (queue_watch is not None and (getattr(watching[0], "__func__", None) is not _Watch._around_pop
+                                                 or watching[0].__self__ is not queue_watch
+                                                 or queue_watch.follower is not None))):
+            return None
+        original, field_hooks = field
+        if (getattr(original, "__code__", None) is not _PROCESS or field_hooks.after or field_hooks.around
+                or [h for _, h in field_hooks.before] != [observe_informers._processing]
+                or any(site is not None for site, _ in field_hooks.before)):
+            return None
+        cells = dict(zip(_PROCESS.co_freevars, (c.cell_contents for c in original.__closure__)))
+        client_state, handler = cells.get("client_state"), cells.get("h")
+        if type(handler) is not ResourceEventHandlerFuncs or not _MIRROR_HANDLERS.check(ResourceEventHandlerFuncs)[0]:
+            return None
+        if is_probe(on_add) and on_add_hooks is not None and (
+                on_add_hooks.after or on_add_hooks.around or len(on_add_hooks.before) != 1
+                or getattr(on_add_hooks.before[0][1], "__code__", None) is not _ON_ADD_POINT
+                or on_add_hooks.before[0][0] is not None):
+            return None
+        add = handler.add_func
+        factory = getattr(add, "__self__", None)
+        if getattr(add, "__func__", None) is not _ADD_POD_TO_CACHE or type(factory) is not ConfigFactory:
+            return None
+        cache = factory.scheduler_cache
+        if type(cache) is not SchedulerCache or not _MIRROR_CACHE.check(SchedulerCache)[0] \
+                or not _MIRROR_QUEUE.check(DeltaFIFO)[0]:
+            return None
+        add_hooks = instance_hooks(cache, "add_pod")
+        order = observe_scheduler.assumed_order_of(cache)
+        cache_watch = watch_of(cache)
+        if add_hooks is None or order is None or (cache_watch is not None and cache_watch.follower is not None):
+            return None
+        point = _add_point(add_hooks, cache_watch is not None)
+        if type(point) is not observe_scheduler.LaterPoint or point.stage != _STAGE \
+                or point.capture is not observe_scheduler.status_now:
+            return None
+        held = (queue.__dict__.get("pop"), process, on_add, cache.__dict__.get("add_pod"),
+                SchedulerCache.__dict__["add_pod"], SchedulerCache.__dict__["_add_pod"], DeltaFIFO.__dict__["pop"],
+                on_add_hooks, getattr(on_add, "original", None))
+        hooks = (pop_hooks, field_hooks, on_add_hooks, add_hooks)
+        return _Parts(client_state, cache, point, order, queue_watch, cache_watch, held, hooks, _counts(hooks))
+
+    def _stack_at(self, caller: Any) -> tuple[Frame, ...] | None:
+        """The stack a ``cache.addPod`` event captures when ``caller`` (``processLoop``'s frame,
+        calling Pop) pops a pod the informer adds; None when the capture does not end there."""
+        known = self._stack
+        if known is not None and known[0] is caller and known[1] == caller.f_lineno:
+            return known[2]
+        outer = capture_stack(limit=sys.maxsize)  # (this package's frames are not in it)
+        code = caller.f_code
+        if not outer or outer[-1].function != code.co_qualname or outer[-1].line != caller.f_lineno:
+            return None
+        stack = (*outer, *_inner_frames())
+        stack = stack[-40:] if len(stack) > 40 else stack  # (capture_stack's limit)
+        self._stack = (caller, caller.f_lineno, stack)
+        return stack
+
+
+def _add_point(add_hooks: Any, watched: bool) -> Any:
+    """The ``cache.addPod`` trace point behind the cache's ``add_pod`` probe, when the probe holds
+    the assumed order's hook (``AssumedOrder.around``'s ``note``) running that point before the
+    call and nothing after it — or the same hook and the point as a before hook of its own —
+    then the cache's watch's hook when ``watched``, and nothing else; else None."""
+    if add_hooks.after or len(add_hooks.before) > 1 or len(add_hooks.around) != (2 if watched else 1) \
+            or any(site is not None for site, _ in (*add_hooks.before, *add_hooks.around)):
+        return None
+    note, *watching = (hook for _, hook in add_hooks.around)
+    if getattr(note, "__code__", None) is not _ASSUMED_NOTE \
+            or (watched and getattr(watching[0], "__code__", None) is not _WATCHING):
+        return None
+    cells = dict(zip(_ASSUMED_NOTE.co_freevars, (c.cell_contents for c in note.__closure__)))
+    inside, after = cells.get("before"), cells.get("after")
+    if after is not None:
+        return None
+    if add_hooks.before:
+        return add_hooks.before[0][1] if inside is None else None
+    return inside
+
+
+def _quiet(tracer: Any) -> bool | None:
+    """None when a hook a fast pop stands in for would record an event of its own (or the
+    ``cache.addPod`` event could not be recorded deferred); else whether that event is recorded."""
+    if tracer is None:
+        return False
+    if any(map(tracer.wants, _OWN_EVENTS)):
+        return None
+    record = tracer.wants(_STAGE)
+    return None if record and not tracer.can_defer() else record
+
+
+def _counts(hooks: tuple[Any, ...]) -> tuple[int, ...]:
+    """How many before, after and around hooks each of ``hooks`` holds (-1: none there)."""
+    out: list[int] = []
+    for h in hooks:
+        if h is None:
+            out.append(-1)
+        else:
+            out += (len(h.before), len(h.after), len(h.around))
+    return tuple(out)
+
+
+def first_list(queue: Any) -> FirstList | None:
+    """Put :class:`FirstList`'s pops in front of one DeltaFIFO's ``pop`` (its outermost hook: put
+    in place before the trace points' own); returns it (None for another kind of queue)."""
+    if type(queue) is not DeltaFIFO:
+        return None
+    fast = FirstList()
+    on_method(queue, "pop", around=fast.around)
+    return fast
+
+
+__all__ = ["FirstList", "first_list"]

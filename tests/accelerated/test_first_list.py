@@ -1,0 +1,162 @@
+"""The assigned-pod informer's fast pops (``observe/first_list.py``, ``FirstList``) leave the
+world as the mirror's pops do: every event (stack, observed call, message, data), the informer's
+store, the scheduler cache, the placements — with the trace at pod granularity, off, and at the
+granularities where the fast pops stand down."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kschedlearn import Simulation
+from kschedlearn.observe import first_list as informers
+from kschedlearn.observe.first_list import FirstList
+from kschedlearn.observe.wrap import instance_hooks
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_replay import make_dump
+    finally:
+        sys.path.pop(0)
+    doc = make_dump(9, 90, 20)
+    # a pod that is already bound to a node the dump does not hold, and one in another namespace
+    extra = json.loads(json.dumps(doc["items"][-1]))
+    extra["metadata"].update(name="ghost-node", uid="uid-ghost")
+    extra["spec"]["nodeName"] = "node-99999"
+    extra["status"]["phase"] = "Running"
+    other = json.loads(json.dumps(doc["items"][-2]))
+    other["metadata"].update(name="elsewhere", uid="uid-elsewhere", namespace="kube-system")
+    other["spec"]["nodeName"] = "node-00001"
+    other["status"]["phase"] = "Running"
+    doc["items"] += [extra, other]
+    path = tmp_path_factory.mktemp("first") / "dump.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _run(dump: Path, record: str, fast: bool, monkeypatch: pytest.MonkeyPatch, *, trace: bool = True,
+         seconds: float = 15) -> tuple[Simulation, FirstList]:
+    """The dump replayed for ``seconds`` (``fast=False``: every pop the mirror's); its FirstList."""
+    with monkeypatch.context() as m:
+        if not fast:
+            m.setattr(FirstList, "_pop", lambda self, call: informers._MIRROR)
+        sim = Simulation.from_manifests(str(dump), seed=3, engine="accelerated", record=record, snapshots=False)
+        if not trace:
+            sim.world.runtime.tracer = None
+        world = sim.world
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            # (as bench_replay.py runs it: Simulation.run_for stops at a breakpoint, which makes
+            # every event be built as it is recorded, and then the fast pops stand down)
+            world.run(None, until=world.runtime.now + seconds)
+    replica = next(iter(sim.world.replicas.values()))
+    queue = replica.handles.config_factory.scheduled_pod_populator.config.queue
+    hooks = instance_hooks(queue, "pop")
+    assert hooks is not None
+    return sim, hooks.around[0][1].__self__
+
+
+def _events(sim: Simulation) -> list[tuple[Any, ...]]:
+    return [(e.seq, e.time, e.goroutine, e.process, e.stage, e.message, e.why, e.data, e.stack, e.observed)
+            for e in sim.world.tracer.events]
+
+
+def _state(sim: Simulation) -> tuple[Any, ...]:
+    replica = next(iter(sim.world.replicas.values()))
+    factory = replica.handles.config_factory
+    queue = factory.scheduled_pod_populator.config.queue
+    cache = factory.scheduler_cache
+    nodes = {name: (sorted(p.metadata.name for p in info.pods()), info.requested_resource().milli_cpu,
+                    info.requested_resource().memory, info.generation > 0) for name, info in cache._nodes.items()}
+    pods = sorted((key, state.pod.metadata.resource_version, state.binding_finished, state.deadline)
+                  for key, state in cache._pod_states.items())
+    store = sorted(o.metadata.name for o in factory.scheduled_pod_lister.indexer.list()) \
+        if hasattr(factory.scheduled_pod_lister, "indexer") else None
+    placements = sorted((k, p.spec.node_name) for k, p in sim.world.api.storage.objects["pods"].items())
+    return (nodes, pods, sorted(cache._assumed_pods), list(queue._queue), sorted(queue._items),
+            queue._initial_population_count, store, placements)
+
+
+@pytest.mark.parametrize("record", ["pod", "stage", "event"])
+def test_fast_pops_leave_the_world_and_the_trace_as_the_mirror(dump: Path, record: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, first = _run(dump, record, True, monkeypatch)
+    slow, _ = _run(dump, record, False, monkeypatch)
+    assert _events(fast) == _events(slow)
+    assert _state(fast) == _state(slow)
+    popped = first.pops
+    if record == "pod":
+        # every bound pod of the first list, then the new ones confirmed as their binding arrives
+        assert popped >= 92 + 15
+        assert sum(1 for e in fast.world.tracer.events if e.stage == "cache.addPod" and e.data["was_assumed"]) >= 15
+    else:
+        assert popped == 0  # the queue's, Process's and OnAdd's own events are recorded: the mirror pops
+
+
+def test_fast_pops_without_a_tracer(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, first = _run(dump, "pod", True, monkeypatch, trace=False)
+    slow, _ = _run(dump, "pod", False, monkeypatch, trace=False)
+    assert _state(fast) == _state(slow)
+    assert first.pops >= 90
+
+
+def test_the_stack_of_a_fast_pop_is_the_captured_one(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each cache.addPod event of a fast pop carries the stack the mirror's pop captures: the
+    informer's Pop, Process, OnAdd and addPodToCache lines under processLoop."""
+    fast, _ = _run(dump, "pod", True, monkeypatch, seconds=3)
+    slow, _ = _run(dump, "pod", False, monkeypatch, seconds=3)
+    stacks = {e.stack for e in fast.world.tracer.events if e.stage == "cache.addPod"}
+    assert stacks == {e.stack for e in slow.world.tracer.events if e.stage == "cache.addPod"}
+    (stack,) = stacks
+    assert [f.function for f in stack[-6:]] == [
+        "Controller._process_loop", "DeltaFIFO.pop", "_run_process", "_informer_process.<locals>.process",
+        "ResourceEventHandlerFuncs.on_add", "ConfigFactory.add_pod_to_cache"]
+
+
+def test_a_learner_add_pod_makes_the_mirror_pop(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache method that is not the mirror's (an exercise's) is what runs: no fast pop."""
+    from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
+
+    mirror_add = SchedulerCache.add_pod
+    seen: list[str] = []
+
+    def learner_add_pod(self: SchedulerCache, pod: Any) -> None:
+        seen.append(pod.metadata.name)
+        mirror_add(self, pod)
+
+    monkeypatch.setattr(SchedulerCache, "add_pod", learner_add_pod)
+    fast, first = _run(dump, "pod", True, monkeypatch, seconds=3)
+    assert first.pops == 0
+    assert len(seen) >= 90
+
+
+def test_inner_frames_name_the_calling_lines() -> None:
+    """The five frames a fast pop's stack ends with point at the calls they stand for."""
+    import linecache
+
+    for frame, call in zip(informers._inner_frames(), ("_run_process(", "process(item)", "h.on_add(",
+                                                        "self.add_func(", "add_pod(")):
+        module = sys.modules[frame.module]
+        assert call in linecache.getline(module.__file__, frame.line)
+
+
+def test_random_queues_pop_alike(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seeded random runs (seeds, lengths) with fast and mirror pops give the same trace."""
+    rnd = random.Random(5)
+    for _ in range(2):
+        seconds = rnd.choice([0.5, 2.0, 7.0])
+        fast, _ = _run(dump, "pod", True, monkeypatch, seconds=seconds)
+        slow, _ = _run(dump, "pod", False, monkeypatch, seconds=seconds)
+        assert _events(fast) == _events(slow)
+        assert _state(fast) == _state(slow)
