@@ -33,6 +33,9 @@ import sys
 import statistics
 import time
 import tracemalloc
+from typing import Any
+
+import attrs
 
 from kschedlearn import Simulation, sim, trace
 from kschedlearn.api.v1 import Node, Pod
@@ -282,6 +285,18 @@ def run_workload(path: str, engine: str = "mirrored", traced: bool = False) -> d
     return {"workload": os.path.basename(path), **run_workload_dict(workload, engine, traced)}
 
 
+def place(algo: Any, cache: Any, nodes: Any, pod: Any) -> str:
+    """One pod of the timed loop: Schedule, then what scheduleOne and the informer do with the
+    host — assume, finish the binding, confirm (AddPod). Raises ``FitError`` when no node fits
+    (nothing is assumed then). ``loop_instructions.py`` counts the same step."""
+    host = algo.schedule(pod, nodes)
+    assumed = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=host))
+    cache.assume_pod(assumed)
+    cache.finish_binding(assumed)
+    cache.add_pod(assumed)
+    return host
+
+
 def run_workload_dict(workload: dict, engine: str = "mirrored", traced: bool = False) -> dict:
     """:func:`run_workload` on a workload already read (``bench_replay.py`` builds one from a dump).
 
@@ -290,7 +305,6 @@ def run_workload_dict(workload: dict, engine: str = "mirrored", traced: bool = F
     from kschedlearn.scheduler.core.generic_scheduler import FitError
 
     rt, cfg, pods = build_workload_scheduler(workload, engine, traced)
-    import attrs
     n_nodes, n_bound = len(workload["nodes"]), len(workload["boundPods"])
     del workload
     # The cluster built above (tens of thousands of long-lived objects) would otherwise be
@@ -305,15 +319,9 @@ def run_workload_dict(workload: dict, engine: str = "mirrored", traced: bool = F
         for pod in pods:
             t = time.perf_counter()
             try:
-                host = algo.schedule(pod, nodes)
+                host = place(algo, cache, nodes, pod)
             except FitError:
-                lat.append(time.perf_counter() - t)
-                hosts.append("")
-                continue
-            assumed = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=host))
-            cache.assume_pod(assumed)
-            cache.finish_binding(assumed)
-            cache.add_pod(assumed)
+                host = ""
             lat.append(time.perf_counter() - t)
             hosts.append(host)
         return hosts, lat, time.perf_counter() - start, time.process_time() - cpu_start

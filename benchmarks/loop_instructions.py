@@ -43,8 +43,6 @@ def _helper(workdir: str) -> str:
 
 def _inside(workload_path: str, traced: bool, pods: int | None, library: str) -> None:
     """Runs under valgrind: the bench's set-up, then its loop between the helper's two calls."""
-    import attrs
-
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import bench_scheduler
 
@@ -66,15 +64,9 @@ def _inside(workload_path: str, traced: bool, pods: int | None, library: str) ->
         helper.loop_start()
         for pod in todo:
             try:
-                host = algo.schedule(pod, nodes)
+                hosts.append(bench_scheduler.place(algo, cache, nodes, pod))
             except FitError:
                 hosts.append("")
-                continue
-            assumed = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=host))
-            cache.assume_pod(assumed)
-            cache.finish_binding(assumed)
-            cache.add_pod(assumed)
-            hosts.append(host)
         helper.loop_stop()
         return hosts
 
