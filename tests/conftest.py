@@ -24,11 +24,15 @@ set their own folder with ``monkeypatch``.
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import shutil
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,6 +81,32 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     for folder in _MADE:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+ReplayDump = Callable[..., Path]
+
+
+@pytest.fixture(scope="session")
+def replay_dump(tmp_path_factory: pytest.TempPathFactory) -> ReplayDump:
+    """``replay_dump(name, nodes, bound, pending, edit=None)``: ``benchmarks/bench_replay.py``'s
+    generated cluster dump (``make_dump``), changed in place by ``edit`` when given, written to
+    a new temporary folder named ``name``; its path."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        from bench_replay import make_dump
+    finally:
+        sys.path.pop(0)
+
+    def write(name: str, nodes: int, bound: int, pending: int,
+              edit: Callable[[dict[str, Any]], None] | None = None) -> Path:
+        doc = make_dump(nodes, bound, pending)
+        if edit is not None:
+            edit(doc)
+        path = tmp_path_factory.mktemp(name) / "dump.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        return path
+
+    return write
 
 
 @pytest.hookimpl(trylast=True)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,22 +18,17 @@ KEYS = {"loadS", "runS", "runCpuS", "virtualS", "podsPerS", "peakRssMiB", "event
         "trace", "snapshots"}
 
 
-@pytest.fixture(scope="module")
-def dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_replay import make_dump
-    finally:
-        sys.path.pop(0)
-    doc = make_dump(6, 24, 8)
-    # one pending pod no node can hold: "failed" (PodScheduled=False), not waited for forever
+def _add_too_big(doc: dict[str, Any]) -> None:
+    """One pending pod no node can hold: "failed" (PodScheduled=False), not waited for forever."""
     big = json.loads(json.dumps(doc["items"][-1]))
     big["metadata"].update(name="too-big", uid="uid-too-big")
     big["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "64"}, "limits": {"cpu": "64"}}
     doc["items"].append(big)
-    path = tmp_path_factory.mktemp("replay") / "tiny.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    return path
+
+
+@pytest.fixture(scope="module")
+def dump(replay_dump: Callable[..., Path]) -> Path:
+    return replay_dump("replay", 6, 24, 8, _add_too_big)
 
 
 def _bench(dump: Path, *flags: str) -> dict:

@@ -9,6 +9,7 @@ import json
 import random
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +20,9 @@ from kschedlearn.observe import first_list as informers
 from kschedlearn.observe.first_list import FirstList
 from kschedlearn.observe.wrap import instance_hooks
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-@pytest.fixture(scope="module")
-def dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_replay import make_dump
-    finally:
-        sys.path.pop(0)
-    doc = make_dump(9, 90, 20)
-    # a pod that is already bound to a node the dump does not hold, and one in another namespace
+def _add_strays(doc: dict[str, Any]) -> None:
+    """A pod that is already bound to a node the dump does not hold, and one in another namespace."""
     extra = json.loads(json.dumps(doc["items"][-1]))
     extra["metadata"].update(name="ghost-node", uid="uid-ghost")
     extra["spec"]["nodeName"] = "node-99999"
@@ -40,9 +32,11 @@ def dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
     other["spec"]["nodeName"] = "node-00001"
     other["status"]["phase"] = "Running"
     doc["items"] += [extra, other]
-    path = tmp_path_factory.mktemp("first") / "dump.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    return path
+
+
+@pytest.fixture(scope="module")
+def dump(replay_dump: Callable[..., Path]) -> Path:
+    return replay_dump("first", 9, 90, 20, _add_strays)
 
 
 def _run(dump: Path, record: str, fast: bool, monkeypatch: pytest.MonkeyPatch, *, trace: bool = True,

@@ -3,9 +3,8 @@ best rows of each score table and ranking as the full trace, and fewer events.""
 
 from __future__ import annotations
 
-import json
-import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,19 +12,10 @@ import pytest
 from kschedlearn import Simulation
 from kschedlearn.accelerated.thinned import ROWS
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
-def dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_replay import make_dump
-    finally:
-        sys.path.pop(0)
-    path = tmp_path_factory.mktemp("thin") / "dump.json"
-    path.write_text(json.dumps(make_dump(32, 64, 12)), encoding="utf-8")
-    return path
+def dump(replay_dump: Callable[..., Path]) -> Path:
+    return replay_dump("thin", 32, 64, 12)
 
 
 def _run(dump: Path, record: str, engine: str = "accelerated") -> Simulation:

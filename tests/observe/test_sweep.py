@@ -6,10 +6,10 @@ replay with quiet sweeps skipped records the mirror's trace and leaves the mirro
 from __future__ import annotations
 
 import copy
-import json
 import random
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,15 +71,8 @@ def test_a_quiet_second_changes_nothing() -> None:
 
 
 @pytest.fixture(scope="module")
-def dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_replay import make_dump
-    finally:
-        sys.path.pop(0)
-    path = tmp_path_factory.mktemp("sweep") / "dump.json"
-    path.write_text(json.dumps(make_dump(6, 30, 150)), encoding="utf-8")
-    return path
+def dump(replay_dump: Callable[..., Path]) -> Path:
+    return replay_dump("sweep", 6, 30, 150)
 
 
 def _run(dump: Path, record: str, quiet: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[Simulation, list[bool]]:

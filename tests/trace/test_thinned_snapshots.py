@@ -10,9 +10,8 @@ event. The explorer's note and the diagrams' captions say so.
 from __future__ import annotations
 
 import json
-import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import attrs
@@ -22,20 +21,12 @@ from kschedlearn import Simulation
 from kschedlearn.trace import snapshot as snapshot_module
 from kschedlearn.trace.snapshot import Snapshot
 
-ROOT = Path(__file__).resolve().parents[2]
 _CARRIED = {"cache", "queues"}
 
 
 @pytest.fixture(scope="module")
-def dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_replay import make_dump
-    finally:
-        sys.path.pop(0)
-    path = tmp_path_factory.mktemp("thin") / "dump.json"
-    path.write_text(json.dumps(make_dump(12, 90, 14)), encoding="utf-8")
-    return path
+def dump(replay_dump: Callable[..., Path]) -> Path:
+    return replay_dump("thin", 12, 90, 14)
 
 
 @pytest.fixture(scope="module", autouse=True)
