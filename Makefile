@@ -28,9 +28,11 @@ $(LAB_OVERRIDES): tools/lab/overrides.json $(STAMP)
 setup: $(STAMP) $(LAB_OVERRIDES)
 
 # Two workers (pytest-xdist; the CI machine has 2 cores), each test file on one worker so that a
-# file's module-scoped worlds are built once; PYTEST_WORKERS=0 runs in one process.
+# file's module-scoped worlds are built once, the longest files first (tests/conftest.py's
+# LONGEST_FIRST; xdist's own reorder would put the most numerous first); PYTEST_WORKERS=0 runs in
+# one process.
 PYTEST_WORKERS ?= 2
-XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
+XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 
 # Compiled modules are cached (in git-ignored __pycache__ folders) even where the environment
 # says PYTHONDONTWRITEBYTECODE: without the cache every worker, notebook kernel and subprocess

@@ -161,8 +161,42 @@ _TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
 def _end_to_end(item: pytest.Item) -> bool:
-    relative = os.path.relpath(str(item.path), _TESTS).replace(os.sep, "/")
-    return relative in END_TO_END_FILES
+    return _relative(item) in END_TO_END_FILES
+
+
+#: The files that take longest, longest first (their summed test-seconds in a full run of
+#: 2026-12-03, ``--junitxml``, two workers: 231, 210, 92, 84, 84, 75, 71, 64, 63, 61, 51, 48, 47,
+#: 43, 43, 42, 41, 39, 36, 35 s under load ~5). ``make test`` hands whole files to its two workers
+#: in collection order (``--dist loadfile --no-loadscope-reorder``); pytest-xdist's own order (most
+#: tests first) sent the two longest files, which hold 2 and 5 tests, last, and one worker ran them
+#: alone for minutes after the other had finished. Longest first, the workers end together.
+LONGEST_FIRST = (
+    "test_packaging.py",
+    "test_fault_campaign.py",
+    "accelerated/test_differential.py",
+    "simulation/test_views.py",
+    "notebooks/test_notebooks.py",
+    "notebooks/test_predict_cells.py",
+    "trace/test_event_dump.py",
+    "browser/test_learning_loop.py",
+    "simulation/test_where.py",
+    "trace/test_cheap_snapshots.py",
+    "exercises/test_notebooks.py",
+    "simulation/test_questions_topics.py",
+    "exercises/test_scenario_plugin.py",
+    "browser/test_lab.py",
+    "exercises/test_verdicts.py",
+    "simulation/test_questions.py",
+    "browser/test_step_click.py",
+    "simulation/test_simulation.py",
+    "accelerated/test_plans.py",
+    "browser/test_fit.py",
+)
+_RANK = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
+
+
+def _relative(item: pytest.Item) -> str:
+    return os.path.relpath(str(item.path), _TESTS).replace(os.sep, "/")
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects
@@ -171,3 +205,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         by_nature = any(item.get_closest_marker(name) is not None for name in SLOW_BY_NATURE)
         if (by_nature or _end_to_end(item)) and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
+    # a stable sort: the listed files first, in the list's order; every file keeps its own order
+    items.sort(key=lambda item: _RANK.get(_relative(item), len(LONGEST_FIRST)))

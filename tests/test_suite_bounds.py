@@ -61,3 +61,33 @@ def test_every_end_to_end_file_exists_and_is_marked_slow() -> None:
     assert conftest._end_to_end(Item(ROOT / "tests" / "test_kubectl.py"))
     assert conftest._end_to_end(Item(ROOT / "tests" / "simulation" / "test_views.py"))
     assert not conftest._end_to_end(Item(ROOT / "tests" / "test_suite_bounds.py"))
+
+
+def test_the_longest_files_go_first_to_the_workers() -> None:
+    """``make test`` keeps collection order (``--no-loadscope-reorder``) and conftest puts the
+    longest files first; a renamed file would silently fall back to the end."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^XDIST := .*--dist loadfile --no-loadscope-reorder", makefile, re.M)
+    spec = importlib.util.spec_from_file_location("suite_conftest_order", ROOT / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    assert sorted(f for f in conftest.LONGEST_FIRST if not (ROOT / "tests" / f).is_file()) == []
+
+    class Item:
+        def __init__(self, path: Path) -> None:
+            self.path = path
+
+        def get_closest_marker(self, name: str) -> None:
+            return None
+
+        def add_marker(self, marker: object) -> None:
+            pass
+
+    names = ["test_suite_bounds.py", "trace/test_event_dump.py", "test_packaging.py", "test_kubectl.py",
+             "simulation/test_views.py"]
+    items = [Item(ROOT / "tests" / n) for n in names]
+    conftest.pytest_collection_modifyitems(None, items)  # type: ignore[arg-type]
+    order = [str(i.path.relative_to(ROOT / "tests")) for i in items]
+    assert order == ["test_packaging.py", "simulation/test_views.py", "trace/test_event_dump.py",
+                     "test_suite_bounds.py", "test_kubectl.py"]
