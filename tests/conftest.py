@@ -123,14 +123,18 @@ SLOW_BY_NATURE = ("browser", "notebooks")
 #: a notebook's cells. ``make test`` runs them all; ``make test-fast`` (issue 25: "≤ 1 minute", the
 #: inner loop) leaves them out and keeps the unit tests, the ported Go tables and the properties.
 #: Measured on an idle 2-core machine (2026-12-02): these files were 262 of the 304 test-seconds
-#: of the old fast set (``--durations=0``, summed per file).
+#: of the old fast set (``--durations=0``, summed per file). Six more on 2026-12-03 (exercise
+#: notebooks run headless, whole replays and traced runs compared twice, the mastery check's
+#: simulations): 160 of the fast set's ~500 test-seconds in a run under load ~5.
 END_TO_END_FILES = frozenset(
     {
         "accelerated/test_differential.py",
         "accelerated/test_engine_option.py",
         "curriculum/test_activities.py",
+        "curriculum/test_mastery.py",
         "exercises/test_capstone.py",
         "exercises/test_live_plug_in.py",
+        "exercises/test_notebooks.py",
         "exercises/test_sandbox.py",
         "exercises/test_sandbox_leftovers.py",
         "exercises/test_scenario_plugin.py",
@@ -138,6 +142,8 @@ END_TO_END_FILES = frozenset(
         "exercises/test_verdicts.py",
         "exercises/test_wrong_answers.py",
         "notebooks/test_predict_cells.py",
+        "observe/test_trace_sharing.py",
+        "observe/test_unrecorded_points.py",
         "scenarios/test_bundled.py",
         "scheduler/factory/test_precomputations_per_simulation.py",
         "scheduler/test_e2e_properties.py",
@@ -150,10 +156,12 @@ END_TO_END_FILES = frozenset(
         "simulation/test_where.py",
         "test_bad_input_corpus_http2.py",
         "test_bad_input_corpus_sandbox.py",
+        "test_bench_replay.py",
         "test_kubectl.py",
         "test_kubectl_writes.py",
         "trace/test_cheap_snapshots.py",
         "trace/test_event_dump.py",
+        "trace/test_thinned_snapshots.py",
         "widgets/test_explorer.py",
     }
 )
