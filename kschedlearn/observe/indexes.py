@@ -223,6 +223,11 @@ def _node_view(name: str, info: Any, old: NodeDebugState | None,
 
 def _pod_view(assumed_pods: dict[str, bool]) -> Callable[[str, Any, PodDebugState | None], PodDebugState]:
     def view(key: str, ps: Any, old: PodDebugState | None) -> PodDebugState:
+        # (the expiry sweep touches every assumed pod: most are as they were, compared field by
+        # field here rather than through a new view)
+        if old is not None and old.deadline == ps.deadline and old.binding_finished == ps.binding_finished \
+                and old.assumed == assumed_pods.get(key, False) and old.node_name == ps.pod.spec.node_name:
+            return old
         new = PodDebugState(key=key, node_name=ps.pod.spec.node_name, assumed=assumed_pods.get(key, False),
                             deadline=ps.deadline, binding_finished=ps.binding_finished)
         return old if old is not None and old == new else new
