@@ -201,8 +201,14 @@ def _node_view(name: str, info: Any, old: NodeDebugState | None,
     spares the keys of the pods a NodeInfo still holds first, in order (AddPod appends)."""
     from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
 
-    pods = info.pods()
     known = memo.get(name) if memo is not None else None
+    if old is not None and known is not None and known[0] is info and old.generation == info.generation:
+        # the same NodeInfo at the generation of its last view: every change to what the view
+        # shows bumps the generation (the full rebuild, ``views.cache_state``, keeps a node's
+        # view on the same test); a touched key whose call left the node alone (a pod's key and
+        # the node it names are noted for every call, and again at each event while it runs)
+        return old
+    pods = info.pods()
     if known is not None and known[0] is info and len(pods) >= len(known[1]) \
             and pods[:len(known[1])] == known[1]:  # the same pod objects first (identity, at C speed)
         keys = known[2] + tuple(get_pod_key(p) for p in pods[len(known[1]):])
@@ -217,6 +223,11 @@ def _node_view(name: str, info: Any, old: NodeDebugState | None,
 
 def _pod_view(assumed_pods: dict[str, bool]) -> Callable[[str, Any, PodDebugState | None], PodDebugState]:
     def view(key: str, ps: Any, old: PodDebugState | None) -> PodDebugState:
+        # (the expiry sweep touches every assumed pod: most are as they were, compared field by
+        # field here rather than through a new view)
+        if old is not None and old.deadline == ps.deadline and old.binding_finished == ps.binding_finished \
+                and old.assumed == assumed_pods.get(key, False) and old.node_name == ps.pod.spec.node_name:
+            return old
         new = PodDebugState(key=key, node_name=ps.pod.spec.node_name, assumed=assumed_pods.get(key, False),
                             deadline=ps.deadline, binding_finished=ps.binding_finished)
         return old if old is not None and old == new else new

@@ -214,7 +214,7 @@ class ApiIndex:
         if old is not None and old == view:
             return  # the same view: shared with the last picture
         views[key] = view
-        chunks.set(key, view)
+        chunks.set(key, view, unequal=True)  # (unequal to ``old``, the view it had)
 
     def view(self) -> ApiServerView:
         """The :class:`ApiServerView` of what the index holds (api_server_view's result)."""

@@ -88,6 +88,8 @@ class Chunks(Sequence[T]):
                 return True
             if list(map(len, self.chunks)) == list(map(len, other.chunks)):
                 return False  # same boundaries, a chunk differs
+            if self.length and not _same(next(iter(self)), next(iter(other))):
+                return False  # (a key line that lost its front and gained an end: no flattening)
             return tuple(self) == tuple(other)
         if isinstance(other, tuple):
             return self.length == len(other) and tuple(self) == other
@@ -111,6 +113,11 @@ class Chunks(Sequence[T]):
 
 
 EMPTY: Chunks[Any] = Chunks(())
+
+
+def _same(a: object, b: object) -> bool:
+    """``a == b``, by identity first (as a tuple compares its elements)."""
+    return a is b or bool(a == b)
 
 
 def _same_or(previous: Chunks[T] | None, new: Chunks[T]) -> Chunks[T]:
@@ -290,6 +297,10 @@ class SortedChunks(Generic[K, T]):
     _size: int = CHUNK  # elements per chunk (chosen at each reset; a chunk splits past twice that)
     _count: int = 0
     _dirty: set[int] | None = None  # chunks to freeze again (None: look at every chunk)
+    #: the keys whose view was replaced in place since the last freeze by one its caller says
+    #: differs (``set(..., unequal=True)``), each once; None after any other change. While it
+    #: is a non-empty set the new sequence differs from the last one frozen: not compared
+    _replaced: set[K] | None = attrs.field(factory=set)
 
     def reset(self, items: Iterable[tuple[K, T]]) -> None:
         """Hold exactly ``items`` (key, view), any order, keys distinct."""
@@ -299,17 +310,18 @@ class SortedChunks(Generic[K, T]):
         self._views = [[v for _, v in ordered[i:i + size]] for i in range(0, len(ordered), size)]
         self._frozen = [None] * len(self._keys)
         self._firsts = [keys[0] for keys in self._keys]
-        self._last, self._count, self._dirty = None, len(ordered), None
+        self._last, self._count, self._dirty, self._replaced = None, len(ordered), None, None
 
     def _chunk_of(self, key: K) -> int:
         return max(bisect.bisect_right(self._firsts, key) - 1, 0)  # type: ignore[type-var]
 
-    def set(self, key: K, view: T) -> None:
-        """Put ``key``'s view (replacing it, or inserting the key in order)."""
+    def set(self, key: K, view: T, unequal: bool = False) -> None:
+        """Put ``key``'s view (replacing it, or inserting the key in order); ``unequal``: the
+        caller knows ``view`` differs from the view ``key`` has now, if any."""
         self._last = None
         if not self._keys:
             self._keys, self._views, self._frozen, self._firsts = [[key]], [[view]], [None], [key]
-            self._count, self._dirty = 1, None
+            self._count, self._dirty, self._replaced = 1, None, None
             return
         c = self._chunk_of(key)
         keys, views = self._keys[c], self._views[c]
@@ -319,7 +331,14 @@ class SortedChunks(Generic[K, T]):
             self._dirty.add(c)
         if i < len(keys) and keys[i] == key:
             views[i] = view
+            replaced = self._replaced
+            if replaced is not None:
+                if unequal and key not in replaced:
+                    replaced.add(key)
+                else:
+                    self._replaced = None
             return
+        self._replaced = None
         keys.insert(i, key)
         views.insert(i, view)
         self._count += 1
@@ -346,6 +365,7 @@ class SortedChunks(Generic[K, T]):
         if i == len(keys) or keys[i] != key:
             return
         self._last = None
+        self._replaced = None
         self._count -= 1
         del keys[i], self._views[c][i]
         if keys:
@@ -365,8 +385,10 @@ class SortedChunks(Generic[K, T]):
                 if frozen[c] is None:
                     frozen[c] = tuple(views[c])
             self._dirty = set()
-            self._last = _same_or(self._previous, Chunks(tuple(frozen), self._count))  # type: ignore[arg-type]
-            self._previous = self._last
+            new = Chunks(tuple(frozen), self._count)  # type: ignore[arg-type]
+            # replaced in place, each key once, each by a differing view: differs from the last
+            self._last = new if self._replaced else _same_or(self._previous, new)
+            self._previous, self._replaced = self._last, set()
         return self._last
 
 

@@ -133,7 +133,7 @@ class HolderTable(Mapping[int, PodHolderView]):
         if old is not None:
             self._unindex(gid, old)
         self.views[gid] = view
-        self.chunks.set(gid, view)
+        self.chunks.set(gid, view, unequal=True)  # (not ``old``, compared above)
         self.by_pod.setdefault(view.pod, set()).add(gid)
         if view.phase == "cache.addPod":
             self.adding.add(gid)

@@ -565,7 +565,7 @@ class SnapshotBuilder:
                     shared.clear()
                 view = shared[key] = GoroutineView(*key)
             views[g.gid] = view
-            index.set(g.gid, view)
+            index.set(g.gid, view, unequal=True)  # (a field differs from ``old``'s, above)
         return index.freeze()
 
     def _leader(self, apiserver: ApiServerView | None) -> LeaderView | None:
