@@ -161,6 +161,7 @@ END_TO_END_FILES = frozenset(
         "test_kubectl_writes.py",
         "trace/test_cheap_snapshots.py",
         "trace/test_event_dump.py",
+        "trace/test_snapshot_cuts.py",
         "trace/test_thinned_snapshots.py",
         "widgets/test_explorer.py",
     }
