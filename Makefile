@@ -40,8 +40,9 @@ XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfil
 # 9.3 s -> 4.6 s measured, 2026-12-02).
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 
+# the slowest 30 tests are listed after the run (issue 25: "report the slowest 30")
 test: $(STAMP) $(LAB_OVERRIDES)
-	$(PYTEST) $(XDIST)
+	$(PYTEST) $(XDIST) --durations=30
 
 # The inner loop: the unit tests, the ported Go tables and the properties; the end-to-end tests
 # (marked `slow`, or listed in tests/conftest.py's END_TO_END_FILES) run only in `make test`.

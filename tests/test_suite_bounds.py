@@ -42,7 +42,7 @@ def test_make_test_fast_skips_only_the_slow_tests():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r'^PYTEST := .*-m pytest$', makefile, re.M)
     assert re.search(r'^test-fast:.*\n\t\$\(PYTEST\) -m "not slow"', makefile, re.M)
-    assert re.search(r'^test:.*\n\t\$\(PYTEST\) \$\(XDIST\)$', makefile, re.M)
+    assert re.search(r'^test:.*\n\t\$\(PYTEST\) \$\(XDIST\) --durations=30$', makefile, re.M)
 
 
 def test_every_end_to_end_file_exists_and_is_marked_slow() -> None:
