@@ -29,7 +29,7 @@ from kschedlearn.api.v1 import Pod
 from kschedlearn.client_go.tools.cache import controller as informer_controller
 from kschedlearn.client_go.tools.cache import fifo
 from kschedlearn.client_go.tools.cache.controller import ResourceEventHandlerFuncs, _get_or_missing
-from kschedlearn.client_go.tools.cache.delta_fifo import ADDED, SYNC, DeltaFIFO, Deltas
+from kschedlearn.client_go.tools.cache.delta_fifo import ADDED, SYNC, UPDATED, DeltaFIFO, Deltas
 from kschedlearn.observe import informers as observe_informers
 from kschedlearn.observe import queues as observe_queues
 from kschedlearn.observe import scheduler as observe_scheduler
@@ -39,7 +39,7 @@ from kschedlearn.observe.views import pod_status
 from kschedlearn.observe.wrap import Call, MirrorMethods, field_probe_parts, instance_hooks, is_probe, on_method, site_of
 from kschedlearn.scheduler.factory.factory import ConfigFactory
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _PodState
-from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
+from kschedlearn.scheduler.schedulercache.node_info import NodeInfo, get_pod_key
 from kschedlearn.sim.runtime import current_goroutine
 from kschedlearn.trace.core import capture_stack
 from kschedlearn.trace.events import Frame
@@ -58,6 +58,17 @@ _MIRROR_QUEUE = MirrorMethods(("pop",), "kschedlearn.client_go.tools.cache.delta
 _MIRROR_HANDLERS = MirrorMethods(("on_add",), "kschedlearn.client_go.tools.cache.controller",
                                  "ResourceEventHandlerFuncs")
 _ADD_POD_TO_CACHE = ConfigFactory.add_pod_to_cache
+#: the same for an update of a pod the informer's store holds (OnUpdate -> UpdatePod)
+_UPDATE_EVENTS = ("handler.OnUpdate", "cache.updatePod")
+_MIRROR_UPDATE = MirrorMethods(("update_pod", "_update_pod", "_remove_pod", "_add_pod"),
+                               "kschedlearn.scheduler.schedulercache.cache", "SchedulerCache")
+_MIRROR_ON_UPDATE = MirrorMethods(("on_update",), "kschedlearn.client_go.tools.cache.controller",
+                                  "ResourceEventHandlerFuncs")
+_MIRROR_NODE_INFO = MirrorMethods(("add_pod", "remove_pod"), "kschedlearn.scheduler.schedulercache.node_info",
+                                  "NodeInfo")
+_UPDATE_POD_IN_CACHE = ConfigFactory.update_pod_in_cache
+#: the cache's ``cache.updatePod`` point (an after hook made by ``observe/scheduler._after``)
+_AFTER_POINT = site_of(observe_scheduler._after, "announce")
 #: the code of each hook a fast pop stands in for, where it is a closure
 _PROCESS = site_of(informer_controller._informer_process, "process")
 _POPPING = site_of(observe_queues._popping, "around")
@@ -107,6 +118,8 @@ class _Parts:
     #: the hooks of the four probes a fast pop stands in for, and how many each held
     hooks: tuple[Any, ...]
     counts: tuple[int, ...]
+    #: the informer's handler (a ResourceEventHandlerFuncs: the Process function's ``h``)
+    handler: Any = None
 
     def unchanged(self, queue: Any, process: Any, rt: Any) -> bool:
         """Whether the same probes with as many hooks, the same Process function and the same
@@ -133,14 +146,18 @@ class FirstList:
     #: the last parts found, and the stack of the last ``processLoop`` frame seen
     _parts: _Parts | None = None
     _stack: tuple[Any, int, tuple[Frame, ...]] | None = None
-    #: how many pops it made (for tests)
+    #: how many pops it made (for tests), and how many of them were updates
     pops: int = 0
+    updates: int = 0
+    #: the parts an update's pop works on besides ``_parts`` (found at the first update)
+    _update_parts: _UpdateParts | None = None
 
     def around(self, proceed: Callable[..., Any], call: Call) -> Any:
-        """``Pop(process)``: the front item popped and added here when that is what the mirror
-        and its hooks would do and leave — one Sync or Added delta of a Pod that the informer's
-        store does not hold and that the scheduler cache does not hold either or holds as
-        assumed on the same node, no hook of the pop recording an event of its own, nobody
+        """``Pop(process)``: the front item popped and added (or updated) here when that is what
+        the mirror and its hooks would do and leave — one Sync, Added or Updated delta of a Pod
+        that the informer's store does not hold and that the scheduler cache does not hold
+        either or holds as assumed on the same node (or: that the store holds and the cache
+        holds as added on the same node, see :meth:`_update_front`), no hook of the pop recording an event of its own, nobody
         following the queue's or the cache's changes, the mirror's methods, no tracer or
         profiler in the interpreter — else the mirror pops."""
         item = self._pop(call)
@@ -196,7 +213,7 @@ class FirstList:
         (``waited``: the popper waited for it, and the world may have changed meanwhile)."""
         key = queue._queue[0]
         item = queue._items.get(key)
-        if type(item) is not Deltas or len(item) != 1 or item[0].type not in (SYNC, ADDED):
+        if type(item) is not Deltas or len(item) != 1 or item[0].type not in (SYNC, ADDED, UPDATED):
             return _MIRROR
         pod = item[0].object
         rt = g.runtime
@@ -204,9 +221,11 @@ class FirstList:
         record = _quiet(tracer)
         cache = parts.cache
         if type(pod) is not Pod or record is None or cache._mu.locked \
-                or (waited and not parts.unchanged(queue, call.args[0], rt)) \
-                or _get_or_missing(parts.client_state, pod)[1]:
+                or (waited and not parts.unchanged(queue, call.args[0], rt)):
             return _MIRROR
+        old, exists = _get_or_missing(parts.client_state, pod)
+        if exists:  # (Process: the store holds it — OnUpdate, whatever the delta's type)
+            return self._update_front(queue, key, item, old, pod, parts, rt)
         cache_key = get_pod_key(pod)
         state = cache._pod_states.get(cache_key)
         # AddPod's two quiet branches: a pod it does not hold (added), an assumed one on the
@@ -221,6 +240,55 @@ class FirstList:
                 return _MIRROR
         self._add(queue, key, pod, cache_key, confirm, parts, rt, g, tracer if record else None, stack)
         return item
+
+    def _update_front(self, queue: Any, key: str, item: Deltas, old: Any, pod: Pod, parts: _Parts, rt: Any) -> Any:
+        """The front item, an update of a pod the informer's store holds (``old``): popped and
+        applied here when the mirror's UpdatePod takes its quiet branch — the cache holds the pod
+        as added (not assumed) on the same node, and its NodeInfo holds it — and no hook on the
+        way records an event or could do something else (:class:`_UpdateParts`); else None's
+        ``_MIRROR``."""
+        tracer = rt.tracer
+        if (tracer is not None and (tracer.wants(_UPDATE_EVENTS[0]) or tracer.wants(_UPDATE_EVENTS[1]))) \
+                or type(old) is not Pod:
+            return _MIRROR
+        found = self._update_parts
+        if found is None or not found.unchanged(parts, rt):
+            self._update_parts = found = _find_update(parts, rt)
+            if found is None:
+                return _MIRROR
+        cache = parts.cache
+        cache_key = get_pod_key(old)  # (UpdatePod's key: the old object's)
+        state = cache._pod_states.get(cache_key)
+        if state is None or cache._assumed_pods.get(cache_key, False) \
+                or state.pod.spec.node_name != pod.spec.node_name or not _holds(cache, old, cache_key, state.pod):
+            return _MIRROR  # (an error, the fatal node mismatch, a panic: the mirror's)
+        self._update(queue, key, old, pod, parts, rt)
+        self.updates += 1  # (and ``around`` counts the pop)
+        return item
+
+    def _update(self, queue: Any, key: str, old: Pod, pod: Pod, parts: _Parts, rt: Any) -> None:
+        """The state changes of the mirror's pop, process, OnUpdate, updatePodInCache and
+        UpdatePod and of the hooks around them, in their order (the queue's lock held; the
+        cache's is free): the cache's own updatePod, whose removePod and addPod go through
+        their probes as the mirror's do."""
+        queue._queue.pop(0)
+        if queue._initial_population_count > 0:
+            queue._initial_population_count -= 1
+        del queue._items[key]
+        parts.client_state.update(pod)
+        cache = parts.cache
+        cache_watch = parts.cache_watch
+        if cache_watch is not None:
+            cache_watch.generation += 1
+        with cache._mu:
+            cache._update_pod(old, pod)
+        if cache_watch is not None:
+            cache_watch.generation += 1
+        observation = rt.observation
+        if observation is not None and observation.fast_paths_ran:
+            # (what the unrecorded cache.updatePod event does after the call: the NodeInfo
+            # fast paths that ran inside it are not shown by any event)
+            observation.fast_paths_ran.clear()
 
     def _add(self, queue: Any, key: str, pod: Pod, cache_key: str, confirm: bool, parts: _Parts, rt: Any, g: Any,
              tracer: Any, stack: tuple[Frame, ...] | None) -> None:
@@ -314,7 +382,7 @@ class FirstList:
                 SchedulerCache.__dict__["add_pod"], SchedulerCache.__dict__["_add_pod"], DeltaFIFO.__dict__["pop"],
                 on_add_hooks, getattr(on_add, "original", None))
         hooks = (pop_hooks, field_hooks, on_add_hooks, add_hooks)
-        return _Parts(client_state, cache, point, order, queue_watch, cache_watch, held, hooks, _counts(hooks))
+        return _Parts(client_state, cache, point, order, queue_watch, cache_watch, held, hooks, _counts(hooks), handler)
 
     def _stack_at(self, caller: Any) -> tuple[Frame, ...] | None:
         """The stack a ``cache.addPod`` event captures when ``caller`` (``processLoop``'s frame,
@@ -330,6 +398,97 @@ class FirstList:
         stack = stack[-40:] if len(stack) > 40 else stack  # (capture_stack's limit)
         self._stack = (caller, caller.f_lineno, stack)
         return stack
+
+
+@attrs.define(eq=False)
+class _UpdateParts:
+    """What an update's pop checks besides :class:`_Parts`: the OnUpdate probe and its one
+    handler point, the handler's updatePodInCache of the same cache, the cache's ``update_pod``
+    probe holding only the ``cache.updatePod`` point (and the cache's watch), no probe on
+    ``_update_pod``, the mirror's methods."""
+
+    #: (OnUpdate, its observation hooks, the cache's update_pod and _update_pod attributes)
+    held: tuple[Any, ...]
+    hooks: tuple[Any, ...]
+    counts: tuple[int, ...]
+
+    def unchanged(self, parts: _Parts, rt: Any) -> bool:
+        """Whether what was found is still in place (identities and lengths; asked at every
+        update's pop after :meth:`_Parts.unchanged` or ``_found`` passed)."""
+        held = self.held
+        on_update = ResourceEventHandlerFuncs.__dict__["on_update"]
+        observation = rt.observation
+        cache_dict = parts.cache.__dict__
+        return (on_update is held[0]
+                and (observation.hooks.get(on_update) if observation is not None else None) is held[1]
+                and cache_dict.get("update_pod") is held[2] and cache_dict.get("_update_pod") is held[3]
+                and parts.handler is held[4]
+                and _MIRROR_UPDATE.check(SchedulerCache)[0] and _MIRROR_ON_UPDATE.check(ResourceEventHandlerFuncs)[0]
+                and _MIRROR_NODE_INFO.check(NodeInfo)[0] and _counts(self.hooks) == self.counts)
+
+
+def _find_update(parts: _Parts, rt: Any) -> _UpdateParts | None:
+    """The :class:`_UpdateParts` of an informer whose fast pops' ``parts`` were found, when every
+    probe on the way of an update holds exactly the hooks an update's pop stands in for."""
+    handler = parts.handler
+    cache = parts.cache
+    if type(handler) is not ResourceEventHandlerFuncs or not _MIRROR_UPDATE.check(SchedulerCache)[0] \
+            or not _MIRROR_ON_UPDATE.check(ResourceEventHandlerFuncs)[0] or not _MIRROR_NODE_INFO.check(NodeInfo)[0]:
+        return None
+    update = handler.update_func
+    if getattr(update, "__func__", None) is not _UPDATE_POD_IN_CACHE \
+            or getattr(getattr(update, "__self__", None), "scheduler_cache", None) is not cache:
+        return None
+    on_update = ResourceEventHandlerFuncs.__dict__["on_update"]
+    observation = rt.observation
+    on_update_hooks = observation.hooks.get(on_update) if observation is not None and is_probe(on_update) else None
+    if on_update_hooks is not None and not _only_handler_point(on_update_hooks, "OnUpdate"):
+        return None
+    update_hooks = instance_hooks(cache, "update_pod")
+    if "_update_pod" in cache.__dict__ or update_hooks is None \
+            or not _only_update_point(update_hooks, parts.cache_watch is not None):
+        return None
+    held = (on_update, on_update_hooks, cache.__dict__.get("update_pod"), cache.__dict__.get("_update_pod"), handler)
+    hooks = (on_update_hooks, update_hooks)
+    return _UpdateParts(held, hooks, _counts(hooks))
+
+
+def _only_handler_point(hooks: Any, kind: str) -> bool:
+    """Whether ``hooks`` (the OnUpdate probe's) hold only the ``handler.<kind>`` point, for any caller."""
+    if hooks.after or hooks.around or len(hooks.before) != 1 or hooks.before[0][0] is not None:
+        return False
+    announce = hooks.before[0][1]
+    return getattr(announce, "__code__", None) is _ON_ADD_POINT and _cells(announce).get("kind") == kind
+
+
+def _only_update_point(hooks: Any, watched: bool) -> bool:
+    """Whether the cache's ``update_pod`` probe holds only the ``cache.updatePod`` point as its
+    after hook, and the cache's watch as its around hook when ``watched``, for any caller."""
+    if hooks.before or len(hooks.after) != 1 or len(hooks.around) != (1 if watched else 0) \
+            or any(site is not None for site, _ in (*hooks.after, *hooks.around)):
+        return False
+    announce = hooks.after[0][1]
+    if getattr(announce, "__code__", None) is not _AFTER_POINT or _cells(announce).get("stage") != _UPDATE_EVENTS[1]:
+        return False
+    return not watched or getattr(hooks.around[0][1], "__code__", None) is _WATCHING
+
+
+def _cells(fn: Any) -> dict[str, Any]:
+    """A closure's free variables by name."""
+    code = fn.__code__
+    return dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+
+
+def _holds(cache: Any, old: Pod, key: str, stored: Pod) -> bool:
+    """Whether removePod(``old``) finds what it removes: the NodeInfo of ``old``'s node (Go: a
+    nil one panics), holding a pod of ``key`` (else an error). The pod the cache stored is
+    looked for first by identity (the NodeInfo holds that very object until the pod's first
+    update), then by key."""
+    n = cache._nodes.get(old.spec.node_name)
+    if type(n) is not NodeInfo:
+        return False
+    pods = n._pods
+    return any(p is stored for p in pods) or any(get_pod_key(p) == key for p in pods)
 
 
 def _add_point(add_hooks: Any, watched: bool) -> Any:

@@ -154,3 +154,101 @@ def test_random_queues_pop_alike(dump: Path, monkeypatch: pytest.MonkeyPatch) ->
         slow, _ = _run(dump, "pod", False, monkeypatch, seconds=seconds)
         assert _events(fast) == _events(slow)
         assert _state(fast) == _state(slow)
+
+
+# -- the updates of pods the cache holds (the kubelet's status writes: OnUpdate -> UpdatePod) ----
+
+def _run_in_steps(dump: Path, fast: bool, monkeypatch: pytest.MonkeyPatch, steps: list[tuple[float, Any]],
+                  record: str = "pod", keep: frozenset[str] = frozenset()) -> tuple[Simulation, FirstList]:
+    """The dump replayed up to each step's time, each step's ``change(sim)`` made there (None:
+    nothing); ``keep``: stages the tracer keeps besides ``record``'s."""
+    with monkeypatch.context() as m:
+        if not fast:
+            m.setattr(FirstList, "_pop", lambda self, call: informers._MIRROR)
+        sim = Simulation.from_manifests(str(dump), seed=3, engine="accelerated", record=record, snapshots=False)
+        world = sim.world
+        if keep:
+            world.runtime.tracer.keep = world.runtime.tracer.keep | keep
+        for until, change in steps:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                world.run(None, until=until)
+            if change is not None:
+                change(sim)
+    replica = next(iter(sim.world.replicas.values()))
+    queue = replica.handles.config_factory.scheduled_pod_populator.config.queue
+    hooks = instance_hooks(queue, "pop")
+    assert hooks is not None
+    return sim, hooks.around[0][1].__self__
+
+
+def _cache(sim: Simulation) -> Any:
+    return next(iter(sim.world.replicas.values())).handles.config_factory.scheduler_cache
+
+
+def test_updates_are_fast_pops_alike(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every kubelet status write of a newly bound pod is an update pop made here: events, the
+    informer's store, the cache's NodeInfos and pod states as the mirror's."""
+    fast, first = _run_in_steps(dump, True, monkeypatch, [(0.5, None), (3, None)])
+    slow, _ = _run_in_steps(dump, False, monkeypatch, [(0.5, None), (3, None)])
+    assert _events(fast) == _events(slow)
+    assert _state(fast) == _state(slow)
+    assert first.updates >= 15
+    # the NodeInfos hold the updated objects (Running, with their PodScheduled condition)
+    for name, info in _cache(fast)._nodes.items():
+        others = _cache(slow)._nodes[name]
+        assert [p for p in info.pods()] == [p for p in others.pods()]
+        assert [p for p in info.pods_with_affinity()] == [p for p in others.pods_with_affinity()]
+        assert info.generation == others.generation
+
+
+def test_an_update_point_kept_makes_the_mirror_update(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tracer that keeps cache.updatePod (or handler.OnUpdate) gets the mirror's updates, with
+    their stacks; the first list's adds stay fast."""
+    for stage in ("cache.updatePod", "handler.OnUpdate"):
+        fast, first = _run_in_steps(dump, True, monkeypatch, [(3, None)], keep=frozenset({stage}))
+        slow, _ = _run_in_steps(dump, False, monkeypatch, [(3, None)], keep=frozenset({stage}))
+        assert first.updates == 0 and first.pops >= 92
+        assert sum(1 for e in fast.world.tracer.events if e.stage == stage) >= 15
+        assert _events(fast) == _events(slow)
+        assert _state(fast) == _state(slow)
+
+
+def test_a_learner_update_pod_makes_the_mirror_update(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exercise's UpdatePod is what runs for every update; the adds stay fast."""
+    from kschedlearn.scheduler.schedulercache.cache import SchedulerCache
+
+    mirror_update = SchedulerCache.update_pod
+    seen: list[str] = []
+
+    def learner_update_pod(self: SchedulerCache, old: Any, new: Any) -> None:
+        seen.append(new.metadata.name)
+        mirror_update(self, old, new)
+
+    monkeypatch.setattr(SchedulerCache, "update_pod", learner_update_pod)
+    fast, first = _run_in_steps(dump, True, monkeypatch, [(3, None)])
+    assert first.updates == 0 and first.pops >= 92
+    assert len(seen) >= 15
+
+
+def test_updates_of_pods_missing_from_their_node_are_the_mirror_s(dump: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pod its NodeInfo no longer holds (UpdatePod's removePod errors) or that the cache no
+    longer holds (its error branch): the mirror's update, with its log lines, and the same world."""
+
+    def break_some(sim: Simulation) -> None:
+        cache = _cache(sim)
+        keys = sorted(k for k in cache._pod_states if "/new-" in k and k not in cache._assumed_pods)
+        assert len(keys) >= 6
+        for key in keys[:3]:  # off its NodeInfo
+            info = cache._nodes[cache._pod_states[key].pod.spec.node_name]
+            info._pods[:] = [p for p in info._pods if f"{p.metadata.namespace}/{p.metadata.name}" != key]
+        for key in keys[3:6]:  # out of the cache
+            del cache._pod_states[key]
+
+    steps = [(0.5, break_some), (3, None)]
+    fast, first = _run_in_steps(dump, True, monkeypatch, steps)
+    slow, _ = _run_in_steps(dump, False, monkeypatch, steps)
+    assert _events(fast) == _events(slow)
+    assert _state(fast) == _state(slow)
+    assert 0 < first.updates <= 20 - 6
