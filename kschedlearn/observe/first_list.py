@@ -120,6 +120,8 @@ class _Parts:
     counts: tuple[int, ...]
     #: the informer's handler (a ResourceEventHandlerFuncs: the Process function's ``h``)
     handler: Any = None
+    #: the hook lists of ``hooks`` (:func:`_hook_lists`), whose lengths ``counts`` are
+    lists: tuple[list[Any], ...] = ()
 
     def unchanged(self, queue: Any, process: Any, rt: Any) -> bool:
         """Whether the same probes with as many hooks, the same Process function and the same
@@ -135,7 +137,7 @@ class _Parts:
                 and getattr(on_add, "original", None) is held[8]
                 and (self.queue_watch is None or self.queue_watch.follower is None)
                 and (self.cache_watch is None or self.cache_watch.follower is None)
-                and _counts(self.hooks) == self.counts)
+                and tuple(map(len, self.lists)) == self.counts)
 
 
 @attrs.define(eq=False)
@@ -174,12 +176,13 @@ class FirstList:
         if type(queue) is not DeltaFIFO or g is None or queue._lock.locked:
             return _MIRROR
         parts = self._found(queue, call.args[0], g.runtime)
-        if parts is None or _quiet(g.runtime.tracer) is None:
+        quiet = _quiet(g.runtime.tracer) if parts is not None else None
+        if quiet is None:
             return _MIRROR
         if not queue._queue:
             return self._wait_and_pop(queue, call, parts, g) if not queue._closed else _MIRROR
         with queue._lock:  # (free: taken at once)
-            item = self._pop_front(queue, call, parts, g, waited=False)
+            item = self._pop_front(queue, call, parts, g, waited=False, quiet=quiet)
         if item is not _MIRROR and parts.queue_watch is not None:
             parts.queue_watch.generation += 2  # (the watch's count of a Pop: on entry and on return)
         return item
@@ -208,9 +211,11 @@ class FirstList:
                 w.popping -= 1
                 w.generation += 1
 
-    def _pop_front(self, queue: Any, call: Call, parts: _Parts, g: Any, *, waited: bool) -> Any:
+    def _pop_front(self, queue: Any, call: Call, parts: _Parts, g: Any, *, waited: bool,
+                   quiet: bool | None = None) -> Any:
         """With the queue's lock held: pop and add the front item when that is a fast pop
-        (``waited``: the popper waited for it, and the world may have changed meanwhile)."""
+        (``waited``: the popper waited for it, and the world may have changed meanwhile;
+        else ``quiet`` is what :func:`_quiet` answered just before)."""
         key = queue._queue[0]
         item = queue._items.get(key)
         if type(item) is not Deltas or len(item) != 1 or item[0].type not in (SYNC, ADDED, UPDATED):
@@ -218,7 +223,7 @@ class FirstList:
         pod = item[0].object
         rt = g.runtime
         tracer = rt.tracer
-        record = _quiet(tracer)
+        record = _quiet(tracer) if waited or quiet is None else quiet
         cache = parts.cache
         if type(pod) is not Pod or record is None or cache._mu.locked \
                 or (waited and not parts.unchanged(queue, call.args[0], rt)):
@@ -382,7 +387,9 @@ class FirstList:
                 SchedulerCache.__dict__["add_pod"], SchedulerCache.__dict__["_add_pod"], DeltaFIFO.__dict__["pop"],
                 on_add_hooks, getattr(on_add, "original", None))
         hooks = (pop_hooks, field_hooks, on_add_hooks, add_hooks)
-        return _Parts(client_state, cache, point, order, queue_watch, cache_watch, held, hooks, _counts(hooks), handler)
+        lists = _hook_lists(hooks)
+        return _Parts(client_state, cache, point, order, queue_watch, cache_watch, held, hooks,
+                      tuple(map(len, lists)), handler, lists)
 
     def _stack_at(self, caller: Any) -> tuple[Frame, ...] | None:
         """The stack a ``cache.addPod`` event captures when ``caller`` (``processLoop``'s frame,
@@ -411,6 +418,7 @@ class _UpdateParts:
     held: tuple[Any, ...]
     hooks: tuple[Any, ...]
     counts: tuple[int, ...]
+    lists: tuple[list[Any], ...]
 
     def unchanged(self, parts: _Parts, rt: Any) -> bool:
         """Whether what was found is still in place (identities and lengths; asked at every
@@ -424,7 +432,7 @@ class _UpdateParts:
                 and cache_dict.get("update_pod") is held[2] and cache_dict.get("_update_pod") is held[3]
                 and parts.handler is held[4]
                 and _MIRROR_UPDATE.check(SchedulerCache)[0] and _MIRROR_ON_UPDATE.check(ResourceEventHandlerFuncs)[0]
-                and _MIRROR_NODE_INFO.check(NodeInfo)[0] and _counts(self.hooks) == self.counts)
+                and _MIRROR_NODE_INFO.check(NodeInfo)[0] and tuple(map(len, self.lists)) == self.counts)
 
 
 def _find_update(parts: _Parts, rt: Any) -> _UpdateParts | None:
@@ -450,7 +458,8 @@ def _find_update(parts: _Parts, rt: Any) -> _UpdateParts | None:
         return None
     held = (on_update, on_update_hooks, cache.__dict__.get("update_pod"), cache.__dict__.get("_update_pod"), handler)
     hooks = (on_update_hooks, update_hooks)
-    return _UpdateParts(held, hooks, _counts(hooks))
+    lists = _hook_lists(hooks)
+    return _UpdateParts(held, hooks, tuple(map(len, lists)), lists)
 
 
 def _only_handler_point(hooks: Any, kind: str) -> bool:
@@ -523,15 +532,11 @@ def _quiet(tracer: Any) -> bool | None:
     return None if record and not tracer.can_defer() else record
 
 
-def _counts(hooks: tuple[Any, ...]) -> tuple[int, ...]:
-    """How many before, after and around hooks each of ``hooks`` holds (-1: none there)."""
-    out: list[int] = []
-    for h in hooks:
-        if h is None:
-            out.append(-1)
-        else:
-            out += (len(h.before), len(h.after), len(h.around))
-    return tuple(out)
+def _hook_lists(hooks: tuple[Any, ...]) -> tuple[list[Any], ...]:
+    """The before, after and around lists of each of ``hooks`` (None: no probe there — whether
+    one appears is seen by the identity of what holds it): their lengths, asked at every pop,
+    say whether a hook was added."""
+    return tuple(lst for h in hooks if h is not None for lst in (h.before, h.after, h.around))
 
 
 def first_list(queue: Any) -> FirstList | None:
