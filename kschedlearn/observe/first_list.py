@@ -25,7 +25,10 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.accelerated import changelog
+from kschedlearn.api.resource import Quantity
 from kschedlearn.api.v1 import Pod
+from kschedlearn.apimachinery._goint import int64
 from kschedlearn.client_go.tools.cache import controller as informer_controller
 from kschedlearn.client_go.tools.cache import fifo
 from kschedlearn.client_go.tools.cache.controller import ResourceEventHandlerFuncs, _get_or_missing
@@ -38,6 +41,8 @@ from kschedlearn.observe.sharing import _Watch, watch_of
 from kschedlearn.observe.views import pod_status
 from kschedlearn.observe.wrap import Call, MirrorMethods, field_probe_parts, instance_hooks, is_probe, on_method, site_of
 from kschedlearn.scheduler.factory.factory import ConfigFactory
+from kschedlearn.scheduler.schedulercache import cache as cache_module
+from kschedlearn.scheduler.schedulercache import node_info
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _PodState
 from kschedlearn.scheduler.schedulercache.node_info import NodeInfo, get_pod_key
 from kschedlearn.sim.runtime import current_goroutine
@@ -64,8 +69,8 @@ _MIRROR_UPDATE = MirrorMethods(("update_pod", "_update_pod", "_remove_pod", "_ad
                                "kschedlearn.scheduler.schedulercache.cache", "SchedulerCache")
 _MIRROR_ON_UPDATE = MirrorMethods(("on_update",), "kschedlearn.client_go.tools.cache.controller",
                                   "ResourceEventHandlerFuncs")
-_MIRROR_NODE_INFO = MirrorMethods(("add_pod", "remove_pod"), "kschedlearn.scheduler.schedulercache.node_info",
-                                  "NodeInfo")
+_MIRROR_NODE_INFO = MirrorMethods(("add_pod", "remove_pod", "pods", "node"),
+                                  "kschedlearn.scheduler.schedulercache.node_info", "NodeInfo")
 _UPDATE_POD_IN_CACHE = ConfigFactory.update_pod_in_cache
 #: the cache's ``cache.updatePod`` point (an after hook made by ``observe/scheduler._after``)
 _AFTER_POINT = site_of(observe_scheduler._after, "announce")
@@ -153,6 +158,8 @@ class FirstList:
     updates: int = 0
     #: the parts an update's pop works on besides ``_parts`` (found at the first update)
     _update_parts: _UpdateParts | None = None
+    #: the NodeInfo sums made here
+    _sums: _Sums = attrs.field(factory=lambda: _Sums())
 
     def around(self, proceed: Callable[..., Any], call: Call) -> Any:
         """``Pop(process)``: the front item popped and added (or updated) here when that is what
@@ -264,18 +271,29 @@ class FirstList:
         cache = parts.cache
         cache_key = get_pod_key(old)  # (UpdatePod's key: the old object's)
         state = cache._pod_states.get(cache_key)
+        n = cache._nodes.get(old.spec.node_name)
         if state is None or cache._assumed_pods.get(cache_key, False) \
-                or state.pod.spec.node_name != pod.spec.node_name or not _holds(cache, old, cache_key, state.pod):
+                or state.pod.spec.node_name != pod.spec.node_name or type(n) is not NodeInfo:
             return _MIRROR  # (an error, the fatal node mismatch, a panic: the mirror's)
-        self._update(queue, key, old, pod, parts, rt)
+        at = _first_of(n._pods, cache_key)
+        if at < 0:
+            return _MIRROR  # (removePod's error)
+        sums = self._sums
+        try:
+            found = (sums.requests(old), sums.requests(pod)) if sums.usable(cache) else None
+        except Exception:  # noqa: BLE001 - the mirror's calculateResource fails as it would there
+            return _MIRROR
+        self._update(queue, key, old, pod, parts, rt, (n, at, found))
         self.updates += 1  # (and ``around`` counts the pop)
         return item
 
-    def _update(self, queue: Any, key: str, old: Pod, pod: Pod, parts: _Parts, rt: Any) -> None:
+    def _update(self, queue: Any, key: str, old: Pod, pod: Pod, parts: _Parts, rt: Any,
+                where: tuple[NodeInfo, int, tuple[Any, Any] | None]) -> None:
         """The state changes of the mirror's pop, process, OnUpdate, updatePodInCache and
         UpdatePod and of the hooks around them, in their order (the queue's lock held; the
-        cache's is free): the cache's own updatePod, whose removePod and addPod go through
-        their probes as the mirror's do."""
+        cache's is free). ``where``: the old pod's NodeInfo, its place there and the two pods'
+        requests when :class:`_Sums` makes removePod and addPod (else the cache's own updatePod
+        does, through their probes)."""
         queue._queue.pop(0)
         if queue._initial_population_count > 0:
             queue._initial_population_count -= 1
@@ -285,8 +303,13 @@ class FirstList:
         cache_watch = parts.cache_watch
         if cache_watch is not None:
             cache_watch.generation += 1
+        n, at, found = where
         with cache._mu:
-            cache._update_pod(old, pod)
+            if found is not None and found[0] is not None and found[1] is not None:
+                self._sums.remove(cache, n, old, get_pod_key(old), at, found[0])
+                self._sums.add(cache, pod, found[1])
+            else:
+                cache._update_pod(old, pod)
         if cache_watch is not None:
             cache_watch.generation += 1
         observation = rt.observation
@@ -320,11 +343,25 @@ class FirstList:
                 del cache._assumed_pods[cache_key]
                 cache._pod_states[cache_key].deadline = None
             else:
-                cache._add_pod(pod)
+                self._add_to_node(cache, pod)
                 cache._pod_states[cache_key] = _PodState(pod=pod)
         if cache_watch is not None:
             cache_watch.generation += 1
         parts.order.noted(cache, cache_key)
+
+    def _add_to_node(self, cache: Any, pod: Pod) -> None:
+        """``cache._add_pod(pod)``, by :class:`_Sums` when it may (the cache's lock held)."""
+        sums = self._sums
+        found = None
+        if sums.usable(cache):
+            try:
+                found = sums.requests(pod)
+            except Exception:  # noqa: BLE001 - then the mirror's addPod fails as it would
+                found = None
+        if found is None:
+            cache._add_pod(pod)
+        else:
+            sums.add(cache, pod, found)
 
     def _found(self, queue: Any, process: Any, rt: Any) -> _Parts | None:
         """The parts behind the probes, when every probe holds exactly the hooks a fast pop
@@ -488,16 +525,150 @@ def _cells(fn: Any) -> dict[str, Any]:
     return dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
 
 
-def _holds(cache: Any, old: Pod, key: str, stored: Pod) -> bool:
-    """Whether removePod(``old``) finds what it removes: the NodeInfo of ``old``'s node (Go: a
-    nil one panics), holding a pod of ``key`` (else an error). The pod the cache stored is
-    looked for first by identity (the NodeInfo holds that very object until the pod's first
-    update), then by key."""
-    n = cache._nodes.get(old.spec.node_name)
-    if type(n) is not NodeInfo:
-        return False
-    pods = n._pods
-    return any(p is stored for p in pods) or any(get_pod_key(p) == key for p in pods)
+def _first_of(pods: list[Pod], key: str) -> int:
+    """Where NodeInfo.removePod finds the pod of ``key`` in ``pods`` (its first of that key; -1:
+    none, removePod's error)."""
+    for i, other in enumerate(pods):
+        if get_pod_key(other) == key:
+            return i
+    return -1
+
+
+# -- the NodeInfo sums of a fast pop ---------------------------------------------------------
+
+#: the functions the mirror's addPod / removePod reach by name (an exercise swaps
+#: ``calculate_resource`` in the module, ``t05_1``): while they are these, the sums are made here
+_CALCULATE = node_info.calculate_resource
+_NONZERO = node_info.get_nonzero_requests
+_NEW_NODE_INFO = cache_module.new_node_info
+_QUANTITY = (Quantity.__dict__["value"], Quantity.__dict__["milli_value"])
+#: the cache's method probes the sums stand in for, and the hook each may hold
+_SUMMED = ("_add_pod", "_remove_pod")
+_NOTE = site_of(changelog.CacheChanges.around, "note")
+
+
+@attrs.define(eq=False)
+class _Sums:
+    """The cache's addPod / removePod and NodeInfo's addPod / removePod made here for a fast pop,
+    statement for statement, with ``calculateResource``'s answer kept per containers tuple (the
+    pods of a replay share their spec: one Quantity conversion per spec, not per pod) and the
+    accelerated engine's changed-names note (``CacheChanges``) the probes would make."""
+
+    #: id(containers) -> (the containers, calculate_resource's answer for a pod holding them)
+    memo: dict[int, tuple[Any, tuple[Any, int, int]]] = attrs.field(factory=dict)
+    #: the cache's probes on _add_pod and _remove_pod when last found, and the changes they note
+    held: tuple[Any, ...] = ()
+    changes: Any = None
+
+    def usable(self, cache: Any) -> bool:
+        """Whether the mirror's statements are what would run (the functions they reach by name,
+        NodeInfo's and the cache's methods) and the cache's probes on _add_pod and _remove_pod
+        hold nothing but the CacheChanges note (or are not there)."""
+        if node_info.calculate_resource is not _CALCULATE or node_info.get_nonzero_requests is not _NONZERO \
+                or cache_module.new_node_info is not _NEW_NODE_INFO \
+                or Quantity.__dict__.get("value") is not _QUANTITY[0] \
+                or Quantity.__dict__.get("milli_value") is not _QUANTITY[1] \
+                or not _MIRROR_NODE_INFO.check(NodeInfo)[0] or not _MIRROR_UPDATE.check(SchedulerCache)[0] \
+                or type(cache._nodes) is not dict:
+            return False
+        probes = tuple(cache.__dict__.get(name) for name in _SUMMED)
+        if probes == self.held and self._same_hooks(cache):
+            return True
+        self.held, self.changes = (), None
+        changes = None
+        for name in _SUMMED:
+            hooks = instance_hooks(cache, name)
+            if name in cache.__dict__ and hooks is None:
+                return False  # (something else there)
+            if hooks is None:
+                continue
+            if hooks.before or hooks.after or len(hooks.around) != 1 or hooks.around[0][0] is not None:
+                return False
+            note = hooks.around[0][1]
+            cells = _cells(note) if getattr(note, "__code__", None) is _NOTE else {}
+            found = cells.get("self")
+            if type(found) is not changelog.CacheChanges or cells.get("touched") is not changelog._TOUCHES[name] \
+                    or (changes is not None and found is not changes):
+                return False
+            changes = found
+        self.held, self.changes = probes, changes
+        return True
+
+    def _same_hooks(self, cache: Any) -> bool:
+        for name in _SUMMED:
+            hooks = instance_hooks(cache, name)
+            if hooks is not None and (hooks.before or hooks.after or len(hooks.around) != 1):
+                return False
+        return True
+
+    def requests(self, pod: Pod) -> tuple[Any, int, int] | None:
+        """``calculate_resource(pod)`` (its Resource is read, never changed), or None for a pod
+        with opaque resources (left to the mirror's statements)."""
+        containers = pod.spec.containers
+        known = self.memo.get(id(containers))
+        if known is not None and known[0] is containers:
+            return known[1]
+        found = _CALCULATE(pod)
+        if found[0].opaque_int_resources:
+            return None
+        if len(self.memo) > 4096:
+            self.memo.clear()
+        self.memo[id(containers)] = (containers, found)  # (holding the containers keeps the id theirs)
+        return found
+
+    def note(self, name: str) -> None:
+        """The CacheChanges note a probed _add_pod / _remove_pod makes after its call."""
+        changes = self.changes
+        if changes is not None and changes.names is not None:
+            changes.names.add(name)
+
+    def add(self, cache: Any, pod: Pod, found: tuple[Any, int, int]) -> None:
+        """``cache._add_pod(pod)`` (Go: schedulerCache.addPod, then NodeInfo.addPod) with
+        ``found`` = calculate_resource(pod)."""
+        name = pod.spec.node_name
+        n = cache._nodes.get(name)
+        if n is None:
+            n = _NEW_NODE_INFO()
+            cache._nodes[name] = n
+        res, non0_cpu, non0_mem = found
+        requested = n._requested_resource
+        requested.milli_cpu = int64(requested.milli_cpu + res.milli_cpu)
+        requested.memory = int64(requested.memory + res.memory)
+        requested.nvidia_gpu = int64(requested.nvidia_gpu + res.nvidia_gpu)
+        nonzero = n._nonzero_request
+        nonzero.milli_cpu = int64(nonzero.milli_cpu + non0_cpu)
+        nonzero.memory = int64(nonzero.memory + non0_mem)
+        n._pods.append(pod)
+        if node_info._has_pod_affinity_constraints(pod):
+            n._pods_with_affinity.append(pod)
+        n.generation += 1
+        self.note(name)
+
+    def remove(self, cache: Any, n: NodeInfo, pod: Pod, key: str, at: int, found: tuple[Any, int, int]) -> None:
+        """``cache._remove_pod(pod)`` (Go: schedulerCache.removePod, then NodeInfo.removePod)
+        for ``n`` = its NodeInfo, whose ``_pods[at]`` is the first pod of ``key`` (= the pod's)."""
+        with_affinity = n._pods_with_affinity
+        for i, other in enumerate(with_affinity):
+            if get_pod_key(other) == key:
+                with_affinity[i] = with_affinity[-1]
+                with_affinity.pop()
+                break
+        pods = n._pods
+        pods[at] = pods[-1]
+        pods.pop()
+        res, non0_cpu, non0_mem = found
+        requested = n._requested_resource
+        requested.milli_cpu = int64(requested.milli_cpu - res.milli_cpu)
+        requested.memory = int64(requested.memory - res.memory)
+        requested.nvidia_gpu = int64(requested.nvidia_gpu - res.nvidia_gpu)
+        nonzero = n._nonzero_request
+        nonzero.milli_cpu = int64(nonzero.milli_cpu - non0_cpu)
+        nonzero.memory = int64(nonzero.memory - non0_mem)
+        n.generation += 1
+        name = pod.spec.node_name
+        if not n.pods() and n.node() is None:
+            del cache._nodes[name]
+        self.note(name)
 
 
 def _add_point(add_hooks: Any, watched: bool) -> Any:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from kschedlearn import Simulation
@@ -71,8 +72,10 @@ def _state(sim: Simulation) -> tuple[Any, ...]:
     factory = replica.handles.config_factory
     queue = factory.scheduled_pod_populator.config.queue
     cache = factory.scheduler_cache
-    nodes = {name: (sorted(p.metadata.name for p in info.pods()), info.requested_resource().milli_cpu,
-                    info.requested_resource().memory, info.generation > 0) for name, info in cache._nodes.items()}
+    # every field of every NodeInfo the cache's pods change (in order: removal swaps the last in)
+    nodes = {name: ([p.metadata.name for p in info._pods], [p.metadata.name for p in info._pods_with_affinity],
+                    attrs.asdict(info._requested_resource), attrs.asdict(info._nonzero_request), info.generation)
+             for name, info in cache._nodes.items()}
     pods = sorted((key, state.pod.metadata.resource_version, state.binding_finished, state.deadline)
                   for key, state in cache._pod_states.items())
     store = sorted(o.metadata.name for o in factory.scheduled_pod_lister.indexer.list()) \
@@ -252,3 +255,149 @@ def test_updates_of_pods_missing_from_their_node_are_the_mirror_s(dump: Path,
     assert _events(fast) == _events(slow)
     assert _state(fast) == _state(slow)
     assert 0 < first.updates <= 20 - 6
+
+
+# -- the NodeInfo sums made by a fast pop (``_Sums``) ----------------------------------------------
+
+def _add_odd_pods(doc: dict[str, Any]) -> None:
+    """Bound pods with an opaque resource (their sums are the mirror's), with pod anti-affinity
+    (a NodeInfo's pods-with-affinity list), with two containers, and one bound to an unknown node."""
+    _add_strays(doc)
+    pods = [i for i in doc["items"] if i["kind"] == "Pod" and i["spec"].get("nodeName")]
+    for i, item in enumerate(pods[:12]):
+        kind = i % 3
+        if kind == 0:
+            item["spec"]["containers"][0]["resources"]["requests"]["pod.alpha.kubernetes.io/opaque-int-resource-foo"] = "2"
+        elif kind == 1:
+            item["spec"]["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                {"labelSelector": {"matchLabels": {"name": "other"}}, "topologyKey": "kubernetes.io/hostname"}]}}
+        else:
+            second = json.loads(json.dumps(item["spec"]["containers"][0]))
+            second["name"] = "second"
+            second["resources"]["requests"] = {"cpu": "250m"}
+            second["resources"]["limits"] = {"cpu": "250m"}
+            second["ports"] = []
+            item["spec"]["containers"].append(second)
+
+
+@pytest.fixture(scope="module")
+def odd_dump(replay_dump: Callable[..., Path]) -> Path:
+    return replay_dump("odd", 9, 90, 20, _add_odd_pods)
+
+
+def test_sums_of_odd_pods_are_the_mirror_s(odd_dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opaque resources (the mirror's sums), affinity terms, several containers, a NodeInfo made
+    for an unknown node: the NodeInfos, events and world as the mirror's."""
+    fast, first = _run_in_steps(odd_dump, True, monkeypatch, [(0.5, None), (3, None)])
+    slow, _ = _run_in_steps(odd_dump, False, monkeypatch, [(0.5, None), (3, None)])
+    assert _events(fast) == _events(slow)
+    assert _state(fast) == _state(slow)
+    assert first.pops >= 92 + 15 and first.updates >= 15
+    assert any(info._pods_with_affinity for info in _cache(fast)._nodes.values())
+    assert any(info._requested_resource.opaque_int_resources for info in _cache(fast)._nodes.values())
+
+
+def test_a_learner_calculate_resource_is_what_sums(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exercise's calculateResource (swapped in the module, as ``t05_1`` does) is what the
+    cache's addPod and removePod call: no sums made here, the same world as the mirror's."""
+    from kschedlearn.scheduler.schedulercache import node_info
+
+    mirror = node_info.calculate_resource
+    seen: list[str] = []
+
+    def learner_calculate_resource(pod: Any) -> Any:
+        seen.append(pod.metadata.name)
+        return mirror(pod)
+
+    monkeypatch.setattr(node_info, "calculate_resource", learner_calculate_resource)
+    fast, first = _run_in_steps(dump, True, monkeypatch, [(3, None)])
+    fast_seen = len(seen)
+    slow, _ = _run_in_steps(dump, False, monkeypatch, [(3, None)])
+    assert first.pops >= 92 and first.updates >= 15
+    assert fast_seen == len(seen) - fast_seen >= 92 + 2 * 15
+    assert _state(fast) == _state(slow)
+
+
+def _odd_pods() -> list[Any]:
+    from kschedlearn.api.v1 import Pod
+    from kschedlearn.api.v1.codec import decode_object
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    try:
+        from bench_replay import make_dump
+    finally:
+        sys.path.pop(0)
+    doc = make_dump(3, 24, 0)
+    _add_odd_pods(doc)
+    return [decode_object(Pod, item) for item in doc["items"] if item["kind"] == "Pod"]
+
+
+def test_sums_change_nodes_and_note_names_as_the_cache_s_calls() -> None:
+    """_Sums.add / remove against the cache's own _add_pod / _remove_pod (behind the accelerated
+    engine's CacheChanges probes), pod by pod: every NodeInfo field, the noted names."""
+    from kschedlearn.accelerated.changelog import track_cache
+    from kschedlearn.scheduler.schedulercache.cache import _new_scheduler_cache
+
+    pods = _odd_pods()
+    mirror, here = _new_scheduler_cache(30, 1, None), _new_scheduler_cache(30, 1, None)
+    changes = {id(c): track_cache(c) for c in (mirror, here)}
+    sums = informers._Sums()
+    summed = 0
+    for step in ("add", "remove"):
+        for pod in (pods if step == "add" else pods[::2]):
+            for c in (mirror, here):
+                changes[id(c)].names = set()
+            key = informers.get_pod_key(pod)
+            if step == "add":
+                mirror._add_pod(pod)
+                assert sums.usable(here)
+                found = sums.requests(pod)
+                if found is None:
+                    here._add_pod(pod)
+                else:
+                    sums.add(here, pod, found)
+                    summed += 1
+            else:
+                mirror._remove_pod(pod)
+                n = here._nodes[pod.spec.node_name]
+                found = sums.requests(pod)
+                if found is None:
+                    here._remove_pod(pod)
+                else:
+                    sums.remove(here, n, pod, key, informers._first_of(n._pods, key), found)
+                    summed += 1
+            assert changes[id(here)].names == changes[id(mirror)].names == {pod.spec.node_name}
+            assert _nodes_of(here) == _nodes_of(mirror)
+    assert summed >= 20
+    assert any(info._pods_with_affinity for info in here._nodes.values())
+    assert "node-99999" not in here._nodes  # (removed with its last pod: no node object)
+
+
+def _nodes_of(cache: Any) -> dict[str, Any]:
+    return {name: ([p.metadata.name for p in info._pods], [p.metadata.name for p in info._pods_with_affinity],
+                   attrs.asdict(info._requested_resource), attrs.asdict(info._nonzero_request), info.generation,
+                   info._node) for name, info in cache._nodes.items()}
+
+
+def test_sums_step_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No sums made here when a probe on the cache's _add_pod holds another hook, when
+    calculateResource or NodeInfo's addPod is a learner's."""
+    from kschedlearn.accelerated.changelog import track_cache
+    from kschedlearn.observe.wrap import on_method
+    from kschedlearn.scheduler.schedulercache import node_info
+    from kschedlearn.scheduler.schedulercache.cache import _new_scheduler_cache
+
+    cache = _new_scheduler_cache(30, 1, None)
+    track_cache(cache)
+    sums = informers._Sums()
+    assert sums.usable(cache)
+    with monkeypatch.context() as m:
+        mirror = node_info.calculate_resource
+        m.setattr(node_info, "calculate_resource", lambda pod: mirror(pod))
+        assert not sums.usable(cache)
+    with monkeypatch.context() as m:
+        m.setattr(node_info.NodeInfo, "add_pod", lambda self, pod: None)
+        assert not sums.usable(cache)
+    assert sums.usable(cache)
+    on_method(cache, "_add_pod", before=lambda call: None)
+    assert not sums.usable(cache)
