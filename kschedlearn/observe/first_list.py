@@ -467,9 +467,7 @@ class _UpdateParts:
         return (on_update is held[0]
                 and (observation.hooks.get(on_update) if observation is not None else None) is held[1]
                 and cache_dict.get("update_pod") is held[2] and cache_dict.get("_update_pod") is held[3]
-                and parts.handler is held[4]
-                and _MIRROR_UPDATE.check(SchedulerCache)[0] and _MIRROR_ON_UPDATE.check(ResourceEventHandlerFuncs)[0]
-                and _MIRROR_NODE_INFO.check(NodeInfo)[0] and tuple(map(len, self.lists)) == self.counts)
+                and parts.handler is held[4] and _MIRRORED.holds() and tuple(map(len, self.lists)) == self.counts)
 
 
 def _find_update(parts: _Parts, rt: Any) -> _UpdateParts | None:
@@ -547,6 +545,40 @@ _SUMMED = ("_add_pod", "_remove_pod")
 _NOTE = site_of(changelog.CacheChanges.around, "note")
 
 
+def _identities() -> tuple[Any, ...]:
+    """What the mirror's UpdatePod and the sums reach, by identity: the functions looked up by
+    name, the methods of NodeInfo, Quantity, the cache and the handler (compared with the last
+    verified ones at every pop: one tuple built, compared at C speed)."""
+    nd, sd, qd = NodeInfo.__dict__, SchedulerCache.__dict__, Quantity.__dict__
+    return (node_info.calculate_resource, node_info.get_nonzero_requests, cache_module.new_node_info,
+            qd.get("value"), qd.get("milli_value"), nd.get("add_pod"), nd.get("remove_pod"), nd.get("pods"),
+            nd.get("node"), sd.get("update_pod"), sd.get("_update_pod"), sd.get("_remove_pod"), sd.get("_add_pod"),
+            ResourceEventHandlerFuncs.__dict__.get("on_update"))
+
+
+@attrs.define(eq=False)
+class _Mirrored:
+    """Whether :func:`_identities` are the mirror's own: worked out with ``MirrorMethods`` and
+    the originals when they change; remembered while none of them is a process-wide probe
+    (whose function behind may be swapped without the class changing)."""
+
+    verified: tuple[Any, ...] | None = None
+
+    def holds(self) -> bool:
+        now = _identities()
+        if now == self.verified:
+            return True
+        ok = (now[:5] == (_CALCULATE, _NONZERO, _NEW_NODE_INFO, *_QUANTITY)
+              and _MIRROR_NODE_INFO.check(NodeInfo)[0] and _MIRROR_UPDATE.check(SchedulerCache)[0]
+              and _MIRROR_ON_UPDATE.check(ResourceEventHandlerFuncs)[0])
+        self.verified = now if ok and not any(map(is_probe, now)) else None
+        return ok
+
+
+#: the one record of it (the mirror's methods are process-wide)
+_MIRRORED = _Mirrored()
+
+
 @attrs.define(eq=False)
 class _Sums:
     """The cache's addPod / removePod and NodeInfo's addPod / removePod made here for a fast pop,
@@ -556,26 +588,26 @@ class _Sums:
 
     #: id(containers) -> (the containers, calculate_resource's answer for a pod holding them)
     memo: dict[int, tuple[Any, tuple[Any, int, int]]] = attrs.field(factory=dict)
-    #: the cache's probes on _add_pod and _remove_pod when last found, and the changes they note
+    #: the cache's probes on _add_pod and _remove_pod when last found, their hook lists and how
+    #: long those were, and the changes they note
     held: tuple[Any, ...] = ()
+    lists: tuple[list[Any], ...] = ()
+    counts: tuple[int, ...] = ()
     changes: Any = None
 
     def usable(self, cache: Any) -> bool:
         """Whether the mirror's statements are what would run (the functions they reach by name,
         NodeInfo's and the cache's methods) and the cache's probes on _add_pod and _remove_pod
         hold nothing but the CacheChanges note (or are not there)."""
-        if node_info.calculate_resource is not _CALCULATE or node_info.get_nonzero_requests is not _NONZERO \
-                or cache_module.new_node_info is not _NEW_NODE_INFO \
-                or Quantity.__dict__.get("value") is not _QUANTITY[0] \
-                or Quantity.__dict__.get("milli_value") is not _QUANTITY[1] \
-                or not _MIRROR_NODE_INFO.check(NodeInfo)[0] or not _MIRROR_UPDATE.check(SchedulerCache)[0] \
-                or type(cache._nodes) is not dict:
+        if not _MIRRORED.holds() or type(cache._nodes) is not dict:
             return False
-        probes = tuple(cache.__dict__.get(name) for name in _SUMMED)
-        if probes == self.held and self._same_hooks(cache):
+        d = cache.__dict__
+        if self.held and d.get("_add_pod") is self.held[0] and d.get("_remove_pod") is self.held[1] \
+                and tuple(map(len, self.lists)) == self.counts:
             return True
-        self.held, self.changes = (), None
+        self.held, self.lists, self.counts, self.changes = (), (), (), None
         changes = None
+        lists: list[list[Any]] = []
         for name in _SUMMED:
             hooks = instance_hooks(cache, name)
             if name in cache.__dict__ and hooks is None:
@@ -591,14 +623,9 @@ class _Sums:
                     or (changes is not None and found is not changes):
                 return False
             changes = found
-        self.held, self.changes = probes, changes
-        return True
-
-    def _same_hooks(self, cache: Any) -> bool:
-        for name in _SUMMED:
-            hooks = instance_hooks(cache, name)
-            if hooks is not None and (hooks.before or hooks.after or len(hooks.around) != 1):
-                return False
+            lists += (hooks.before, hooks.after, hooks.around)
+        self.held = (d.get("_add_pod"), d.get("_remove_pod"))
+        self.lists, self.counts, self.changes = tuple(lists), tuple(map(len, lists)), changes
         return True
 
     def requests(self, pod: Pod) -> tuple[Any, int, int] | None:
