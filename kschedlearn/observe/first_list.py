@@ -549,29 +549,38 @@ def _identities() -> tuple[Any, ...]:
     """What the mirror's UpdatePod and the sums reach, by identity: the functions looked up by
     name, the methods of NodeInfo, Quantity, the cache and the handler (compared with the last
     verified ones at every pop: one tuple built, compared at C speed)."""
-    nd, sd, qd = NodeInfo.__dict__, SchedulerCache.__dict__, Quantity.__dict__
+    nd, sd, qd = _NODE_INFO_DICT, _CACHE_DICT, _QUANTITY_DICT
     return (node_info.calculate_resource, node_info.get_nonzero_requests, cache_module.new_node_info,
             qd.get("value"), qd.get("milli_value"), nd.get("add_pod"), nd.get("remove_pod"), nd.get("pods"),
             nd.get("node"), sd.get("update_pod"), sd.get("_update_pod"), sd.get("_remove_pod"), sd.get("_add_pod"),
-            ResourceEventHandlerFuncs.__dict__.get("on_update"))
+            _HANDLERS_DICT.get("on_update"))
+
+
+#: the classes' namespaces (live views: made once)
+_NODE_INFO_DICT, _CACHE_DICT = NodeInfo.__dict__, SchedulerCache.__dict__
+_QUANTITY_DICT, _HANDLERS_DICT = Quantity.__dict__, ResourceEventHandlerFuncs.__dict__
 
 
 @attrs.define(eq=False)
 class _Mirrored:
     """Whether :func:`_identities` are the mirror's own: worked out with ``MirrorMethods`` and
-    the originals when they change; remembered while none of them is a process-wide probe
-    (whose function behind may be swapped without the class changing)."""
+    the originals when they change; remembered with the function behind each process-wide
+    probe among them (an exercise may swap that without the class changing, ``behind_probe``)."""
 
     verified: tuple[Any, ...] | None = None
+    #: (probe, the function behind it when verified) for the probes among them
+    behind: tuple[tuple[Any, Any], ...] = ()
 
     def holds(self) -> bool:
         now = _identities()
-        if now == self.verified:
+        if now == self.verified and (not self.behind
+                                     or all(probe.original is original for probe, original in self.behind)):
             return True
         ok = (now[:5] == (_CALCULATE, _NONZERO, _NEW_NODE_INFO, *_QUANTITY)
               and _MIRROR_NODE_INFO.check(NodeInfo)[0] and _MIRROR_UPDATE.check(SchedulerCache)[0]
               and _MIRROR_ON_UPDATE.check(ResourceEventHandlerFuncs)[0])
-        self.verified = now if ok and not any(map(is_probe, now)) else None
+        self.verified = now if ok else None
+        self.behind = tuple((x, x.original) for x in now if is_probe(x)) if ok else ()
         return ok
 
 
