@@ -525,9 +525,10 @@ def _cells(fn: Any) -> dict[str, Any]:
 
 def _first_of(pods: list[Pod], key: str) -> int:
     """Where NodeInfo.removePod finds the pod of ``key`` in ``pods`` (its first of that key; -1:
-    none, removePod's error)."""
+    none, removePod's error). A pod's key ends with its name: only those pods are keyed."""
+    ends = key.endswith
     for i, other in enumerate(pods):
-        if get_pod_key(other) == key:
+        if ends(other.metadata.name) and get_pod_key(other) == key:
             return i
     return -1
 
