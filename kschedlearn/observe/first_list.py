@@ -8,7 +8,10 @@ Process field's, the handler's, the cache's four — and a stack walk for the ``
 event: a fifth of a whole replay's run. For a pop whose outcome those layers cannot change (see
 :meth:`FirstList.around`) :class:`FirstList` makes the mirror's state changes itself, in the
 mirror's order, and records the very event the trace point would, with the stack it would
-capture (the same at every such pop); any other pop is the mirror's.
+capture (the same at every such pop); any other pop is the mirror's. The same holds for the
+updates of pods the cache holds as added (the kubelet's status writes after each binding: Process's
+OnUpdate, the cache's UpdatePod; :meth:`FirstList._update_front`), and the NodeInfo sums of both
+(:class:`_Sums`) are made here while the functions and methods they stand for are the mirror's.
 
 It lives in the observation layer because its frame stands between ``processLoop`` and the
 mirror's ``Pop`` when it lets the mirror pop: a trace event's stack shows mirrored frames only,
