@@ -260,8 +260,8 @@ class FirstList:
         """The front item, an update of a pod the informer's store holds (``old``): popped and
         applied here when the mirror's UpdatePod takes its quiet branch — the cache holds the pod
         as added (not assumed) on the same node, and its NodeInfo holds it — and no hook on the
-        way records an event or could do something else (:class:`_UpdateParts`); else None's
-        ``_MIRROR``."""
+        way records an event or could do something else (:class:`_UpdateParts`); else
+        ``_MIRROR`` (the mirror pops)."""
         tracer = rt.tracer
         if (tracer is not None and (tracer.wants(_UPDATE_EVENTS[0]) or tracer.wants(_UPDATE_EVENTS[1]))) \
                 or type(old) is not Pod:
