@@ -136,6 +136,12 @@ def site_of(fn: Callable[..., Any], *nested: str) -> CodeType:
     return code
 
 
+def closure_cells(fn: Callable[..., Any]) -> dict[str, Any]:
+    """A closure's free variables by name (what a hook made by this layer holds)."""
+    code = fn.__code__
+    return dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+
+
 # -- probes on one instance ------------------------------------------------------------------
 
 @attrs.define(eq=False)

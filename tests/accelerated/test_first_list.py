@@ -19,6 +19,7 @@ import pytest
 from kschedlearn import Simulation
 from kschedlearn.observe import first_list as informers
 from kschedlearn.observe.first_list import FirstList
+from kschedlearn.observe import node_sums
 from kschedlearn.observe.wrap import instance_hooks
 
 
@@ -257,7 +258,7 @@ def test_updates_of_pods_missing_from_their_node_are_the_mirror_s(dump: Path,
     assert 0 < first.updates <= 20 - 6
 
 
-# -- the NodeInfo sums made by a fast pop (``_Sums``) ----------------------------------------------
+# -- the NodeInfo sums made by a fast pop (``observe/node_sums.py``, ``_Sums``) -------------------
 
 def _add_odd_pods(doc: dict[str, Any]) -> None:
     """Bound pods with an opaque resource (their sums are the mirror's), with pod anti-affinity
@@ -341,7 +342,7 @@ def test_sums_change_nodes_and_note_names_as_the_cache_s_calls() -> None:
     pods = _odd_pods()
     mirror, here = _new_scheduler_cache(30, 1, None), _new_scheduler_cache(30, 1, None)
     changes = {id(c): track_cache(c) for c in (mirror, here)}
-    sums = informers._Sums()
+    sums = node_sums._Sums()
     summed = 0
     for step in ("add", "remove"):
         for pod in (pods if step == "add" else pods[::2]):
@@ -389,7 +390,7 @@ def test_sums_step_aside(monkeypatch: pytest.MonkeyPatch) -> None:
 
     cache = _new_scheduler_cache(30, 1, None)
     track_cache(cache)
-    sums = informers._Sums()
+    sums = node_sums._Sums()
     assert sums.usable(cache)
     with monkeypatch.context() as m:
         mirror = node_info.calculate_resource
