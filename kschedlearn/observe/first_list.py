@@ -288,10 +288,7 @@ class FirstList:
         cache's is free). ``where``: the old pod's NodeInfo, its place there and the two pods'
         requests when :class:`_Sums` makes removePod and addPod (else the cache's own updatePod
         does, through their probes)."""
-        queue._queue.pop(0)
-        if queue._initial_population_count > 0:
-            queue._initial_population_count -= 1
-        del queue._items[key]
+        _take_front(queue, key)
         parts.client_state.update(pod)
         cache = parts.cache
         cache_watch = parts.cache_watch
@@ -316,10 +313,7 @@ class FirstList:
              tracer: Any, stack: tuple[Frame, ...] | None) -> None:
         """The state changes of the mirror's pop, process, OnAdd, addPodToCache and AddPod and of
         the hooks around them, in their order (the queue's lock held; the cache's is free)."""
-        queue._queue.pop(0)
-        if queue._initial_population_count > 0:
-            queue._initial_population_count -= 1
-        del queue._items[key]
+        _take_front(queue, key)
         parts.client_state.add(pod)
         observation = rt.observation
         if observation is not None and observation.fast_paths_ran:
@@ -509,6 +503,14 @@ def _only_update_point(hooks: Any, watched: bool) -> bool:
     if getattr(announce, "__code__", None) is not _AFTER_POINT or closure_cells(announce).get("stage") != _UPDATE_EVENTS[1]:
         return False
     return not watched or getattr(hooks.around[0][1], "__code__", None) is _WATCHING
+
+
+def _take_front(queue: Any, key: str) -> None:
+    """What DeltaFIFO.Pop does to the queue when it takes its front item ``key`` (the lock held)."""
+    queue._queue.pop(0)
+    if queue._initial_population_count > 0:
+        queue._initial_population_count -= 1
+    del queue._items[key]
 
 
 def _first_of(pods: list[Pod], key: str) -> int:
