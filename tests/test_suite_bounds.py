@@ -6,6 +6,7 @@ import importlib.util
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = sorted(p for p in (ROOT / "tests").rglob("*.py") if p.name != Path(__file__).name)
@@ -45,19 +46,33 @@ def test_make_test_fast_skips_only_the_slow_tests():
     assert re.search(r'^test:.*\n\t\$\(PYTEST\) \$\(XDIST\) --durations=30$', makefile, re.M)
 
 
-def test_every_end_to_end_file_exists_and_is_marked_slow() -> None:
-    # the list in tests/conftest.py names files; a renamed file would silently rejoin test-fast
+def _conftest() -> Any:
+    """tests/conftest.py loaded as a module of its own (its lists and hooks)."""
     spec = importlib.util.spec_from_file_location("suite_conftest", ROOT / "tests" / "conftest.py")
     assert spec is not None and spec.loader is not None
     conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conftest)
+    return conftest
+
+
+class Item:
+    """What conftest's collection hook reads of a collected test: its path and its markers (none)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def get_closest_marker(self, name: str) -> None:
+        return None
+
+    def add_marker(self, marker: object) -> None:
+        pass
+
+
+def test_every_end_to_end_file_exists_and_is_marked_slow() -> None:
+    # the list in tests/conftest.py names files; a renamed file would silently rejoin test-fast
+    conftest = _conftest()
     missing = sorted(f for f in conftest.END_TO_END_FILES if not (ROOT / "tests" / f).is_file())
     assert missing == []
-
-    class Item:  # what the hook reads of a collected test: its path
-        def __init__(self, path: Path) -> None:
-            self.path = path
-
     assert conftest._end_to_end(Item(ROOT / "tests" / "test_kubectl.py"))
     assert conftest._end_to_end(Item(ROOT / "tests" / "simulation" / "test_views.py"))
     assert not conftest._end_to_end(Item(ROOT / "tests" / "test_suite_bounds.py"))
@@ -68,22 +83,8 @@ def test_the_longest_files_go_first_to_the_workers() -> None:
     longest files first; a renamed file would silently fall back to the end."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^XDIST := .*--dist loadfile --no-loadscope-reorder", makefile, re.M)
-    spec = importlib.util.spec_from_file_location("suite_conftest_order", ROOT / "tests" / "conftest.py")
-    assert spec is not None and spec.loader is not None
-    conftest = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(conftest)
+    conftest = _conftest()
     assert sorted(f for f in conftest.LONGEST_FIRST if not (ROOT / "tests" / f).is_file()) == []
-
-    class Item:
-        def __init__(self, path: Path) -> None:
-            self.path = path
-
-        def get_closest_marker(self, name: str) -> None:
-            return None
-
-        def add_marker(self, marker: object) -> None:
-            pass
-
     names = ["test_suite_bounds.py", "trace/test_event_dump.py", "test_packaging.py", "test_kubectl.py",
              "simulation/test_views.py"]
     items = [Item(ROOT / "tests" / n) for n in names]

@@ -277,27 +277,27 @@ class FirstList:
             found = (sums.requests(old), sums.requests(pod)) if sums.usable(cache) else None
         except Exception:  # noqa: BLE001 - the mirror's calculateResource fails as it would there
             return _MIRROR
-        self._update(queue, key, old, pod, parts, rt, (n, at, found))
+        self._update(queue, key, old, pod, parts, rt, (n, cache_key, at, found))
         self.updates += 1  # (and ``around`` counts the pop)
         return item
 
     def _update(self, queue: Any, key: str, old: Pod, pod: Pod, parts: _Parts, rt: Any,
-                where: tuple[NodeInfo, int, tuple[Any, Any] | None]) -> None:
+                where: tuple[NodeInfo, str, int, tuple[Any, Any] | None]) -> None:
         """The state changes of the mirror's pop, process, OnUpdate, updatePodInCache and
         UpdatePod and of the hooks around them, in their order (the queue's lock held; the
-        cache's is free). ``where``: the old pod's NodeInfo, its place there and the two pods'
-        requests when :class:`_Sums` makes removePod and addPod (else the cache's own updatePod
-        does, through their probes)."""
+        cache's is free). ``where``: the old pod's NodeInfo, its key, its place there and the two
+        pods' requests when :class:`_Sums` makes removePod and addPod (else the cache's own
+        updatePod does, through their probes)."""
         _take_front(queue, key)
         parts.client_state.update(pod)
         cache = parts.cache
         cache_watch = parts.cache_watch
         if cache_watch is not None:
             cache_watch.generation += 1
-        n, at, found = where
+        n, cache_key, at, found = where
         with cache._mu:
             if found is not None and found[0] is not None and found[1] is not None:
-                self._sums.remove(cache, n, old, get_pod_key(old), at, found[0])
+                self._sums.remove(cache, n, old, cache_key, at, found[0])
                 self._sums.add(cache, pod, found[1])
             else:
                 cache._update_pod(old, pod)
