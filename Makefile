@@ -45,9 +45,10 @@ test: $(STAMP) $(LAB_OVERRIDES)
 	$(PYTEST) $(XDIST) --durations=30
 
 # The inner loop: the unit tests, the ported Go tables and the properties; the end-to-end tests
-# (marked `slow`, or listed in tests/conftest.py's END_TO_END_FILES) run only in `make test`.
+# (marked `slow`, or listed in tests/conftest.py's END_TO_END_FILES) run only in `make test`, and
+# each property test tries a fifth of its examples here (tests/hypothesis_budget.py), all in `make test`.
 test-fast: $(STAMP) $(LAB_OVERRIDES)
-	$(PYTEST) -m "not slow" $(XDIST)
+	KSCHEDLEARN_FAST_LOOP=1 $(PYTEST) -m "not slow" $(XDIST)
 
 # Local only (127.0.0.1) and behind a fresh random token; opens notebook 00. It serves the
 # learner's workspace lab/ (untracked): copies of notebooks/ and exercises/ made and kept up to

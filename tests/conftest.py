@@ -35,8 +35,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+from tests.hypothesis_budget import FAST_LOOP, examples
 
 from kschedlearn.curriculum.progress import ENV_VAR
+
+if FAST_LOOP:
+    # property tests that name no count of their own try Hypothesis's default 100 in `make test`
+    settings.register_profile("fast-loop", max_examples=examples(100))
+    settings.load_profile("fast-loop")
 
 _SESSION: list[pytest.Session] = []
 _MADE: list[str] = []  # the progress folders this process made
@@ -125,11 +132,13 @@ SLOW_BY_NATURE = ("browser", "notebooks")
 #: Measured on an idle 2-core machine (2026-12-02): these files were 262 of the 304 test-seconds
 #: of the old fast set (``--durations=0``, summed per file). Six more on 2026-12-03 (exercise
 #: notebooks run headless, whole replays and traced runs compared twice, the mastery check's
-#: simulations): 160 of the fast set's ~500 test-seconds in a run under load ~5.
+#: simulations): 160 of the fast set's ~500 test-seconds in a run under load ~5. One more in
+#: session 10 (the first-list fast pops' tests: each replays a dump twice, fast and mirrored).
 END_TO_END_FILES = frozenset(
     {
         "accelerated/test_differential.py",
         "accelerated/test_engine_option.py",
+        "accelerated/test_first_list.py",
         "curriculum/test_activities.py",
         "curriculum/test_mastery.py",
         "exercises/test_capstone.py",
@@ -206,6 +215,22 @@ _RANK = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
 
 def _relative(item: pytest.Item) -> str:
     return os.path.relpath(str(item.path), _TESTS).replace(os.sep, "/")
+
+
+#: folders whose every test is slow by nature (their files mark themselves ``browser``)
+SLOW_FOLDERS = ("browser",)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``make test-fast`` (``-m "not slow"``) does not import the end-to-end files at all: it
+    would deselect every one of their tests, and importing them (notebook readers, browser
+    helpers, their module-level tables) was several seconds of each worker's collection."""
+    if config.getoption("markexpr", "") != "not slow":
+        return None
+    relative = os.path.relpath(str(collection_path), _TESTS).replace(os.sep, "/")
+    if relative in END_TO_END_FILES or relative.split("/")[0] in SLOW_FOLDERS:
+        return True
+    return None
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects

@@ -68,6 +68,13 @@ def _parse(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
+@functools.cache
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of the module, walked once: four checks below look at every node of each of
+    the ~460 modules, and ``ast.walk`` was most of this file's time (issue 25, the suite)."""
+    return tuple(ast.walk(_parse(path)))
+
+
 def _module_is_only(path: Path) -> bool:
     """A module is kschedlearn-only when its ``Go:`` line says so (``Go: none — kschedlearn-only``)
     or, lacking a ``Go:`` line, its docstring does. A mirrored module that merely calls one of
@@ -396,8 +403,9 @@ def test_expected_python_name_exists(go_name: str, target: str) -> None:
 CLI_ENTRY_POINTS = {"kschedlearn/cli.py"}
 
 
-def _calls(tree: ast.AST) -> list[ast.Call]:
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+@functools.cache
+def _calls(path: Path) -> tuple[ast.Call, ...]:
+    return tuple(n for n in _nodes(path) if isinstance(n, ast.Call))
 
 
 @pytest.mark.parametrize("path", ALL)
@@ -405,7 +413,7 @@ def test_no_print_in_core_code(path: Path) -> None:
     """Core code reports through the trace/glog shims, never ``print``."""
     if _rel(path) in CLI_ENTRY_POINTS or path.name == "__main__.py":
         pytest.skip("CLI entry point")
-    lines = [c.lineno for c in _calls(_parse(path)) if isinstance(c.func, ast.Name) and c.func.id == "print"]
+    lines = [c.lineno for c in _calls(path) if isinstance(c.func, ast.Name) and c.func.id == "print"]
     assert not lines, f"{_rel(path)}: print() at lines {lines}"
 
 
@@ -418,19 +426,19 @@ def test_no_getattr_magic_or_metaclasses(path: Path) -> None:
     """No ``__getattr__``/``__getattribute__`` (module or class level) and no metaclasses."""
     problems = []
     tree = _parse(path)
-    scopes: list[list[ast.stmt]] = [tree.body] + [n.body for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    classes = [n for n in _nodes(path) if isinstance(n, ast.ClassDef)]
+    scopes: list[list[ast.stmt]] = [tree.body] + [n.body for n in classes]
     for body in scopes:
         for n in body:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in ("__getattr__", "__getattribute__"):
                 if body is tree.body and n.name == "__getattr__" and _rel(path) in LAZY_IMPORT_MODULES:
                     continue
                 problems.append(f"{n.name} at line {n.lineno}")
-    for n in ast.walk(tree):
-        if isinstance(n, ast.ClassDef):
-            if any(k.arg == "metaclass" for k in n.keywords):
-                problems.append(f"metaclass on {n.name} (line {n.lineno})")
-            if any(ast.unparse(b) in ("type", "abc.ABCMeta", "ABCMeta") for b in n.bases):
-                problems.append(f"{n.name} is a metaclass (line {n.lineno})")
+    for n in classes:
+        if any(k.arg == "metaclass" for k in n.keywords):
+            problems.append(f"metaclass on {n.name} (line {n.lineno})")
+        if any(ast.unparse(b) in ("type", "abc.ABCMeta", "ABCMeta") for b in n.bases):
+            problems.append(f"{n.name} is a metaclass (line {n.lineno})")
     assert not problems, f"{_rel(path)}: " + "; ".join(problems)
 
 
@@ -511,17 +519,16 @@ WALL_CLOCK_ALLOWED: dict[str, str] = {}
 @pytest.mark.parametrize("path", MIRRORED)
 def test_no_wall_clock_in_mirrored_code(path: Path) -> None:
     """Mirrored code reads time only from the runtime clock (DESIGN §1.3)."""
-    tree = _parse(path)
     lines = path.read_text(encoding="utf-8").splitlines()
     problems = []
-    for c in _calls(tree):
+    for c in _calls(path):
         name = ast.unparse(c.func)
         if _WALL_CLOCK.search(name):
             src = lines[c.lineno - 1]
             allowed = any(k.startswith(_rel(path) + ":") and k.split(":", 1)[1] in src for k in WALL_CLOCK_ALLOWED)
             if not (allowed and "# wall-clock:" in src):
                 problems.append(f"{name}() at line {c.lineno}")
-    for n in ast.walk(tree):
+    for n in _nodes(path):
         if isinstance(n, ast.ImportFrom) and n.module == "time":
             bad = [a.name for a in n.names if a.name in _WALL_CLOCK_IMPORTS]
             if bad:
@@ -533,9 +540,8 @@ def test_no_wall_clock_in_mirrored_code(path: Path) -> None:
 def test_no_global_random(path: Path) -> None:
     """Randomness comes only from seeded ``random.Random(seed)`` instances, never from the
     ``random`` module's hidden global generator (or an unseeded/system one)."""
-    tree = _parse(path)
     problems = []
-    for n in ast.walk(tree):
+    for n in _nodes(path):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "random":
             if n.attr != "Random":
                 problems.append(f"random.{n.attr} at line {n.lineno}")
@@ -543,7 +549,7 @@ def test_no_global_random(path: Path) -> None:
             bad = [a.name for a in n.names if a.name != "Random"]
             if bad:
                 problems.append(f"from random import {', '.join(bad)} at line {n.lineno}")
-    for c in _calls(tree):
+    for c in _calls(path):
         if ast.unparse(c.func) in ("random.Random", "Random") and not c.args and not c.keywords:
             problems.append(f"unseeded {ast.unparse(c.func)}() at line {c.lineno}")
     assert not problems, f"{_rel(path)}: {problems}"

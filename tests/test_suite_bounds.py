@@ -8,6 +8,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = sorted(p for p in (ROOT / "tests").rglob("*.py") if p.name != Path(__file__).name)
 #: the one test that touches ITIMER_REAL on purpose, and hands pytest-timeout's alarm back
@@ -42,8 +44,25 @@ def test_only_the_sandbox_test_touches_the_real_timer():
 def test_make_test_fast_skips_only_the_slow_tests():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r'^PYTEST := .*-m pytest$', makefile, re.M)
-    assert re.search(r'^test-fast:.*\n\t\$\(PYTEST\) -m "not slow"', makefile, re.M)
+    assert re.search(r'^test-fast:.*\n\tKSCHEDLEARN_FAST_LOOP=1 \$\(PYTEST\) -m "not slow"', makefile, re.M)
     assert re.search(r'^test:.*\n\t\$\(PYTEST\) \$\(XDIST\) --durations=30$', makefile, re.M)
+
+
+def test_make_test_runs_every_property_example(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only ``make test-fast`` trims the property tests' examples; ``make test`` and CI run them all."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert makefile.count("KSCHEDLEARN_FAST_LOOP") == 1
+    assert "KSCHEDLEARN_FAST_LOOP" not in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("budget", ROOT / "tests" / "hypothesis_budget.py")
+    assert spec is not None and spec.loader is not None
+    for value, expected in ((None, (200, 100, 15)), ("1", (40, 20, 15))):
+        if value is None:
+            monkeypatch.delenv("KSCHEDLEARN_FAST_LOOP", raising=False)
+        else:
+            monkeypatch.setenv("KSCHEDLEARN_FAST_LOOP", value)
+        budget = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(budget)
+        assert (budget.examples(200), budget.examples(100), budget.examples(15)) == expected
 
 
 def _conftest() -> Any:

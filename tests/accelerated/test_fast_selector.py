@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.apimachinery import labels, selection
 from kschedlearn.accelerated import fast_paths, fast_selector
@@ -57,14 +58,14 @@ def test_fast_path_is_in_place_while_a_lease_lives() -> None:
     assert InternalSelector.matches is fast_selector.fast_matches
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(selectors(POSITIVE), LABELS)
 def test_equality_only_selectors_match_as_the_mirror(sel: InternalSelector, ls: dict[str, str]) -> None:
     assert fast_selector.equality_terms(sel) is not None
     assert fast_selector.fast_matches(sel, ls) == fast_selector.MIRROR_SELECTOR_MATCHES(sel, ls)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(selectors(ALL_OPS), LABELS)
 def test_any_selector_matches_as_the_mirror(sel: InternalSelector, ls: dict[str, str]) -> None:
     # twice: the second call takes the memoised terms
@@ -73,7 +74,7 @@ def test_any_selector_matches_as_the_mirror(sel: InternalSelector, ls: dict[str,
     assert sel.matches(ls) == want
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.dictionaries(KEYS, VALUES, max_size=4), LABELS)
 def test_selector_from_set_and_labels_set_match_as_the_mirror(required: dict[str, str], ls: dict[str, str]) -> None:
     # labels.Set.get defaults to "" (Go's Get): the fast path must not rely on .get

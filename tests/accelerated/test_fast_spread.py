@@ -15,6 +15,7 @@ import pstats
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.api.v1.meta import ObjectMeta
 from kschedlearn.api.v1.node import Node
@@ -94,7 +95,7 @@ def clusters(draw: st.DrawFn) -> tuple[Pod, list[Node], list[Pod], SelectorSprea
     return pod, nodes, pods, spread
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(clusters())
 def test_fast_spread_scores_as_the_mirror(cluster: tuple[Pod, list[Node], list[Pod], SelectorSpread]) -> None:
     pod, nodes, pods, spread = cluster

@@ -10,6 +10,7 @@ from __future__ import annotations
 import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.accelerated.changelog import ChangeLogMap
 from kschedlearn.accelerated.fastpath import _reduce_column, select_host, weighted_totals
@@ -49,7 +50,7 @@ _ops = st.lists(st.tuples(st.sampled_from(["set", "del", "pop", "update", "read"
                           st.integers(0, 3), st.booleans(), st.booleans()), max_size=40)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_ops)
 def test_change_log_map_equals_a_replayed_dict(ops: list[tuple[str, str, int, bool, bool]]) -> None:
     """Content, the affinity / node-less sets and changed_since equal a recomputation."""
@@ -80,7 +81,7 @@ def test_change_log_map_equals_a_replayed_dict(ops: list[tuple[str, str, int, bo
         assert log_map.changed_since(*mark) == written
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(NAMES), st.integers(0, 5)), max_size=30),
        st.lists(st.permutations(NAMES), min_size=1, max_size=4), st.data())
 def test_node_view_refresh_equals_recomputation(writes: list[tuple[str, int]], orders: list[list[str]],
@@ -107,7 +108,7 @@ def test_node_view_refresh_equals_recomputation(writes: list[tuple[str, int]], o
         assert view.columns[0] == want
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 9), st.sampled_from(["", "z1", "z2"])),
                 min_size=1, max_size=40))
 def test_spread_view_aggregates_equal_recomputation(sets: list[tuple[int, int, str]]) -> None:
@@ -137,7 +138,7 @@ def test_spread_view_aggregates_equal_recomputation(sets: list[tuple[int, int, s
 _big = st.one_of(st.integers(-10, 10), st.integers(-(2**62), 2**62), st.integers(-(2**63), 2**63 - 1))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(1, 6).flatmap(lambda n: st.tuples(
     st.lists(st.lists(_big, min_size=n, max_size=n), min_size=1, max_size=4),
     st.lists(st.one_of(st.integers(1, 10), st.integers(1, 2**40)), min_size=4, max_size=4))))
@@ -164,7 +165,7 @@ def _scheduler() -> mirror.GenericScheduler:
                                    prioritizers=[], priority_meta_producer=lambda p, m: None)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(NAMES + ["m0", "m1"]), st.integers(0, 3)), min_size=1, max_size=12),
        st.integers(0, 50))
 def test_select_host_equals_the_mirrors(rows: list[tuple[str, int]], last: int) -> None:
@@ -176,7 +177,7 @@ def test_select_host_equals_the_mirrors(rows: list[tuple[str, int]], last: int) 
     assert b.last_node_index == a.last_node_index
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.integers(0, 30), min_size=1, max_size=20),
        st.sampled_from([node_affinity.calculate_node_affinity_priority_reduce,
                         taint_toleration.compute_taint_toleration_priority_reduce]))
@@ -196,7 +197,7 @@ def _store(objs: list[object]) -> object:
     return store
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["default", "other"]),
                           st.sampled_from([{"app": "x"}, {"app": "y"}, {"tier": "t"}]), st.booleans(),
                           st.sampled_from([{"app": "x"}, {"app": "y", "tier": "t"}, {"tier": "t"}]),
@@ -247,7 +248,7 @@ def test_the_mirror_methods_verdict_follows_every_swap_of_a_cache_method(monkeyp
     assert SchedulerCache.__dict__["forget_pod"] is probe.original
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 4), st.lists(st.one_of(st.none(), st.integers(0, 3)), min_size=3, max_size=3),
                           st.lists(st.integers(0, 3), min_size=3, max_size=3)), min_size=1, max_size=12))
 def test_kept_columns_with_known_constants_equal_the_copied_columns(

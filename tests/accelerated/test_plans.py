@@ -12,6 +12,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.accelerated import fast_paths
 from kschedlearn.accelerated.fastpath import _reduce_column, priority_kinds
@@ -99,7 +100,7 @@ def _mirror_count(namespace: str, selectors: list[object], pods: list[Pod]) -> f
     return float(min(n, F32_EXACT))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_spreads(), LABELS,
        st.lists(st.one_of(st.tuples(st.just("add"), _pods), st.tuples(st.just("remove"), st.integers(0, 20)),
                           st.tuples(st.just("replace"), st.tuples(st.integers(0, 20), _pods)),
@@ -181,7 +182,7 @@ def test_a_placement_is_counted_on_not_recounted() -> None:
 # ---------------------------------------------------------------------------------------------
 # the pure reduces' tables, kept between pods
 # ---------------------------------------------------------------------------------------------
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(st.lists(st.integers(0, 12), min_size=1, max_size=12),
                           st.sampled_from([node_affinity.calculate_node_affinity_priority_reduce,
                                            taint_toleration.compute_taint_toleration_priority_reduce])),
@@ -269,7 +270,7 @@ def _producer(precomputations: dict | None = None) -> object:
                                     else precomputations).get_metadata  # type: ignore[arg-type]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(_pods_with_specs(), min_size=1, max_size=8))
 def test_the_lazy_metadata_equals_the_producers(pods: list[Pod]) -> None:
     plans, producer = Plans(), _producer()
@@ -303,7 +304,7 @@ def _predicates() -> dict[str, object]:
                                                               failure_domains=None).inter_pod_affinity_matches}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(_pods_with_specs(), st.sampled_from(["keep", "swap", "drop", "add"])), max_size=10))
 def test_the_node_local_predicates_follow_the_pod_and_the_policy(steps: list[tuple[Pod, str]]) -> None:
     plans, predicates = Plans(), _predicates()
@@ -374,7 +375,7 @@ def _pods_for_priorities(draw: st.DrawFn) -> Pod:
                                                                   "annotations": annotations}, "spec": spec})]))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(_pods_for_priorities(), min_size=1, max_size=8))
 def test_the_priority_metadata_equals_the_producers(pods: list[Pod]) -> None:
     from kschedlearn.scheduler.algorithm.priorities.metadata import priority_metadata
@@ -412,7 +413,7 @@ class _Info:
 _NAMES = [f"n{i}" for i in range(6)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(_NAMES), st.integers(0, 5)), max_size=30),
        st.lists(st.permutations(_NAMES), min_size=1, max_size=4), st.data())
 def test_column_tallies_count_the_columns_scores(writes: list[tuple[str, int]], orders: list[list[str]],
@@ -449,7 +450,7 @@ def test_column_tallies_count_the_columns_scores(writes: list[tuple[str, int]], 
 # ---------------------------------------------------------------------------------------------
 # views carried over to another node list (a node stops fitting: the filtered list shrinks)
 # ---------------------------------------------------------------------------------------------
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(_NAMES), st.integers(0, 5), st.integers(0, 3)), max_size=30), st.data())
 def test_views_carried_over_to_another_node_list_equal_recomputation(
         writes: list[tuple[str, int, int]], data: st.DataObject) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.api.resource import (
     BINARY_SI,
@@ -323,7 +324,7 @@ def test_huge_exponents_stay_cheap() -> None:
     assert q > must_parse("1E") and must_parse("1e-2000000000") == must_parse("1n")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     value=st.integers(min_value=-(10**12), max_value=10**12),
     scale=st.integers(min_value=-9, max_value=6),
@@ -338,7 +339,7 @@ def test_round_trip_through_string(value: int, scale: int, fmt: str, dec: bool) 
     assert hash(again) == hash(q)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(milli=st.integers(min_value=0, max_value=10**15))
 def test_milli_value_of_milli_quantity(milli: int) -> None:
     q = parse_quantity(f"{milli}m")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.apimachinery import fields
 from kschedlearn.apimachinery.fields import (
@@ -155,7 +156,7 @@ def test_escape_unescape(raw: str, escaped: str) -> None:
     assert fields.unescape_value(escaped) == raw
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(value=st.text(alphabet="ab=,\\", max_size=8))
 def test_escaped_values_round_trip_through_parse(value: str) -> None:
     sel = fields.one_term_equal_selector("f", value)

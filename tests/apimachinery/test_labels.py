@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.apimachinery import labels, selection
 from kschedlearn.apimachinery.labels import (
@@ -350,7 +351,7 @@ _key = st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True)
 _val = st.from_regex(r"[a-z0-9]{0,4}", fullmatch=True)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ls=st.dictionaries(_key, _val, max_size=4), sel=st.dictionaries(_key, _val, min_size=1, max_size=3))
 def test_string_round_trip_and_set_semantics(ls: dict[str, str], sel: dict[str, str]) -> None:
     """A selector's string parses back to an equal selector; set selectors mean "is a subset"."""

@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.apimachinery.api.errors import StatusError
 from kschedlearn.apiserver import APIServer, new_for_server
@@ -67,7 +68,7 @@ def _key(obj: Any) -> tuple[str, str]:
     return (obj.metadata.namespace, obj.metadata.name)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(before=ops, between=ops, after=ops, selector=st.sampled_from(SELECTORS))
 def test_list_then_watch_reconstructs_state(before, between, after, selector, h):
     rt = Runtime(seed=3)

@@ -18,6 +18,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import sim
 from kschedlearn.api.resource import must_parse
@@ -66,7 +67,7 @@ def test_chunks_behave_as_the_tuple_of_their_elements() -> None:
     assert encode(c) == list(flat) and json.dumps(encode({"x": c})) == json.dumps({"x": list(flat)})
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ops=st.lists(st.tuples(st.sampled_from(["set", "del", "move"]), st.integers(0, 200)), max_size=400),
        every=st.integers(1, 20))
 def test_ordered_chunks_follow_a_dict_from_its_touched_keys(ops: list[tuple[str, int]], every: int) -> None:
@@ -112,7 +113,7 @@ def test_a_key_inserted_unseen_before_an_untouched_one_is_refused() -> None:
     assert not index.sync(live, {"b"}, lambda k, v, old: v)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ops=st.lists(st.tuples(st.booleans(), st.integers(0, 400)), max_size=600))
 def test_sorted_chunks_equal_the_sorted_views(ops: list[tuple[bool, int]]) -> None:
     model: dict[str, int] = {}
@@ -149,7 +150,7 @@ def test_chunks_grow_to_about_the_square_root_of_the_length() -> None:
         assert len(sizes) <= 4 * chunk_size(20_000) and max(sizes) <= 4 * chunk_size(20_000), sizes[:5]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(ops=st.lists(st.tuples(st.sampled_from(["pop", "push", "push", "poke", "look"]), st.integers(0, 12)),
                     max_size=120), start=st.integers(0, 300))
 def test_line_chunks_follow_a_line_and_refuse_anything_else(ops: list[tuple[str, int]], start: int) -> None:
@@ -216,7 +217,7 @@ cache_ops = st.lists(st.tuples(
     st.sampled_from(NAMES), st.sampled_from(NODES), st.sampled_from(("100m", "1", "250m"))), max_size=60)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(ops=cache_ops)
 def test_indexed_cache_view_equals_the_full_rebuild(ops: list[tuple[str, str, str, str]]) -> None:
     cache = watch_cache(_new_scheduler_cache(30.0, 1.0, None))
@@ -335,7 +336,7 @@ queue_ops = st.lists(st.tuples(
     st.sampled_from("abcdef"), st.integers(0, 9)), max_size=60)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(delta=st.booleans(), known=st.booleans(), ops=queue_ops)
 def test_indexed_queue_view_equals_the_full_rebuild(delta: bool, known: bool, ops: list[tuple[str, str, int]]) -> None:
     kind = "DeltaFIFO" if delta else "FIFO"

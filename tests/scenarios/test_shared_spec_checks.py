@@ -13,6 +13,7 @@ import json
 import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.api.v1 import Pod
 from kschedlearn.api.v1.yaml_load import KINDS
@@ -42,7 +43,7 @@ def _pod(name: str, labels: dict[str, str], notes: dict[str, str], namespace: st
     return attrs.evolve(pod, spec=spec)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(name=names, labels=st.dictionaries(st.sampled_from(["app", "bad key", "tier"]), label_values, max_size=2),
        notes=annotations, namespace=st.sampled_from(["default", "Bad_NS", ""]), good=st.booleans())
 def test_a_spec_checked_once_gives_the_same_answer_as_checking_it_again(name, labels, notes, namespace, good) -> None:
@@ -70,7 +71,7 @@ containers = st.lists(st.dictionaries(st.sampled_from(["name", "env", "resizePol
 specs = st.fixed_dictionaries({"containers": containers}, optional={"priority": values})
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(doc=st.dictionaries(top_keys, st.one_of(values, specs), max_size=5))
 def test_classify_is_its_fields_classified_one_by_one(doc) -> None:
     found: dict[tuple[str, str], None] = {}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 import attrs
 
@@ -141,7 +142,7 @@ def _check_invariants(c) -> None:
             f"{key} fits but is neither bound, queued, binding nor waiting for a retry")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_create, min_size=1, max_size=5), st.lists(op, min_size=3, max_size=30), st.integers(1, 4))
 # found by this property: the late stale MODIFIED event re-queues bound p1 → 409 on re-bind
 @example([("create", "100m", "default-scheduler", 1)],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import sim, trace
 from kschedlearn.trace import glog
@@ -328,7 +329,7 @@ def _run_program(program: list[list[tuple[str, object]]], seed: int) -> list[tup
     return log + [(e.seq, e.goroutine, e.time, e.message) for e in rt.tracer.events]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(program=_program, seed=st.integers(0, 3))
 def test_same_seed_same_event_sequence(program: list[list[tuple[str, object]]], seed: int) -> None:
     assert _run_program(program, seed) == _run_program(program, seed)

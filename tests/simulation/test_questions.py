@@ -170,9 +170,10 @@ def test_fifo_answer_replays_on_a_fresh_fifo(seed: int) -> None:
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from tests.hypothesis_budget import examples
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10_000),
        factory=st.sampled_from([C.fifo_pop_question, C.delta_fifo_question, C.selector_question, C.index_question]))
 def test_any_seed_gives_a_checkable_question(seed: int, factory) -> None:

@@ -11,6 +11,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import Simulation
 from kschedlearn.api.errors import ManifestError
@@ -102,7 +103,7 @@ OPS = st.lists(
 )
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(ops=OPS)
 def test_back_then_step_returns_the_identical_snapshot(ops):
     sim = Simulation.from_scenario("three-nodes", seed=1)

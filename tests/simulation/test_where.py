@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import Simulation
 from kschedlearn.scenarios.scenario import bundled_names
@@ -210,7 +211,7 @@ def test_locate_without_a_twin_falls_back_to_the_modules_go_file() -> None:
 
 
 @pytest.mark.filterwarnings("ignore::kschedlearn.simulation.SimulatedProcessCrashed")
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(name=st.sampled_from(bundled_names()), moves=st.lists(
     st.tuples(st.sampled_from(["step", "back"]), st.sampled_from(["stage", "event", "pod"])), max_size=12),
     start=st.floats(0, 1))

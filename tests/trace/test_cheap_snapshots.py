@@ -17,6 +17,7 @@ import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import Simulation
 from kschedlearn.scenarios.scenario import bundled_names
@@ -117,7 +118,7 @@ def test_shared_snapshots_equal_the_full_rebuild(name: str) -> None:
         assert shared.dumps() == fresh.dumps(), f"{name}: snapshot {shared.seq} differs from a full rebuild"
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16), events=st.integers(50, 400))
 def test_shared_snapshots_equal_the_full_rebuild_any_seed(seed: int, events: int) -> None:
     for shared, fresh in _run_checked("ha-failover", seed, events):

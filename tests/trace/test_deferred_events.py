@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import Simulation, sim
 from kschedlearn.api.v1 import Pod
@@ -92,7 +93,7 @@ def _program(ops: list[Any], defer: bool) -> tuple[Tracer, list[list[TraceEvent]
     return tracer, reads, groups[0]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_ops)
 def test_deferred_groups_materialise_the_eager_events(ops: list[Any]) -> None:
     deferred, deferred_reads, groups = _program(ops, True)

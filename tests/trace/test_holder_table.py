@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.trace.holders import (
     BIND_PHASES, PROCESS_LOOP_PHASES, SCHEDULE_ONE_PHASES, HolderTable, next_holders,
@@ -27,7 +28,7 @@ events = st.lists(st.tuples(
     st.booleans(), st.booleans()), max_size=80)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(events=events)
 def test_table_follows_next_holders(events: list[tuple[str, int, str, dict[str, str], bool, bool]]) -> None:
     pure: dict[int, object] = {}

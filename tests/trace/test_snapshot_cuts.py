@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import Simulation
 from kschedlearn.trace import snapshot as snapshot_module
@@ -56,7 +57,7 @@ _OPS = st.lists(st.tuples(st.sampled_from(["set", "set", "replace", "delete", "f
                           st.integers(0, 40), st.integers(0, 3)), max_size=120)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ops=_OPS, start=st.integers(0, 30))
 def test_sorted_chunks_follow_a_dict(ops: list[tuple[str, int, int]], start: int) -> None:
     """Set / replace (with ``unequal`` only when the view really differs) / delete against a

@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.api import v1
 from kschedlearn.api.errors import ManifestError
@@ -192,7 +193,7 @@ def test_format_time(seconds, text):
     assert format_time(seconds) == text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=-(10**9), max_value=10**9), st.integers(min_value=0, max_value=999_999))
 def test_time_round_trip(whole, micros):
     seconds = whole + micros / 1_000_000
@@ -200,7 +201,7 @@ def test_time_round_trip(whole, micros):
     assert format_time(parse_time(format_time(seconds))) == format_time(seconds)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.dictionaries(
         st.text(alphabet="abcdefghijklmnopqrstuvwxyz-./", min_size=1, max_size=12),

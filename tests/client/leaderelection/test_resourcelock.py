@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.api.v1 import Endpoints, ObjectMeta
 from kschedlearn.apimachinery.api.errors import ConflictError, NotFoundError
@@ -84,7 +85,7 @@ def test_record_from_json_errors_are_go_json_errors(text: str, message: str) -> 
     assert str(info.value) == message
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     holder=st.text(max_size=12),
     lease=st.integers(0, 10**6),

@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import sim
 from kschedlearn.observe.informers import observe_informer_factory
@@ -133,7 +134,7 @@ def _apply(client: Any, server: APIServer, op: tuple[str, str, str]) -> None:
         assert type(err).__name__.endswith("Error"), err
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(ops=st.lists(_op, max_size=25), seed=st.integers(0, 2**16))
 def test_informers_converge_and_life_cycles_are_valid(ops: list[tuple[str, str, str]],
                                                       seed: int) -> None:

@@ -11,6 +11,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.scheduler.api import (
     ExtenderConfig,
@@ -219,7 +220,7 @@ _policies = st.builds(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(_policies)
 def test_encode_then_decode_is_identity(policy):
     assert load_policy(dump_policy(policy)) == policy

@@ -21,6 +21,8 @@ from kschedlearn.observe.views import cache_state
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from tests.hypothesis_budget import examples
+
 from schedulercache_builders import make_base_pod, make_node
 
 from kschedlearn.api.v1.pod import Pod
@@ -247,7 +249,7 @@ class CacheMachine(RuleBasedStateMachine):
 
 
 TestCacheStateMachine = CacheMachine.TestCase
-TestCacheStateMachine.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+TestCacheStateMachine.settings = settings(max_examples=examples(150), stateful_step_count=40, deadline=None)
 
 
 def test_machine_is_wired() -> Any:

@@ -26,6 +26,7 @@ from typing import Any
 import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn import sim
 from kschedlearn.observe.views import queue_state
@@ -151,7 +152,7 @@ def check_replace(f: DeltaFIFO, known: Any, listed: list[Obj], before: dict[str,
         assert items[key][-1].type == DELETED, f"{key} vanished but is not being deleted"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(with_known=st.booleans(), steps=st.lists(ops, max_size=30))
 def test_delta_fifo_invariants(with_known: bool, steps: list[tuple[str, Any]]) -> None:
     known = new_store(known_key) if with_known else None
@@ -166,7 +167,7 @@ def test_delta_fifo_invariants(with_known: bool, steps: list[tuple[str, Any]]) -
         synced = now_synced
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(steps=st.lists(st.tuples(st.sampled_from(["add", "update", "delete"]), objs), max_size=25))
 def test_pop_order_is_first_enqueue_order(steps: list[tuple[str, Obj]]) -> None:
     """Without known objects, keys pop in the order they first got a delta, each with its

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.api.resource import must_parse
 from kschedlearn.api.v1.meta import ObjectMeta
@@ -47,7 +48,7 @@ def test_pod_without_containers_requests_nothing():
     assert (r.milli_cpu, r.memory) == (0, 0)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     cpus=st.lists(st.one_of(st.none(), st.integers(0, 5000)), max_size=3),
     node_cpu=st.integers(0, 8000),

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from kschedlearn.apis.componentconfig.duration import DurationError, format_duration, parse_duration
 from kschedlearn.cmd.kube_scheduler.app.options import (
@@ -254,7 +255,7 @@ def test_format_duration(seconds: float, text: str) -> None:
     assert format_duration(seconds) == text
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(-(10**15), 10**15))
 def test_duration_text_round_trips(ns: int) -> None:
     seconds = ns / 1e9
