@@ -15,17 +15,38 @@ import attrs
 from kschedlearn.trace.chunks import Chunks
 
 
+#: how :func:`encode` writes a value of each type it has met: one of the kinds below, or the
+#: attrs class's field names. A snapshot is hundreds of thousands of small values of a few dozen
+#: types; asking ``attrs.has`` and the ABCs for each value was most of a snapshot's ``dumps``.
+_KINDS: dict[type, str | tuple[str, ...]] = {str: "plain", int: "plain", float: "plain", bool: "plain",
+                                              type(None): "plain", tuple: "list", list: "list"}
+
+
+def _kind(tp: type) -> str | tuple[str, ...]:
+    if issubclass(tp, Chunks):  # a long snapshot part (trace/chunks.py): the list of its elements
+        return "list"
+    if attrs.has(tp):
+        return tuple(f.name for f in attrs.fields(tp))
+    if issubclass(tp, Mapping):
+        return "mapping"
+    if issubclass(tp, (tuple, list)):
+        return "list"
+    return "plain"
+
+
 def encode(value: Any) -> Any:
     """Plain JSON-able data; mapping keys sorted so equal values dump identically."""
-    if isinstance(value, Chunks):  # a long snapshot part (trace/chunks.py): the list of its elements
+    tp = type(value)
+    kind = _KINDS.get(tp)
+    if kind is None:
+        kind = _KINDS[tp] = _kind(tp)
+    if kind == "plain":
+        return value
+    if kind == "list":
         return [encode(v) for v in value]
-    if attrs.has(type(value)):
-        return {f.name: encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
-    if isinstance(value, Mapping):
+    if kind == "mapping":
         return {str(k): encode(value[k]) for k in sorted(value)}
-    if isinstance(value, (tuple, list)):
-        return [encode(v) for v in value]
-    return value
+    return {name: encode(getattr(value, name)) for name in kind}
 
 
 def decode(tp: Any, value: Any, path: str) -> Any:

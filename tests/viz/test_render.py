@@ -73,6 +73,7 @@ def test_wasm_load_failure_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "no wasm here" in render_svg(DOT, "auto")
 
 
+@pytest.mark.slow  # compiles Graphviz's wasm module from nothing (~2 s a compile)
 def test_compiled_module_is_cached_on_disk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("KSCHEDLEARN_CACHE_DIR", str(tmp_path))
     first = render._WasmRenderer.load()
@@ -83,6 +84,7 @@ def test_compiled_module_is_cached_on_disk(monkeypatch: pytest.MonkeyPatch, tmp_
     assert "<svg" in second.render(DOT)
 
 
+@pytest.mark.slow  # compiles Graphviz's wasm module from nothing (~2 s a compile)
 def test_corrupt_cache_file_is_recompiled(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("KSCHEDLEARN_CACHE_DIR", str(tmp_path))
     render._WasmRenderer.load()
