@@ -5,6 +5,7 @@ Go: none — kschedlearn-only: how snapshots (``trace/snapshot.py``) are exporte
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -49,6 +50,15 @@ def encode(value: Any) -> Any:
     return {name: encode(getattr(value, name)) for name in kind}
 
 
+@functools.cache
+def _init_hints(tp: type) -> tuple[tuple[str, Any], ...]:
+    """The ``__init__`` fields of attrs class ``tp`` with their resolved type hints, in order
+    (``typing.get_type_hints`` evaluates every annotation string again at each call: reading
+    a recording back asked it once per value, most of the read's time)."""
+    hints = typing.get_type_hints(tp)
+    return tuple((f.name, hints[f.name]) for f in attrs.fields(tp) if f.init)
+
+
 def decode(tp: Any, value: Any, path: str) -> Any:
     """Rebuild a value of type ``tp`` from :func:`encode` output; ``ValueError`` names the field path."""
     origin = typing.get_origin(tp)
@@ -60,9 +70,8 @@ def decode(tp: Any, value: Any, path: str) -> Any:
     if attrs.has(tp):
         if not isinstance(value, Mapping):
             raise ValueError(f"{path}: expected an object for {tp.__name__}, got {value!r}")
-        hints = typing.get_type_hints(tp)
-        kwargs = {f.name: decode(hints[f.name], value[f.name], f"{path}.{f.name}")
-                  for f in attrs.fields(tp) if f.init and f.name in value}
+        kwargs = {name: decode(hint, value[name], f"{path}.{name}")
+                  for name, hint in _init_hints(tp) if name in value}
         try:
             return tp(**kwargs)
         except TypeError as err:
