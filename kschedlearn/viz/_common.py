@@ -11,6 +11,8 @@ from typing import Any
 
 import graphviz
 
+from kschedlearn.viz.dot import Digraph
+
 MAX_NODES = 150
 """Whole-cluster views draw at most this many cluster nodes and summarise the rest."""
 MAX_ROWS = 12
@@ -27,7 +29,7 @@ FONT = "Helvetica"
 
 def new_digraph(name: str, *, rankdir: str = "LR", label: str = "") -> graphviz.Digraph:
     """A Digraph with the house style (fonts, plain-text node shapes for HTML tables)."""
-    g = graphviz.Digraph(name)
+    g = Digraph(name)
     g.attr(rankdir=rankdir, fontname=FONT, fontsize="11", labelloc="t")
     if label:
         g.attr(label=label)

@@ -1,0 +1,77 @@
+"""The house ``graphviz.Digraph``: the same DOT text, quoted without the library's per-call overhead.
+
+Go: none — kschedlearn-only (DESIGN §8). Every view builds its diagram through
+``graphviz.Digraph.node`` / ``edge`` / ``attr``; each call quotes its name and every attribute
+with ``graphviz.quoting.quote`` (two regular expressions per string, behind a decorator that
+checks positional arguments), and the views' attribute names and values repeat from node to
+node and step to step. In the suite's every-view-at-every-step tests that quoting was half the
+CPU (issue 25). :class:`Digraph` is a ``graphviz.Digraph`` (``source``, ``pipe``, subgraphs and
+every other method are the library's) whose quoting hooks — the ``Quote`` mixin's ``_quote``,
+``_quote_edge``, ``_a_list`` and ``_attr_list`` — remember the library's answer for each string
+(the cache is per string *and* type, so a ``graphviz.nohtml`` string is never taken for the
+plain one) and assemble attribute lists exactly as ``graphviz.quoting.a_list`` does.
+``tests/viz/test_dot.py`` checks that every view's DOT text is the library's, byte for byte.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import graphviz
+from graphviz import quoting
+
+
+@functools.lru_cache(maxsize=16384, typed=True)
+def quote(identifier: str) -> str:
+    """``graphviz.quoting.quote``'s answer for ``identifier``, remembered."""
+    return quoting.quote(identifier)
+
+
+def quote_edge(identifier: str) -> str:
+    """``graphviz.quoting.quote_edge`` (``node:port:compass``) with the remembered quoting."""
+    node, _, rest = identifier.partition(":")
+    parts = [quote(node)]
+    if rest:
+        port, _, compass = rest.partition(":")
+        parts.append(quote(port))
+        if compass:
+            parts.append(compass)
+    return ":".join(parts)
+
+
+def _items(mapping: Any) -> Iterable[tuple[str, Any]]:
+    # as graphviz's mapping_items: a plain dict's items sorted, any other mapping's in its order
+    return sorted(mapping.items()) if type(mapping) is dict else mapping.items()
+
+
+def a_list(label: str | None = None, kwargs: Mapping[str, Any] | None = None,
+           attributes: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None) -> str:
+    """``graphviz.quoting.a_list``: ``label=… k=v …``, ``None`` values left out."""
+    result = [f"label={quote(label)}"] if label is not None else []
+    if kwargs:
+        result += [f"{quote(k)}={quote(v)}" for k, v in _items(kwargs) if v is not None]
+    if attributes:
+        pairs = _items(attributes) if hasattr(attributes, "items") else attributes
+        result += [f"{quote(k)}={quote(v)}" for k, v in pairs if v is not None]
+    return " ".join(result)
+
+
+def attr_list(label: str | None = None, kwargs: Mapping[str, Any] | None = None,
+              attributes: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None) -> str:
+    """``graphviz.quoting.attr_list``: `` [a_list]``, or ``""`` when there is nothing to list."""
+    content = a_list(label, kwargs=kwargs, attributes=attributes)
+    return f" [{content}]" if content else ""
+
+
+class Digraph(graphviz.Digraph):
+    """``graphviz.Digraph`` with the remembered quoting (see the module docstring)."""
+
+    _quote = staticmethod(quote)
+    _quote_edge = staticmethod(quote_edge)
+    _a_list = staticmethod(a_list)
+    _attr_list = staticmethod(attr_list)
+
+
+__all__ = ["Digraph", "a_list", "attr_list", "quote", "quote_edge"]
