@@ -60,19 +60,26 @@ def _link_ranges() -> dict[str, set[str]]:
     return out
 
 
+@functools.cache
+def _simple_statements(python_file: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
+    """Each simple statement of a module (not a def, class or compound statement): its first and
+    last line and the names it calls. Parsed once per file (the check below asks at every
+    distinct stop: parsing the module each time was most of this file's CPU)."""
+    tree = ast.parse((ROOT / python_file).read_text(encoding="utf-8"))
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.stmt) and not isinstance(
+                n, (ast.FunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.Try, ast.With)):
+            names = {f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+                     for node in ast.walk(n) if isinstance(node, ast.Call) for f in (node.func,)}
+            out.append((n.lineno, n.end_lineno or 0, frozenset(names)))
+    return tuple(out)
+
+
 def _statement_calls(loc: CodeLocation) -> set[str]:
     """The names the Python statement at ``loc`` calls (its whole statement, however many lines)."""
-    path = ROOT / loc.python_file
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno <= loc.python_line <= (n.end_lineno or 0)
-             and not isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.Try, ast.With))]
-    names: set[str] = set()
-    for stmt in stmts:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Call):
-                f = node.func
-                names.add(f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "")
-    return names
+    return {name for first, last, names in _simple_statements(loc.python_file)
+            if first <= loc.python_line <= last for name in names}
 
 
 @functools.cache
