@@ -133,12 +133,14 @@ SLOW_BY_NATURE = ("browser", "notebooks")
 #: of the old fast set (``--durations=0``, summed per file). Six more on 2026-12-03 (exercise
 #: notebooks run headless, whole replays and traced runs compared twice, the mastery check's
 #: simulations): 160 of the fast set's ~500 test-seconds in a run under load ~5. One more in
-#: session 10 (the first-list fast pops' tests: each replays a dump twice, fast and mirrored).
+#: session 10: the first-list fast pops' tests (each replays a dump twice, fast and mirrored),
+#: the HA tests (two replicas' whole runs per test), the stubs' checks (each in a sandbox child).
 END_TO_END_FILES = frozenset(
     {
         "accelerated/test_differential.py",
         "accelerated/test_engine_option.py",
         "accelerated/test_first_list.py",
+        "cmd/kube_scheduler/test_ha.py",
         "curriculum/test_activities.py",
         "curriculum/test_mastery.py",
         "exercises/test_capstone.py",
@@ -148,6 +150,7 @@ END_TO_END_FILES = frozenset(
         "exercises/test_sandbox_leftovers.py",
         "exercises/test_scenario_plugin.py",
         "exercises/test_solutions.py",
+        "exercises/test_stubs.py",
         "exercises/test_verdicts.py",
         "exercises/test_wrong_answers.py",
         "notebooks/test_predict_cells.py",

@@ -53,7 +53,7 @@ def test_a_nohtml_string_is_not_taken_for_the_plain_one() -> None:
     assert dot.quote("<b>") == "<b>"
 
 
-@pytest.mark.parametrize("name", ["three-nodes", "ha-failover"])
+@pytest.mark.parametrize("name", ["three-nodes", pytest.param("ha-failover", marks=pytest.mark.slow)])
 def test_every_view_s_dot_is_the_library_s(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sim = Simulation.from_scenario(name, seed=1)
     ev = sim.start()
