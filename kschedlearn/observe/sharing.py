@@ -230,6 +230,11 @@ class Source:
     target: Callable[[], Any]
     build: Callable[[Any], Any]
     kind: str = ""
+    #: optional, ``quiet_view(obj, watch, kind)``: what ``build(obj)`` gives when nothing it looks
+    #: at moved since its last build (None: build). Asked while a call is inside the watched
+    #: object (a popper blocked in Pop keeps its queue "inside" at every snapshot), where the
+    #: generation alone cannot tell (``observe/indexes.py``: ``quiet_queue_view``)
+    quiet_view: Callable[[Any, _Watch, str], Any] | None = None
     #: (the last target, its watch): asked at every snapshot, the same object nearly always
     _watched: tuple[Any, _Watch] | None = attrs.field(default=None, init=False, repr=False)
 
@@ -248,6 +253,10 @@ class Source:
                 return self.build(obj)
             w = found
             self._watched = (obj, w)
+        if w.depth and self.quiet_view is not None:
+            view = self.quiet_view(obj, w, self.kind)
+            if view is not None:
+                return view
         return _state(w, obj, self.build)
 
     @property
