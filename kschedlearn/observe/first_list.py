@@ -154,9 +154,11 @@ class FirstList:
         the mirror and its hooks would do and leave — one Sync, Added or Updated delta of a Pod
         that the informer's store does not hold and that the scheduler cache does not hold
         either or holds as assumed on the same node (or: that the store holds and the cache
-        holds as added on the same node, see :meth:`_update_front`), no hook of the pop recording an event of its own, nobody
-        following the queue's or the cache's changes, the mirror's methods, no tracer or
-        profiler in the interpreter — else the mirror pops."""
+        holds as added on the same node, see :meth:`_update_front`), no hook of the pop recording
+        an event of its own, the ``cache.addPod`` event recorded deferred or, when only the
+        snapshot builder looks, at once (``first_list_onlookers._quiet``), the mirror's methods,
+        no tracer or profiler in the interpreter — else the mirror pops. The queue's and the
+        cache's watches (snapshots) are counted as their hooks count the mirror's calls."""
         item = self._pop(call)
         if item is _MIRROR:
             return proceed(*call.args, **call.kwargs)
