@@ -36,9 +36,9 @@ from kschedlearn.client_go.tools.cache.delta_fifo import ADDED, SYNC, UPDATED, D
 from kschedlearn.observe import informers as observe_informers
 from kschedlearn.observe import queues as observe_queues
 from kschedlearn.observe import scheduler as observe_scheduler
-from kschedlearn.observe.points import observed_in
 from kschedlearn.observe.sharing import _Watch, watch_of
 from kschedlearn.observe.views import pod_status
+from kschedlearn.observe.first_list_onlookers import _STAGE, _handing, _quiet, _record, _take_front
 from kschedlearn.observe.node_sums import _MIRROR_NODE_INFO, _MIRROR_ON_UPDATE, _MIRROR_UPDATE, _MIRRORED, _Sums
 from kschedlearn.observe.wrap import (Call, MirrorMethods, closure_cells, field_probe_parts, instance_hooks, is_probe,
                                       on_method, site_of)
@@ -53,9 +53,6 @@ from kschedlearn.trace.events import Frame
 
 #: what :meth:`FirstList.around` answers when the mirror must pop
 _MIRROR = object()
-#: the stages of the hooks a fast pop stands in for that would record an event of their own
-_OWN_EVENTS = ("delta_fifo.pop", "controller.process_loop", "handler.OnAdd")
-_STAGE = "cache.addPod"
 #: the mirror's methods a fast pop makes the statements of (an exercise may swap one in)
 _MIRROR_CACHE = MirrorMethods(("add_pod", "_add_pod"), "kschedlearn.scheduler.schedulercache.cache",
                               "SchedulerCache")
@@ -124,8 +121,7 @@ class _Parts:
 
     def unchanged(self, queue: Any, process: Any, rt: Any) -> bool:
         """Whether the same probes with as many hooks, the same Process function and the same
-        mirror's methods are in place, and nobody follows the queue's or the cache's changes
-        (identities and lengths: asked at every pop)."""
+        mirror's methods are in place (identities and lengths: asked at every pop)."""
         held = self.held
         on_add = ResourceEventHandlerFuncs.__dict__["on_add"]
         observation = rt.observation
@@ -134,8 +130,6 @@ class _Parts:
                 and SchedulerCache.__dict__["_add_pod"] is held[5] and DeltaFIFO.__dict__["pop"] is held[6]
                 and (observation.hooks.get(on_add) if observation is not None else None) is held[7]
                 and getattr(on_add, "original", None) is held[8]
-                and (self.queue_watch is None or self.queue_watch.follower is None)
-                and (self.cache_watch is None or self.cache_watch.follower is None)
                 and tuple(map(len, self.lists)) == self.counts)
 
 
@@ -160,9 +154,11 @@ class FirstList:
         the mirror and its hooks would do and leave — one Sync, Added or Updated delta of a Pod
         that the informer's store does not hold and that the scheduler cache does not hold
         either or holds as assumed on the same node (or: that the store holds and the cache
-        holds as added on the same node, see :meth:`_update_front`), no hook of the pop recording an event of its own, nobody
-        following the queue's or the cache's changes, the mirror's methods, no tracer or
-        profiler in the interpreter — else the mirror pops."""
+        holds as added on the same node, see :meth:`_update_front`), no hook of the pop recording
+        an event of its own, the ``cache.addPod`` event recorded deferred or, when only the
+        snapshot builder looks, at once (``first_list_onlookers._quiet``), the mirror's methods,
+        no tracer or profiler in the interpreter — else the mirror pops. The queue's and the
+        cache's watches (snapshots) are counted as their hooks count the mirror's calls."""
         item = self._pop(call)
         if item is _MIRROR:
             return proceed(*call.args, **call.kwargs)
@@ -183,10 +179,7 @@ class FirstList:
         if not queue._queue:
             return self._wait_and_pop(queue, call, parts, g) if not queue._closed else _MIRROR
         with queue._lock:  # (free: taken at once)
-            item = self._pop_front(queue, call, parts, g, waited=False, quiet=quiet)
-        if item is not _MIRROR and parts.queue_watch is not None:
-            parts.queue_watch.generation += 2  # (the watch's count of a Pop: on entry and on return)
-        return item
+            return self._pop_front(queue, call, parts, g, waited=False, quiet=quiet)
 
     def _wait_and_pop(self, queue: Any, call: Call, parts: _Parts, g: Any) -> Any:
         """An empty queue: wait as the mirror's Pop waits (its lock, its condition; a blocked
@@ -195,28 +188,24 @@ class FirstList:
         the lock is let go and taken again by the mirror's Pop with nothing in between — nobody
         else waits for this lock, which only its one popper holds across a park."""
         w = parts.queue_watch
-        if w is not None:
-            w.generation += 1
-            w.depth += 1
-            w.popping += 1
+        flights = w.pop_entered(call) if w is not None else None
         try:
             with queue._lock:
                 while not queue._queue and not queue._closed:
                     queue._cond.wait()
                 if not queue._queue:
                     return _MIRROR  # closed: the mirror's Pop raises
-                return self._pop_front(queue, call, parts, g, waited=True)
+                return self._pop_front(queue, call, parts, g, waited=True, flights=flights)
         finally:
             if w is not None:
-                w.depth -= 1
-                w.popping -= 1
-                w.generation += 1
+                w.pop_left(flights)  # type: ignore[arg-type]
 
     def _pop_front(self, queue: Any, call: Call, parts: _Parts, g: Any, *, waited: bool,
-                   quiet: bool | None = None) -> Any:
+                   quiet: bool | None = None, flights: list[Any] | None = None) -> Any:
         """With the queue's lock held: pop and add the front item when that is a fast pop
-        (``waited``: the popper waited for it, and the world may have changed meanwhile;
-        else ``quiet`` is what :func:`_quiet` answered just before)."""
+        (``waited``: the popper waited for it, and the world may have changed meanwhile — the
+        queue's watch counts it inside the Pop since, ``flights``; else ``quiet`` is what
+        :func:`_quiet` answered just before)."""
         key = queue._queue[0]
         item = queue._items.get(key)
         if type(item) is not Deltas or len(item) != 1 or item[0].type not in (SYNC, ADDED, UPDATED):
@@ -231,7 +220,7 @@ class FirstList:
             return _MIRROR
         old, exists = _get_or_missing(parts.client_state, pod)
         if exists:  # (Process: the store holds it — OnUpdate, whatever the delta's type)
-            return self._update_front(queue, key, item, old, pod, parts, rt)
+            return self._update_front(queue, key, item, old, pod, parts, rt, (call, flights))
         cache_key = get_pod_key(pod)
         state = cache._pod_states.get(cache_key)
         # AddPod's two quiet branches: a pod it does not hold (added), an assumed one on the
@@ -244,10 +233,12 @@ class FirstList:
             stack = self._stack_at(call.caller)
             if stack is None:
                 return _MIRROR
-        self._add(queue, key, pod, cache_key, confirm, parts, rt, g, tracer if record else None, stack)
+        self._add(queue, (key, item), pod, cache_key, confirm, parts, rt, g, tracer if record else None, stack,
+                  (call, flights))
         return item
 
-    def _update_front(self, queue: Any, key: str, item: Deltas, old: Any, pod: Pod, parts: _Parts, rt: Any) -> Any:
+    def _update_front(self, queue: Any, key: str, item: Deltas, old: Any, pod: Pod, parts: _Parts, rt: Any,
+                      popping: tuple[Call, list[Any] | None]) -> Any:
         """The front item, an update of a pod the informer's store holds (``old``): popped and
         applied here when the mirror's UpdatePod takes its quiet branch — the cache holds the pod
         as added (not assumed) on the same node, and its NodeInfo holds it — and no hook on the
@@ -277,64 +268,77 @@ class FirstList:
             found = (sums.requests(old), sums.requests(pod)) if sums.usable(cache) else None
         except Exception:  # noqa: BLE001 - the mirror's calculateResource fails as it would there
             return _MIRROR
-        self._update(queue, key, old, pod, parts, rt, (n, cache_key, at, found))
+        self._update(queue, (key, item), old, pod, parts, rt, (n, cache_key, at, found), popping)
         self.updates += 1  # (and ``around`` counts the pop)
         return item
 
-    def _update(self, queue: Any, key: str, old: Pod, pod: Pod, parts: _Parts, rt: Any,
-                where: tuple[NodeInfo, str, int, tuple[Any, Any] | None]) -> None:
+    def _update(self, queue: Any, front: tuple[str, Deltas], old: Pod, pod: Pod, parts: _Parts, rt: Any,
+                where: tuple[NodeInfo, str, int, tuple[Any, Any] | None],
+                popping: tuple[Call, list[Any] | None]) -> None:
         """The state changes of the mirror's pop, process, OnUpdate, updatePodInCache and
         UpdatePod and of the hooks around them, in their order (the queue's lock held; the
         cache's is free). ``where``: the old pod's NodeInfo, its key, its place there and the two
         pods' requests when :class:`_Sums` makes removePod and addPod (else the cache's own
-        updatePod does, through their probes)."""
-        _take_front(queue, key)
+        updatePod does, through their probes); ``popping``: see :func:`_handing`."""
+        _handing(queue, front, parts.queue_watch, popping, self._updated, old, pod, parts, rt, where, popping[0])
+
+    def _updated(self, old: Pod, pod: Pod, parts: _Parts, rt: Any, where: tuple[NodeInfo, str, int, tuple[Any, Any] | None],
+                 call: Call) -> None:
+        """:meth:`_update`'s changes while the Process function runs (``call``: the Pop's)."""
         parts.client_state.update(pod)
         cache = parts.cache
         cache_watch = parts.cache_watch
-        if cache_watch is not None:
-            cache_watch.generation += 1
-        n, cache_key, at, found = where
-        with cache._mu:
-            if found is not None and found[0] is not None and found[1] is not None:
-                self._sums.remove(cache, n, old, cache_key, at, found[0])
-                self._sums.add(cache, pod, found[1])
-            else:
-                cache._update_pod(old, pod)
-        if cache_watch is not None:
-            cache_watch.generation += 1
+        flight = cache_watch.entered("update_pod", Call(cache, (old, pod), {}, call.caller)) \
+            if cache_watch is not None else None
+        try:
+            n, cache_key, at, found = where
+            with cache._mu:
+                if found is not None and found[0] is not None and found[1] is not None:
+                    self._sums.remove(cache, n, old, cache_key, at, found[0])
+                    self._sums.add(cache, pod, found[1])
+                else:
+                    cache._update_pod(old, pod)
+        finally:
+            if cache_watch is not None:
+                cache_watch.left(flight)
         observation = rt.observation
         if observation is not None and observation.fast_paths_ran:
             # (what the unrecorded cache.updatePod event does after the call: the NodeInfo
             # fast paths that ran inside it are not shown by any event)
             observation.fast_paths_ran.clear()
 
-    def _add(self, queue: Any, key: str, pod: Pod, cache_key: str, confirm: bool, parts: _Parts, rt: Any, g: Any,
-             tracer: Any, stack: tuple[Frame, ...] | None) -> None:
+    def _add(self, queue: Any, front: tuple[str, Deltas], pod: Pod, cache_key: str, confirm: bool, parts: _Parts,
+             rt: Any, g: Any, tracer: Any, stack: tuple[Frame, ...] | None,
+             popping: tuple[Call, list[Any] | None]) -> None:
         """The state changes of the mirror's pop, process, OnAdd, addPodToCache and AddPod and of
-        the hooks around them, in their order (the queue's lock held; the cache's is free)."""
-        _take_front(queue, key)
+        the hooks around them, in their order (the queue's lock held; the cache's is free);
+        ``popping``: see :func:`_handing`."""
+        _handing(queue, front, parts.queue_watch, popping, self._added, pod, cache_key, confirm, parts, rt, g,
+                 tracer, stack, popping[0])
+
+    def _added(self, pod: Pod, cache_key: str, confirm: bool, parts: _Parts, rt: Any, g: Any, tracer: Any,
+               stack: tuple[Frame, ...] | None, call: Call) -> None:
+        """:meth:`_add`'s changes while the Process function runs (``call``: the Pop's)."""
         parts.client_state.add(pod)
         observation = rt.observation
         if observation is not None and observation.fast_paths_ran:
             observation.fast_paths_ran.clear()  # (what the hooks' unrecorded events do)
         cache = parts.cache
-        point = parts.point
         if tracer is not None:
-            tracer.record_described_later(rt, g, _STAGE, point.describe, (pod, pod_status(cache, cache_key)),
-                                          observed_in(rt, point.described), stack)
+            _record(tracer, rt, g, parts.point, (pod, pod_status(cache, cache_key)), stack)
         cache_watch = parts.cache_watch
-        if cache_watch is not None:
-            cache_watch.generation += 1
-        with cache._mu:
-            if confirm:
-                del cache._assumed_pods[cache_key]
-                cache._pod_states[cache_key].deadline = None
-            else:
-                self._add_to_node(cache, pod)
-                cache._pod_states[cache_key] = _PodState(pod=pod)
-        if cache_watch is not None:
-            cache_watch.generation += 1
+        flight = cache_watch.entered("add_pod", Call(cache, (pod,), {}, call.caller)) if cache_watch is not None else None
+        try:
+            with cache._mu:
+                if confirm:
+                    del cache._assumed_pods[cache_key]
+                    cache._pod_states[cache_key].deadline = None
+                else:
+                    self._add_to_node(cache, pod)
+                    cache._pod_states[cache_key] = _PodState(pod=pod)
+        finally:
+            if cache_watch is not None:
+                cache_watch.left(flight)
         parts.order.noted(cache, cache_key)
 
     def _add_to_node(self, cache: Any, pod: Pod) -> None:
@@ -374,8 +378,7 @@ class FirstList:
         if (any(site is not None for site, _ in pop_hooks.around) or getattr(mine, "__func__", None) is not FirstList.around
                 or getattr(mine, "__self__", None) is not self or getattr(popping, "__code__", None) is not _POPPING
                 or (queue_watch is not None and (getattr(watching[0], "__func__", None) is not _Watch._around_pop
-                                                 or watching[0].__self__ is not queue_watch
-                                                 or queue_watch.follower is not None))):
+                                                 or watching[0].__self__ is not queue_watch))):
             return None
         original, field_hooks = field
         if (getattr(original, "__code__", None) is not _PROCESS or field_hooks.after or field_hooks.around
@@ -402,7 +405,7 @@ class FirstList:
         add_hooks = instance_hooks(cache, "add_pod")
         order = observe_scheduler.assumed_order_of(cache)
         cache_watch = watch_of(cache)
-        if add_hooks is None or order is None or (cache_watch is not None and cache_watch.follower is not None):
+        if add_hooks is None or order is None:
             return None
         point = _add_point(add_hooks, cache_watch is not None)
         if type(point) is not observe_scheduler.LaterPoint or point.stage != _STAGE \
@@ -505,14 +508,6 @@ def _only_update_point(hooks: Any, watched: bool) -> bool:
     return not watched or getattr(hooks.around[0][1], "__code__", None) is _WATCHING
 
 
-def _take_front(queue: Any, key: str) -> None:
-    """What DeltaFIFO.Pop does to the queue when it takes its front item ``key`` (the lock held)."""
-    queue._queue.pop(0)
-    if queue._initial_population_count > 0:
-        queue._initial_population_count -= 1
-    del queue._items[key]
-
-
 def _first_of(pods: list[Pod], key: str) -> int:
     """Where NodeInfo.removePod finds the pod of ``key`` in ``pods`` (its first of that key; -1:
     none, removePod's error). A pod's key ends with its name: only those pods are keyed."""
@@ -542,17 +537,6 @@ def _add_point(add_hooks: Any, watched: bool) -> Any:
     if add_hooks.before:
         return add_hooks.before[0][1] if inside is None else None
     return inside
-
-
-def _quiet(tracer: Any) -> bool | None:
-    """None when a hook a fast pop stands in for would record an event of its own (or the
-    ``cache.addPod`` event could not be recorded deferred); else whether that event is recorded."""
-    if tracer is None:
-        return False
-    if any(map(tracer.wants, _OWN_EVENTS)):
-        return None
-    record = tracer.wants(_STAGE)
-    return None if record and not tracer.can_defer() else record
 
 
 def _hook_lists(hooks: tuple[Any, ...]) -> tuple[list[Any], ...]:

@@ -483,5 +483,18 @@ def indexed_queue_view(queue: Any, kind: str, memo: dict[str, Any] | None = None
     return QueueView.of(queue_state(queue), kind, memo)
 
 
+def quiet_queue_view(queue: Any, w: Any, kind: str) -> QueueView | None:
+    """The last view of ``queue`` (watched by ``w``) when :meth:`QueueIndex.quiet` says nothing
+    moved since it was made, else None — what :func:`indexed_queue_view` returns then, without
+    finding the follower again and checking the mirror's methods: with no watched call since
+    that view, methods swapped meanwhile changed nothing it shows (a snapshot source's
+    ``quiet_view``, asked at every snapshot for each queue whose popper waits in Pop)."""
+    follower = w.follower
+    index = follower.index if follower is not None else None
+    if type(index) is QueueIndex and index.kind == kind and index.quiet(queue, follower):
+        return index.last
+    return None
+
+
 __all__ = ["CACHE_INDEX", "CACHE_METHODS", "CacheIndex", "Follower", "LoggedLine", "QUEUE_INDEX", "QUEUE_METHODS", "QueueIndex",
-           "cache_keys", "indexed_cache_state", "indexed_queue_view", "queue_key", "queue_keys"]
+           "cache_keys", "indexed_cache_state", "indexed_queue_view", "queue_key", "queue_keys", "quiet_queue_view"]

@@ -62,19 +62,11 @@ class _Watch:
             return self._around_pop
 
         def around(proceed: Callable[..., Any], call: Call) -> Any:
-            self.generation += 1
-            self.depth += 1
-            follower = self.follower
-            flight = follower.enter(name, call) if follower is not None else None
+            flight = self.entered(name, call)
             try:
                 return proceed(*call.args, **call.kwargs)
             finally:
-                self.depth -= 1
-                self.generation += 1
-                if flight is not None:
-                    follower.leave(flight)
-                elif self.follower is not None:  # a call that began before the follower
-                    self.follower.untracked_left()
+                self.left(flight)
 
         if name == "replace":
             return self._around_replace(around)
@@ -93,27 +85,35 @@ class _Watch:
 
         return replace
 
+    def entered(self, name: str, call: Call) -> Any:
+        """A mutator's call ``name`` enters (its around hook; a fast path standing in for the
+        call, ``observe/first_list.py``): returns its flight for :meth:`left` (None: no follower)."""
+        self.generation += 1
+        self.depth += 1
+        follower = self.follower
+        return follower.enter(name, call) if follower is not None else None
+
+    def left(self, flight: Any) -> None:
+        """The call :meth:`entered` returned ``flight`` for returns."""
+        self.depth -= 1
+        self.generation += 1
+        if flight is not None:
+            self.follower.leave(flight)
+        elif self.follower is not None:  # a call that began before the follower
+            self.follower.untracked_left()
+
     def _around_pop(self, proceed: Callable[..., Any], call: Call) -> Any:
         """Around ``Pop(process)``: the popped item's key is noted as Pop hands it to
         ``process`` (just after removing it) — also for a Pop that began, blocked, before the
         follower was switched on."""
-        self.generation += 1
-        self.depth += 1
-        self.popping += 1
-        follower = self.follower
-        flights = [follower.enter("pop", call)] if follower is not None else []
+        flights = self.pop_entered(call)
         try:
             if not call.args:
                 return proceed(*call.args, **call.kwargs)
             process = call.args[0]
 
             def handed(item: Any) -> Any:
-                now = self.follower
-                if now is not None:
-                    if not flights:
-                        flights.append(now.enter("pop", call))
-                    now.popped(flights[0], call.receiver, item)
-                outer, self.processing = self.processing, current_goroutine()
+                outer = self.pop_handed(flights, call, item)
                 try:
                     return process(item)
                 finally:
@@ -121,13 +121,38 @@ class _Watch:
 
             return proceed(handed, *call.args[1:], **call.kwargs)
         finally:
-            self.depth -= 1
-            self.popping -= 1
-            self.generation += 1
-            if flights:
-                self.follower.leave(flights[0])
-            elif self.follower is not None:  # handed its item before the follower: a requeue is unseen
-                self.follower.untracked_left(counted=False)
+            self.pop_left(flights)
+
+    # (the three steps of ``_around_pop``, also taken by the informer's fast pops in its place)
+
+    def pop_entered(self, call: Call) -> list[Any]:
+        """A Pop enters (also a popper about to block): its flights (none without a follower)."""
+        self.generation += 1
+        self.depth += 1
+        self.popping += 1
+        follower = self.follower
+        return [follower.enter("pop", call)] if follower is not None else []
+
+    def pop_handed(self, flights: list[Any], call: Call, item: Any) -> Any:
+        """Pop hands ``item`` (just removed) to ``process``, which the running goroutine runs
+        now: its key noted; returns who was processing before (for ``processing`` after)."""
+        now = self.follower
+        if now is not None:
+            if not flights:
+                flights.append(now.enter("pop", call))
+            now.popped(flights[0], call.receiver, item)
+        outer, self.processing = self.processing, current_goroutine()
+        return outer
+
+    def pop_left(self, flights: list[Any]) -> None:
+        """The Pop of ``flights`` returns."""
+        self.depth -= 1
+        self.popping -= 1
+        self.generation += 1
+        if flights:
+            self.follower.leave(flights[0])
+        elif self.follower is not None:  # handed its item before the follower: a requeue is unseen
+            self.follower.untracked_left(counted=False)
 
 
 _WATCHES: weakref.WeakKeyDictionary[Any, _Watch] = weakref.WeakKeyDictionary()
@@ -205,6 +230,11 @@ class Source:
     target: Callable[[], Any]
     build: Callable[[Any], Any]
     kind: str = ""
+    #: optional, ``quiet_view(obj, watch, kind)``: what ``build(obj)`` gives when nothing it looks
+    #: at moved since its last build (None: build). Asked while a call is inside the watched
+    #: object (a popper blocked in Pop keeps its queue "inside" at every snapshot), where the
+    #: generation alone cannot tell (``observe/indexes.py``: ``quiet_queue_view``)
+    quiet_view: Callable[[Any, _Watch, str], Any] | None = None
     #: (the last target, its watch): asked at every snapshot, the same object nearly always
     _watched: tuple[Any, _Watch] | None = attrs.field(default=None, init=False, repr=False)
 
@@ -223,6 +253,10 @@ class Source:
                 return self.build(obj)
             w = found
             self._watched = (obj, w)
+        if w.depth and self.quiet_view is not None:
+            view = self.quiet_view(obj, w, self.kind)
+            if view is not None:
+                return view
         return _state(w, obj, self.build)
 
     @property

@@ -27,7 +27,7 @@ from kschedlearn.simulation.controller_manager import apply_action, scale_proble
 from kschedlearn.observe import Observation, ReplicaHandles, attach
 from kschedlearn.observe.replica import observe_kube_scheduler
 from kschedlearn.observe.sharing import Source
-from kschedlearn.observe.indexes import indexed_cache_state, indexed_queue_view
+from kschedlearn.observe.indexes import indexed_cache_state, indexed_queue_view, quiet_queue_view
 from kschedlearn.observe.views import backoff_state
 from kschedlearn.trace import Tracer, TraceEvent, emit, register_stage
 from kschedlearn.trace.snapshot import SnapshotBuilder
@@ -377,13 +377,14 @@ def _attach_to_builder(world: World, replica: Replica) -> None:
     world.builder.cache = Source(_focused(world, lambda h: h.scheduler.config.scheduler_cache), indexed_cache_state)
     world.builder.queues = {
         "podQueue": Source(_focused(world, lambda h: h.config_factory.pod_queue),
-                           lambda q: indexed_queue_view(q, "FIFO"), "FIFO"),
+                           lambda q: indexed_queue_view(q, "FIFO"), "FIFO", quiet_queue_view),
         "scheduledPodPopulator": Source(
             _focused(world, lambda h: h.config_factory.scheduled_pod_populator.config.queue),
-            lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO"),
+            lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO", quiet_queue_view),
     }
     world.builder.queues["nodeInformer"] = Source(_focused(world, _node_informer_queue),
-                                                  lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO")
+                                                  lambda q: indexed_queue_view(q, "DeltaFIFO"), "DeltaFIFO",
+                                                  quiet_queue_view)
     # the factory creates its PodBackoff inside CreateFromKeys: read it when asked
     world.builder.backoff = Source(_focused(world, lambda h: h.config_factory.pod_backoff), backoff_state)
 

@@ -433,12 +433,14 @@ class Tracer:
         why: str | None,
         data: dict[str, Any] | None,
         observed: ObservedCall | None,
+        stack: tuple[Frame, ...] | None = None,
     ) -> TraceEvent:
         info = CATALOGUE.get(stage) or lookup_stage(stage)
         seq = self._count
         if not data:
             data = {}
-        stack = capture_stack() if (self.capture_stacks and g is not None) else ()
+        if stack is None or not self.capture_stacks or g is None:
+            stack = capture_stack() if (self.capture_stacks and g is not None) else ()
         snap = None
         if self.snapshot_fn is not None and self.snapshot_every and seq % self.snapshot_every == 0:
             snap = _snapshot_at(sys._getframe(), stack if (self.capture_stacks and g is not None) else None,
@@ -457,6 +459,17 @@ class Tracer:
             except Exception as err:  # noqa: BLE001 - see listener_errors
                 self.listener_errors.append((event, err))
         return event
+
+    def record_at(self, rt: Runtime, g: Goroutine, stage: str, message: str, data: dict[str, Any],
+                  observed: ObservedCall | None, stack: tuple[Frame, ...] | None) -> TraceEvent:
+        """What ``emit(stage, message, data=data, observed=observed)`` records in goroutine ``g``
+        when no breakpoint is set (the caller checks: nothing pauses here), its snapshot and
+        listeners included, with ``stack`` the stack it would capture there (None: captured
+        here) — for a kschedlearn-only fast path standing in for mirrored frames that did not
+        run (``observe/first_list.py``); the snapshot's own capture is answered with it."""
+        if stack is None:
+            return self.record(rt, g, stage, message, None, data, observed)
+        return self._record(rt, g, stage, message, None, data, observed, stack)
 
     def on_exit(self, rt: Runtime, g: Goroutine, code: int, stdout: str) -> None:
         """A simulated process printed ``stdout`` and called ``os.Exit(code)``."""

@@ -491,7 +491,11 @@ class SnapshotBuilder:
         if last.filled and len(last.value) == len(out) and all(  # type: ignore[arg-type]
                 view is last.value.get(name) for name, view in out.items()):  # type: ignore[union-attr]
             return last.value  # type: ignore[return-value]
-        return last.get(list(out.items()), lambda: out)
+        # another part than the last snapshot's: each part above is the last one itself while
+        # equal (a carried one is the last full snapshot's), so the mapping differs — kept
+        # without comparing it (a changed queue view was compared once, above)
+        last.signature, last.value, last.filled = None, out, True
+        return out
 
     def _apiserver(self) -> ApiServerView | None:
         if self.api_objects is None:

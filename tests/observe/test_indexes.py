@@ -27,8 +27,9 @@ from kschedlearn.api.v1.node import Node, NodeStatus
 from kschedlearn.api.v1.pod import Container, Pod, PodSpec, ResourceRequirements
 from kschedlearn.client_go.tools.cache import DeletedFinalStateUnknown, ErrRequeue, new_delta_fifo, new_store
 from kschedlearn.client_go.tools.cache.fifo import new_fifo
-from kschedlearn.observe.indexes import CACHE_INDEX, QUEUE_INDEX, LoggedLine, indexed_cache_state, indexed_queue_view
-from kschedlearn.observe.sharing import watch_cache, watch_queue
+from kschedlearn.observe.indexes import (CACHE_INDEX, QUEUE_INDEX, LoggedLine, indexed_cache_state, indexed_queue_view,
+                                        quiet_queue_view)
+from kschedlearn.observe.sharing import watch_cache, watch_of, watch_queue
 from kschedlearn.observe.views import CACHE_MEMO, cache_state, queue_state
 from kschedlearn.scheduler.schedulercache.cache import SchedulerCache, _new_scheduler_cache
 from kschedlearn.trace.attrs_json import encode
@@ -346,8 +347,10 @@ def test_indexed_queue_view_equals_the_full_rebuild(delta: bool, known: bool, op
     last = indexed_queue_view(queue, kind)
 
     def check() -> QueueView:
-        view = indexed_queue_view(queue, kind)
         fresh = _fresh_queue_view(queue, kind)
+        quiet = quiet_queue_view(queue, watch_of(queue), kind)  # (a snapshot source asks it first)
+        assert quiet is None or quiet == fresh
+        view = indexed_queue_view(queue, kind)
         assert view == fresh and json.dumps(encode(view)) == json.dumps(encode(fresh))
         return view
 
@@ -376,6 +379,27 @@ def test_indexed_queue_view_equals_the_full_rebuild(delta: bool, known: bool, op
         if view == last:
             assert view is last
         last = view
+
+
+def test_quiet_queue_view_is_the_last_view_until_the_queue_moves() -> None:
+    """teach4: a snapshot source's cheap answer is the index's last view while nothing moved;
+    None (build) before the first view, for another kind, after a watched call, and when the
+    line moved without one (ghost keys leaving its front)."""
+    queue = watch_queue(new_fifo(_key))
+    for name in "ab":
+        queue.add(Obj(name, 1))
+    w = watch_of(queue)
+    assert w is not None and quiet_queue_view(queue, w, "FIFO") is None
+    view = indexed_queue_view(queue, "FIFO")
+    assert quiet_queue_view(queue, w, "FIFO") is view
+    assert quiet_queue_view(queue, w, "DeltaFIFO") is None
+    queue.add(Obj("c", 1))
+    assert quiet_queue_view(queue, w, "FIFO") is None
+    view = indexed_queue_view(queue, "FIFO")
+    assert view == _fresh_queue_view(queue, "FIFO") and quiet_queue_view(queue, w, "FIFO") is view
+    queue._queue.append("ghost")  # (a key without an item, as Delete leaves in a FIFO's line)
+    assert quiet_queue_view(queue, w, "FIFO") is None
+    assert indexed_queue_view(queue, "FIFO") == _fresh_queue_view(queue, "FIFO")
 
 
 def test_queue_view_after_a_pop_shares_the_other_items() -> None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,6 +52,45 @@ def test_replay_snapshots_equal_the_full_rebuild(dump: Path, record: str, monkey
     assert len({s.cache for s, _ in pairs}) > 50
     assert len({s.goroutines for s, _ in pairs}) > 50
     assert any(s.holders for s, _ in pairs)
+
+
+def test_fast_pops_snapshots_equal_the_full_rebuild(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """teach4: the informer's fast pops run with a snapshot at every event (``observe/first_list.py``
+    records its ``cache.addPod`` at once, mid-pop): each of those snapshots equals the full rebuild
+    of the live state — the cache, the populator's queue (the popped key gone, its item being
+    processed), the stores, the goroutines and holders. The harness's checking snapshot function
+    is let through as the builder is (else the mirror pops), and the run has no breakpoint."""
+    from kschedlearn.observe import first_list_onlookers
+    from kschedlearn.observe.wrap import instance_hooks
+
+    monkeypatch.setattr(snapshot_module, "THIN_INITIAL_LIST", 0)
+    monkeypatch.setattr(first_list_onlookers, "_at_once", lambda tracer: tracer.breakpoint is None)
+    sim = Simulation.from_manifests(str(dump), seed=2, engine="accelerated", record="pod", snapshots=True,
+                                    snapshot_every=1)
+    pairs: list[tuple[Snapshot, Snapshot]] = []
+    sim.world.tracer.snapshot_fn = _checked(sim.world.builder, pairs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sim.world.run(None, until=sim.world.runtime.now + 12)
+    replica = next(iter(sim.world.replicas.values()))
+    hooks = instance_hooks(replica.handles.config_factory.scheduled_pod_populator.config.queue, "pop")
+    assert hooks is not None
+    fast = hooks.around[0][1].__self__
+    assert fast.pops >= 120 + 20 and fast.updates >= 20
+    assert len(pairs) > 500
+    events = sim.world.tracer.events
+    stood_in = 0
+    for shared, fresh in pairs:
+        if shared.stack != fresh.stack:
+            # the rebuild walks the live Python frames: in a fast pop the mirror's Pop, Process,
+            # OnAdd and addPodToCache frames did not run; its stack is the event's, which
+            # ``tests/accelerated/test_first_list*.py`` compare with the mirror's
+            assert shared.stage == "cache.addPod" and shared.stack == events[shared.seq].stack
+            fresh = attrs.evolve(fresh, stack=shared.stack)
+            stood_in += 1
+        assert shared == fresh, f"snapshot {shared.seq} differs from a full rebuild"
+        assert shared.dumps() == fresh.dumps()
+    assert stood_in >= 120 + 20
 
 
 _OPS = st.lists(st.tuples(st.sampled_from(["set", "set", "replace", "delete", "freeze"]),
