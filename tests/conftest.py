@@ -140,6 +140,7 @@ END_TO_END_FILES = frozenset(
         "accelerated/test_differential.py",
         "accelerated/test_engine_option.py",
         "accelerated/test_first_list.py",
+        "accelerated/test_first_list_snapshots.py",
         "cmd/kube_scheduler/test_ha.py",
         "curriculum/test_activities.py",
         "curriculum/test_mastery.py",
