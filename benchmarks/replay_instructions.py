@@ -11,7 +11,7 @@ dump), on again there and off when the last pending pod resolved (the harness's
     .venv/bin/python benchmarks/replay_instructions.py --nodes 100 --bound 3000 --pending 300 [--trace pod]
 
 prints ``{"load": N, "run": M, "placementsSha256": ...}`` (PYTHONHASHSEED=0; needs valgrind and gcc).
-Slow: ~4 min at 100 nodes, ~10 at 300.
+Slow: ~5 min at 100 nodes, ~10–20 at 300 (run `main` from a compiled archive: see benchmarks/README.md, replay5).
 """
 
 from __future__ import annotations
