@@ -19,7 +19,6 @@ import attrs
 
 from kschedlearn.api.validation import validation as _validation
 from kschedlearn.apimachinery.util.validation.field import to_aggregate
-from kschedlearn.apiserver import registry as _registry
 
 MAX_SECONDS = (2**63 - 1) // 10**9  # Go's time.Duration is int64 nanoseconds (~292 years)
 
@@ -155,8 +154,10 @@ def api_validation_error(obj: Any) -> str:
     checked by ``kschedlearn.api.validation`` - the same code the embedded API server runs.
     An object without a name but with ``generateName`` gets a placeholder name for the check.
     """
+    from kschedlearn.apiserver import registry  # (not at import: `import kschedlearn` loads no API server)
+
     kind = type(obj).kind
-    info = next((i for i in _registry.RESOURCES.values() if i.kind == kind), None)
+    info = next((i for i in registry.RESOURCES.values() if i.kind == kind), None)
     if info is None:
         return ""
     meta = obj.metadata
@@ -164,7 +165,7 @@ def api_validation_error(obj: Any) -> str:
     if not name:
         return f'{kind} "" is invalid: metadata.name: Required value: name or generateName is required'
     namespace = (meta.namespace or "default") if info.namespaced else meta.namespace
-    if info.resource == "pods" and _clean_spec(obj.spec) and _pod_defaults_keep_meta():
+    if info.resource == "pods" and _clean_spec(obj.spec) and _pod_defaults_keep_meta(registry):
         # (the create defaults of a pod change its spec and status only, and a clean spec's
         # checks read nothing else: the metadata alone is checked, no candidate pod is made)
         if name != meta.name or namespace != meta.namespace:
@@ -231,14 +232,21 @@ def _pod_meta_errors(meta: Any) -> list[Any]:
 #: the mirror's ``validate_pod_specific_annotations`` (a learner's or a test's may answer otherwise
 #: for no annotations: then it is asked)
 _MIRROR_ANNOTATION_CHECK = _validation.validate_pod_specific_annotations
-#: the registry's pod create defaults as defined (``prepare_for_create`` → ``default_pod``)
-_MIRROR_DEFAULTS = (_registry.prepare_for_create, _registry.default_pod)
+#: the registry's pod create defaults as defined (``prepare_for_create`` → ``default_pod``), taken
+#: at the first call whose registry holds functions of its own by those names
+_MIRROR_DEFAULTS: list[Any] = []
 
 
-def _pod_defaults_keep_meta() -> bool:
+def _pod_defaults_keep_meta(registry: Any) -> bool:
     """Whether the pod create defaults are the registry's own (they set spec and status only),
     so a pod's metadata is what they leave it; else the candidate pod is made and checked."""
-    return _registry.prepare_for_create is _MIRROR_DEFAULTS[0] and _registry.default_pod is _MIRROR_DEFAULTS[1]
+    held = (registry.prepare_for_create, registry.default_pod)
+    if not _MIRROR_DEFAULTS:
+        if [(getattr(f, "__module__", None), getattr(f, "__qualname__", None)) for f in held] != \
+                [(registry.__name__, "prepare_for_create"), (registry.__name__, "default_pod")]:
+            return False
+        _MIRROR_DEFAULTS.extend(held)
+    return held[0] is _MIRROR_DEFAULTS[0] and held[1] is _MIRROR_DEFAULTS[1]
 
 
 def _check_action(action: Any, where: str, replicas: list[str], nodes: set[str], pods: set[str]) -> str | None:
