@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from kschedlearn.observe import views
+from kschedlearn.observe.assumed_history import AssumedAt, AssumedHistory
 from kschedlearn.observe.points import callee, deferring_here, observed_in, pod_key, point, unrecorded
 from kschedlearn.observe.wrap import Call, Hook, MirrorMethods, on_field, on_method
 from kschedlearn.scheduler.factory.factory import Binder, ConfigFactory
@@ -135,6 +136,9 @@ def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
     def assumed(cache: Any, pod: Any) -> Description:
         return assumed_as(pod, assumed_keys(cache))
 
+    def assumed_then(pod: Any, assumed: AssumedAt | list[str]) -> Description:
+        return assumed_as(pod, assumed.keys() if type(assumed) is AssumedAt else assumed)
+
     def assumed_as(pod: Any, assumed: list[str]) -> Description:
         data = {"pod": pod_key(pod), "node": pod.spec.node_name, "assumed": assumed, "scheduler": scheduler_name}
         return f"assumed {pod_key(pod)} on {pod.spec.node_name}", data
@@ -180,7 +184,7 @@ def _cache_descriptions(scheduler_name: str) -> dict[str, Describe]:
 
     return {"assumed": assumed, "binding_finished": binding_finished, "forgotten": forgotten,
             "adding": adding, "updated": updated, "removed": removed, "sweeping": sweeping,
-            "expiring": expiring, "assumed_as": assumed_as, "binding_finished_at": binding_finished_at,
+            "expiring": expiring, "assumed_as": assumed_as, "assumed_then": assumed_then, "binding_finished_at": binding_finished_at,
             "adding_as": adding_as}
 
 
@@ -190,9 +194,16 @@ def assumed_keys(cache: Any) -> list[str]:
     return order.keys_of(cache) if order is not None else views.assumed_keys(cache)
 
 
+def assumed_keys_now(cache: Any) -> AssumedAt | list[str]:
+    """:func:`assumed_keys`, or where the cache's kept order logs it, to be rebuilt when read
+    (``AssumedAt.keys()``: an equal new list; no copy of up to 10,000 keys per event)."""
+    order = _ASSUMED_ORDERS.get(cache)
+    return order.now(cache) if order is not None else views.assumed_keys(cache)
+
+
 # what the once-per-pod cache trace points read now (``_later``; the pods are frozen API objects)
 def _assumed_now(call: Call) -> tuple[Any, ...]:
-    return call.args[0], assumed_keys(call.receiver)  # (a new list)
+    return call.args[0], assumed_keys_now(call.receiver)
 
 
 def _deadline_now(call: Call) -> tuple[Any, ...]:
@@ -224,6 +235,8 @@ class AssumedOrder:
     keys: list[str] = attrs.field(factory=list)
     #: False: a call the hooks could not follow; sorted anew at the next event
     valid: bool = False
+    #: every change of ``keys``, for the events that keep a position instead of a copy
+    history: AssumedHistory = attrs.field(factory=AssumedHistory)
 
     def around(self, name: str, before: Hook | None = None,
                after: Hook | None = None) -> Callable[[Callable[..., Any], Call], Any]:
@@ -261,8 +274,10 @@ class AssumedOrder:
         if key in cache._assumed_pods:
             if not here:
                 keys.insert(i, key)
+                self.history.inserted(key, keys)
         elif here:
             del keys[i]
+            self.history.deleted(key, keys)
 
     def noted(self, cache: Any, key: str) -> None:
         """What :meth:`around`'s hook does after a call of the mirror's shape for ``key`` (a fast
@@ -272,11 +287,20 @@ class AssumedOrder:
 
     def keys_of(self, cache: Any) -> list[str]:
         """``sorted(cache._assumed_pods)`` (a new list)."""
+        self._check(cache)
+        return list(self.keys)
+
+    def now(self, cache: Any) -> AssumedAt:
+        """:meth:`keys_of` as a position of the history, to be rebuilt when read."""
+        self._check(cache)
+        return self.history.now()
+
+    def _check(self, cache: Any) -> None:
         assumed = cache._assumed_pods
         if not self.valid or len(self.keys) != len(assumed) or not _ASSUMED_METHODS.check(type(cache))[0]:
             self.keys = sorted(assumed)
             self.valid = True
-        return list(self.keys)
+            self.history.replaced(self.keys)
 
 
 #: cache -> its AssumedOrder
@@ -313,7 +337,7 @@ def observe_cache(cache: SchedulerCache, scheduler_name: str, *, assume: bool = 
     adding = _later("cache.addPod", status_now, d["adding_as"], C.add_pod, "calling")
     points: dict[str, tuple[Hook | None, Hook | None]] = {"add_pod": (adding, None)}
     if assume:
-        points["assume_pod"] = (None, _later("assume", _assumed_now, d["assumed_as"], C.assume_pod, "returned"))
+        points["assume_pod"] = (None, _later("assume", _assumed_now, d["assumed_then"], C.assume_pod, "returned"))
     if cache in _ASSUMED_ORDERS:  # (its order was kept before, without them: hooks of their own)
         for name, (before, after) in points.items():
             on_method(cache, name, before=before, after=after)
@@ -382,4 +406,4 @@ def observe_error_path(config_factory: ConfigFactory) -> None:
     on_method(config_factory.pod_queue, "add_if_not_present", before=requeuing)
 
 
-__all__ = ["AssumedOrder", "LaterPoint", "assumed_order_of", "keep_assumed_order", "observe_binder", "observe_cache", "observe_error_path", "observe_next_pod", "status_now"]
+__all__ = ["AssumedOrder", "assumed_keys_now", "LaterPoint", "assumed_order_of", "keep_assumed_order", "observe_binder", "observe_cache", "observe_error_path", "observe_next_pod", "status_now"]

@@ -37,6 +37,8 @@ import attrs
 import yaml
 
 from kschedlearn.api.errors import ManifestError
+from kschedlearn.api.v1._gojson import _GO_JSON
+from kschedlearn.api.v1.codec import _dec_str
 from kschedlearn.api.v1.yaml_load import KINDS
 from kschedlearn.scenarios.dump_adapt import adapt_pod
 from kschedlearn.scenarios.dump_fields import NEW, UNMODELLED, classify, classify_field, scheduling_note
@@ -154,6 +156,9 @@ class _SharedSpecs:
 
     def __init__(self) -> None:
         self.known: dict[str, Any] = {}
+        #: the key of a pod's fields but its spec, its own ``metadata.name`` / ``uid`` left out
+        #: (:func:`_rest_key`) -> a pod decoded from them (its spec not the pod's)
+        self.rests: dict[str, Any] = {}
         #: the same key -> ``classify_field`` of that spec (the import report's findings under it)
         self.findings: dict[str, list[tuple[str, str]]] = {}
 
@@ -184,8 +189,44 @@ class _SharedSpecs:
             if key is not None:
                 self.known[key] = obj.spec
             return obj
-        obj = cls.from_dict({k: v for k, v in doc.items() if k != "spec"}, path=where)
+        rest = {k: v for k, v in doc.items() if k != "spec"}
+        named = _rest_key(rest)
+        if named is not None:
+            template = self.rests.get(named[0])
+            if template is not None:  # (the same fields but the name and uid, which decode alone)
+                meta = attrs.evolve(template.metadata, **{field: _dec_str(value, "") for field, value in named[1]})
+                return attrs.evolve(template, metadata=meta, spec=shared)
+        obj = cls.from_dict(rest, path=where)
+        if named is not None:
+            if len(self.rests) >= _RESTS_MAX:
+                self.rests.clear()
+            self.rests[named[0]] = obj
         return attrs.evolve(obj, spec=shared)
+
+
+#: the bound of ``_SharedSpecs.rests`` (cleared when full)
+_RESTS_MAX = 1 << 14
+
+
+def _rest_key(rest: dict[str, Any]) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """A key for a pod's fields but its spec in which its own name and uid are left out, with
+    those (ObjectMeta field, value): pods whose keys are equal decode to the same pod but those
+    two strings (each decoded alone, ``_dec_str``: no other field reads them). None when the
+    name or uid is not a string (the whole decode reports it), or under Go's case-folding JSON
+    rules (``_GO_JSON``: another key could stand for them)."""
+    meta = rest.get("metadata")
+    if type(meta) is not dict or _GO_JSON.get():
+        return None
+    own = []
+    for key in ("name", "uid"):  # (ObjectMeta's fields of the same names)
+        if key in meta:
+            value = meta[key]
+            if type(value) is not str:
+                return None
+            own.append((key, value))
+    if not own:
+        return None
+    return repr({**rest, "metadata": {**meta, **{key: ... for key, _ in own}}}), tuple(own)
 
 
 @attrs.define(eq=False)

@@ -17,6 +17,8 @@ from typing import Any
 
 import attrs
 
+from kschedlearn.api.validation import validation as _validation
+from kschedlearn.apimachinery.util.validation.field import to_aggregate
 
 MAX_SECONDS = (2**63 - 1) // 10**9  # Go's time.Duration is int64 nanoseconds (~292 years)
 
@@ -152,12 +154,10 @@ def api_validation_error(obj: Any) -> str:
     checked by ``kschedlearn.api.validation`` - the same code the embedded API server runs.
     An object without a name but with ``generateName`` gets a placeholder name for the check.
     """
-    from kschedlearn.api.validation import validate_object
-    from kschedlearn.apimachinery.util.validation.field import to_aggregate
-    from kschedlearn.apiserver.registry import RESOURCES, prepare_for_create
+    from kschedlearn.apiserver import registry  # (not at import: `import kschedlearn` loads no API server)
 
     kind = type(obj).kind
-    info = next((i for i in RESOURCES.values() if i.kind == kind), None)
+    info = next((i for i in registry.RESOURCES.values() if i.kind == kind), None)
     if info is None:
         return ""
     meta = obj.metadata
@@ -165,6 +165,16 @@ def api_validation_error(obj: Any) -> str:
     if not name:
         return f'{kind} "" is invalid: metadata.name: Required value: name or generateName is required'
     namespace = (meta.namespace or "default") if info.namespaced else meta.namespace
+    if info.resource == "pods" and _clean_spec(obj.spec) and _pod_defaults_keep_meta(registry):
+        # (the create defaults of a pod change its spec and status only, and a clean spec's
+        # checks read nothing else: the metadata alone is checked, no candidate pod is made)
+        if name != meta.name or namespace != meta.namespace:
+            meta = attrs.evolve(meta, name=name, namespace=namespace)
+        errs = _pod_meta_errors(meta)
+        return f'{kind} "{obj.metadata.name}" is invalid: {to_aggregate(errs)}' if errs else ""
+    from kschedlearn.api.validation import validate_object
+    from kschedlearn.apiserver.registry import prepare_for_create
+
     candidate = prepare_for_create(info, attrs.evolve(obj, metadata=attrs.evolve(meta, name=name, namespace=namespace)))
     from kschedlearn.apiserver import workloads
 
@@ -205,10 +215,38 @@ def _pod_errors_but_spec(pod: Any) -> list[Any]:
     two parts, in ``validate_pod``'s order (``ValidatePod`` is their concatenation, and
     ``ValidatePodSpec`` reads nothing but the spec; the defaulting before it depends on the spec
     alone)."""
-    from kschedlearn.api.validation.validation import validate_object_meta, validate_pod_specific_annotations
+    return _pod_meta_errors(pod.metadata)
 
-    return (validate_object_meta(pod.metadata, True)
-            + validate_pod_specific_annotations(pod.metadata.annotations, "metadata.annotations"))
+
+def _pod_meta_errors(meta: Any) -> list[Any]:
+    """:func:`_pod_errors_but_spec` of a pod with this metadata."""
+    errs = _validation.validate_object_meta(meta, True)
+    annotations = meta.annotations
+    if annotations or _validation.validate_pod_specific_annotations is not _MIRROR_ANNOTATION_CHECK:
+        errs += _validation.validate_pod_specific_annotations(annotations, "metadata.annotations")
+    # (else: no annotation to decode, and the mirror's check answers [] — it reads only the
+    # affinity and tolerations annotations, each checked only when present and non-empty)
+    return errs
+
+
+#: the mirror's ``validate_pod_specific_annotations`` (a learner's or a test's may answer otherwise
+#: for no annotations: then it is asked)
+_MIRROR_ANNOTATION_CHECK = _validation.validate_pod_specific_annotations
+#: the registry's pod create defaults as defined (``prepare_for_create`` → ``default_pod``), taken
+#: at the first call whose registry holds functions of its own by those names
+_MIRROR_DEFAULTS: list[Any] = []
+
+
+def _pod_defaults_keep_meta(registry: Any) -> bool:
+    """Whether the pod create defaults are the registry's own (they set spec and status only),
+    so a pod's metadata is what they leave it; else the candidate pod is made and checked."""
+    held = (registry.prepare_for_create, registry.default_pod)
+    if not _MIRROR_DEFAULTS:
+        if [(getattr(f, "__module__", None), getattr(f, "__qualname__", None)) for f in held] != \
+                [(registry.__name__, "prepare_for_create"), (registry.__name__, "default_pod")]:
+            return False
+        _MIRROR_DEFAULTS.extend(held)
+    return held[0] is _MIRROR_DEFAULTS[0] and held[1] is _MIRROR_DEFAULTS[1]
 
 
 def _check_action(action: Any, where: str, replicas: list[str], nodes: set[str], pods: set[str]) -> str | None:

@@ -98,3 +98,74 @@ def test_the_points_run_by_the_orders_hook_record_what_hooks_of_their_own_record
     assert len(merged) > 300
     assert [(e.seq, e.stage, e.message, e.data, e.stack, e.observed) for e in merged] == \
         [(e.seq, e.stage, e.message, e.data, e.stack, e.observed) for e in apart]
+
+
+@pytest.mark.parametrize("learner", [False, True])
+def test_positions_of_the_history_rebuild_the_keys_of_their_time(monkeypatch, learner: bool) -> None:
+    """``AssumedOrder.now`` keeps a position of the change log instead of a copy; read after
+    hundreds of later changes (many marks on, sorted anew after a learner's AddPod), each
+    position rebuilds the very list ``keys_of`` returned then."""
+    from kschedlearn.observe import assumed_history
+
+    if learner:
+        mirror_add = SchedulerCache.add_pod
+
+        def learners_add_pod(self: SchedulerCache, pod) -> None:
+            mirror_add(self, pod)
+            for key in list(self._assumed_pods)[:1]:
+                del self._assumed_pods[key]
+                self._pod_states.pop(key, None)
+
+        monkeypatch.setattr(SchedulerCache, "add_pod", learners_add_pod)
+    rnd = random.Random(11)
+    cache = _new_scheduler_cache(30.0, 1.0, None)
+    order = keep_assumed_order(cache)
+    pods = _pods(40)
+    kept = []
+    for _ in range(80):
+        _random_calls(cache, rnd, pods, 20)
+        kept.append((order.now(cache), sorted(cache._assumed_pods)))
+    assert len(order.history.changes) > 5 * assumed_history.MARK_EVERY
+    assert any(inserted is None for inserted, _ in order.history.changes[1:]) == learner
+    for at, expected in kept:
+        assert at.keys() == expected
+        assert at.keys() is not at.keys()  # a new list at each read
+
+
+@pytest.mark.parametrize("learner", [False, True])
+def test_assume_events_keep_a_position_and_read_as_the_copy_did(monkeypatch, learner: bool) -> None:
+    """The ``assume`` point's data read from a position equals, event by event and field by
+    field, the copy the point kept before (``keys_of`` at the call); also while a learner's
+    AddPod makes the order sort anew (the history logs the new list)."""
+    from kschedlearn import sim
+    from kschedlearn.observe import scheduler as observe_scheduler
+    from kschedlearn.trace import Tracer
+
+    if learner:
+        mirror_add = SchedulerCache.add_pod
+
+        def learners_add_pod(self: SchedulerCache, pod) -> None:
+            mirror_add(self, pod)
+            for key in list(self._assumed_pods)[:1]:
+                del self._assumed_pods[key]
+                self._pod_states.pop(key, None)
+
+        monkeypatch.setattr(SchedulerCache, "add_pod", learners_add_pod)
+
+    def run() -> list:
+        rt = sim.Runtime(seed=1)
+        tracer = rt.tracer = Tracer(capture_stacks=True, defer=True)
+        cache = _new_scheduler_cache(30.0, 1.0, None)
+        observe_scheduler.observe_cache(cache, "default-scheduler")
+        rt.go(lambda: _random_calls(cache, random.Random(5), _pods(40), 1500), process=rt.new_process("s"), name="main")
+        rt.run()
+        return tracer.events
+
+    logged = run()
+    with monkeypatch.context() as m:  # the copy per event, as before
+        m.setattr(observe_scheduler, "assumed_keys_now", observe_scheduler.assumed_keys)
+        copied = run()
+    assumes = [e for e in logged if e.stage == "assume"]
+    assert len(assumes) > 80 and max(len(e.data["assumed"]) for e in assumes) > 5
+    assert [(e.seq, e.stage, e.message, e.data, e.stack, e.observed) for e in logged] == \
+        [(e.seq, e.stage, e.message, e.data, e.stack, e.observed) for e in copied]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
 import pytest
 
 from kschedlearn import Simulation
@@ -198,3 +199,64 @@ def test_pods_with_the_same_spec_share_one_decoded_spec_and_load_as_before(monke
     pending = [p for p in pods if not p.spec.node_name]
     assert len(pending) == 4 and all(p.spec is pending[0].spec for p in pending)
     assert any("topologySpreadConstraints" in str(f) for f in shared_report.changes_scheduling + shared_report.not_in_1_6)
+
+
+def test_replicas_differing_in_name_and_uid_share_their_decoded_fields_and_load_as_before(monkeypatch, tmp_path):
+    """Pods whose fields but the spec differ only in ``metadata.name`` / ``uid`` are decoded once
+    (``_SharedSpecs.rests``) and load equal, field by field, to decoding each whole; pods that
+    differ otherwise (labels, status), lack a uid, or carry a name or uid that is no string (the
+    whole decode reports it, as before) take their own decode."""
+    import json as _json
+    import sys as _sys
+
+    from kschedlearn.api.v1._gojson import _GO_JSON
+    from kschedlearn.scenarios import cluster_dump
+
+    def pod(i: int) -> dict:
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": f"r-{i}", "namespace": "default", "uid": f"uid-{i}", "labels": {"app": "a"},
+                             "ownerReferences": [{"apiVersion": "v1", "kind": "ReplicationController", "name": "rc",
+                                                  "uid": "uid-rc", "controller": True}]},
+                "spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "100m"}}}]},
+                "status": {"phase": "Running"}}
+
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+    pods = [pod(i) for i in range(8)]
+    pods[2]["metadata"]["labels"] = {"app": "b"}
+    pods[3]["status"] = {"phase": "Pending"}
+    del pods[4]["metadata"]["uid"]
+    pods[5]["metadata"]["uid"] = 5
+    pods[6]["metadata"]["name"] = "x" * 300  # (too long to be interned; refused by validation)
+    dump = tmp_path / "replicas.json"
+    dump.write_text(_json.dumps({"apiVersion": "v1", "kind": "List", "items": [node, *pods]}), encoding="utf-8")
+    hits = []
+    real_evolve = cluster_dump.attrs.evolve
+
+    def counting(obj, **changes):
+        if "metadata" in changes and "spec" in changes:
+            hits.append(changes["metadata"].name)
+        return real_evolve(obj, **changes)
+
+    with monkeypatch.context() as m:
+        m.setattr(cluster_dump.attrs, "evolve", counting)
+        shared_scenario, shared_report = cluster_dump.load_cluster_dump(dump)
+    with monkeypatch.context() as m:
+        m.setattr(cluster_dump._SharedSpecs, "decode", lambda self, cls, doc, where, key: cls.from_dict(doc, path=where))
+        plain_scenario, plain_report = cluster_dump.load_cluster_dump(dump)
+    assert shared_scenario == plain_scenario and shared_report == plain_report
+    loaded = {o.metadata.name: o for o in shared_scenario.objects if type(o).kind == "Pod"}
+    plain = {o.metadata.name: o for o in plain_scenario.objects if type(o).kind == "Pod"}
+    assert loaded.keys() == plain.keys() == {f"r-{i}" for i in (0, 1, 2, 3, 4, 7)}
+    for name, obj in loaded.items():
+        assert attrs.asdict(obj, recurse=True) == attrs.asdict(plain[name], recurse=True)
+        assert obj.metadata.name is _sys.intern(name)
+    assert hits == ["x" * 300, "r-7"]  # from r-1's decode (r-0, its spec's first pod, is decoded whole)
+    assert any("metadata.uid" in s.reason for s in shared_report.skipped_items)
+    token = _GO_JSON.set(True)
+    try:
+        assert cluster_dump._rest_key({"metadata": {"name": "a"}}) is None
+    finally:
+        _GO_JSON.reset(token)
+    assert cluster_dump._rest_key({"metadata": {"namespace": "a"}}) is None
+    assert cluster_dump._rest_key({"metadata": {"name": "a", "uid": "u"}})[1] == (("name", "a"), ("uid", "u"))

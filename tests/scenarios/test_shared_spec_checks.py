@@ -78,3 +78,30 @@ def test_classify_is_its_fields_classified_one_by_one(doc) -> None:
     for key, value in doc.items():
         found.update(dict.fromkeys(classify_field("Pod", key, value, KINDS["Pod"])))
     assert list(found) == classify("Pod", json.loads(json.dumps(doc)), KINDS["Pod"])
+
+
+def test_a_clean_spec_checks_the_metadata_alone_only_with_the_registrys_defaults(monkeypatch) -> None:
+    """A pod with a spec known clean is checked through its metadata alone (no candidate pod):
+    while the registry's pod defaults are its own. Defaults that also touch the metadata (a
+    test's, here: an invalid label) step aside to the whole candidate, which sees them; so does a
+    swapped annotation check on a pod without annotations."""
+    from kschedlearn.api.validation import validation
+    from kschedlearn.apiserver import registry
+
+    spec = Pod.from_dict({"metadata": {"name": "seed"}, "spec": GOOD_SPEC}).spec
+    api_validation_error(_pod("seed", {}, {}, "default", spec))
+    assert validate._clean_spec(spec)
+    assert api_validation_error(_pod("web-1", {}, {}, "", spec)) == ""
+    mirror_default = registry.default_pod
+
+    def labelled(pod):
+        out = mirror_default(pod)
+        return attrs.evolve(out, metadata=attrs.evolve(out.metadata, labels={"bad key": "x"}))
+
+    monkeypatch.setattr(registry, "default_pod", labelled)
+    assert "metadata.labels" in api_validation_error(_pod("web-1", {}, {}, "", spec))
+    monkeypatch.undo()
+    assert api_validation_error(_pod("web-1", {}, {}, "", spec)) == ""
+    monkeypatch.setattr(validation, "validate_pod_specific_annotations",
+                        lambda notes, path: [validation.f.required(path)])
+    assert "metadata.annotations" in api_validation_error(_pod("web-1", {}, {}, "", spec))
