@@ -134,7 +134,8 @@ SLOW_BY_NATURE = ("browser", "notebooks")
 #: notebooks run headless, whole replays and traced runs compared twice, the mastery check's
 #: simulations): 160 of the fast set's ~500 test-seconds in a run under load ~5. One more in
 #: session 10: the first-list fast pops' tests (each replays a dump twice, fast and mirrored),
-#: the HA tests (two replicas' whole runs per test), the stubs' checks (each in a sandbox child).
+#: the HA tests (two replicas' whole runs per test), the stubs' and the Parsons exercise's
+#: checks (each in a sandbox child).
 END_TO_END_FILES = frozenset(
     {
         "accelerated/test_differential.py",
@@ -151,6 +152,7 @@ END_TO_END_FILES = frozenset(
         "exercises/test_sandbox_leftovers.py",
         "exercises/test_scenario_plugin.py",
         "exercises/test_solutions.py",
+        "exercises/test_startup_parsons.py",
         "exercises/test_stubs.py",
         "exercises/test_verdicts.py",
         "exercises/test_wrong_answers.py",

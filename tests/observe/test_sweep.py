@@ -99,6 +99,7 @@ def _events(sim: Simulation) -> list[tuple[Any, ...]]:
             for e in sim.world.tracer.events]
 
 
+@pytest.mark.slow  # two whole replays per case, one with the quiet sweeps and one without
 @pytest.mark.parametrize("record", ["pod", "event"])
 def test_quiet_sweeps_leave_the_trace_and_the_cache_as_the_mirror(dump: Path, record: str,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
