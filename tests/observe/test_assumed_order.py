@@ -57,9 +57,8 @@ def test_kept_order_equals_sorted_after_random_calls() -> None:
         _random_calls(cache, rnd, _pods(12), 300)
 
 
-def test_a_learners_add_pod_is_followed_by_sorting_anew(monkeypatch) -> None:
-    """A plugged-in AddPod that also forgets another assumed pod: not a call the hooks follow
-    for that key, so the order is sorted anew while the method is not the mirror's."""
+def _plug_in_a_learners_add_pod(monkeypatch) -> None:
+    """A plugged-in AddPod that also forgets another assumed pod: not a call the hooks follow."""
     mirror_add = SchedulerCache.add_pod
 
     def learners_add_pod(self: SchedulerCache, pod) -> None:
@@ -69,6 +68,12 @@ def test_a_learners_add_pod_is_followed_by_sorting_anew(monkeypatch) -> None:
             self._pod_states.pop(key, None)
 
     monkeypatch.setattr(SchedulerCache, "add_pod", learners_add_pod)
+
+
+def test_a_learners_add_pod_is_followed_by_sorting_anew(monkeypatch) -> None:
+    """A plugged-in AddPod that also forgets another assumed pod: not a call the hooks follow
+    for that key, so the order is sorted anew while the method is not the mirror's."""
+    _plug_in_a_learners_add_pod(monkeypatch)
     rnd = random.Random(9)
     cache = _new_scheduler_cache(30.0, 1.0, None)
     _random_calls(cache, rnd, _pods(10), 300)
@@ -108,15 +113,7 @@ def test_positions_of_the_history_rebuild_the_keys_of_their_time(monkeypatch, le
     from kschedlearn.observe import assumed_history
 
     if learner:
-        mirror_add = SchedulerCache.add_pod
-
-        def learners_add_pod(self: SchedulerCache, pod) -> None:
-            mirror_add(self, pod)
-            for key in list(self._assumed_pods)[:1]:
-                del self._assumed_pods[key]
-                self._pod_states.pop(key, None)
-
-        monkeypatch.setattr(SchedulerCache, "add_pod", learners_add_pod)
+        _plug_in_a_learners_add_pod(monkeypatch)
     rnd = random.Random(11)
     cache = _new_scheduler_cache(30.0, 1.0, None)
     order = keep_assumed_order(cache)
@@ -142,15 +139,7 @@ def test_assume_events_keep_a_position_and_read_as_the_copy_did(monkeypatch, lea
     from kschedlearn.trace import Tracer
 
     if learner:
-        mirror_add = SchedulerCache.add_pod
-
-        def learners_add_pod(self: SchedulerCache, pod) -> None:
-            mirror_add(self, pod)
-            for key in list(self._assumed_pods)[:1]:
-                del self._assumed_pods[key]
-                self._pod_states.pop(key, None)
-
-        monkeypatch.setattr(SchedulerCache, "add_pod", learners_add_pod)
+        _plug_in_a_learners_add_pod(monkeypatch)
 
     def run() -> list:
         rt = sim.Runtime(seed=1)
