@@ -132,10 +132,10 @@ SLOW_BY_NATURE = ("browser", "notebooks")
 #: Measured on an idle 2-core machine (2026-12-02): these files were 262 of the 304 test-seconds
 #: of the old fast set (``--durations=0``, summed per file). Six more on 2026-12-03 (exercise
 #: notebooks run headless, whole replays and traced runs compared twice, the mastery check's
-#: simulations): 160 of the fast set's ~500 test-seconds in a run under load ~5. One more in
-#: session 10: the first-list fast pops' tests (each replays a dump twice, fast and mirrored),
-#: the HA tests (two replicas' whole runs per test), the stubs' and the Parsons exercise's
-#: checks (each in a sandbox child).
+#: simulations): 160 of the fast set's ~500 test-seconds in a run under load ~5. Five more in
+#: session 10: the first-list fast pops' tests, with and without snapshots (each replays a dump
+#: twice, fast and mirrored), the HA tests (two replicas' whole runs per test), the stubs' and
+#: the Parsons exercise's checks (each in a sandbox child).
 END_TO_END_FILES = frozenset(
     {
         "accelerated/test_differential.py",
@@ -219,8 +219,13 @@ LONGEST_FIRST = (
 _RANK = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
 
 
+def _relative_path(path: Path) -> str:
+    """``path`` relative to tests/, with forward slashes (as the lists above name files)."""
+    return os.path.relpath(str(path), _TESTS).replace(os.sep, "/")
+
+
 def _relative(item: pytest.Item) -> str:
-    return os.path.relpath(str(item.path), _TESTS).replace(os.sep, "/")
+    return _relative_path(item.path)
 
 
 #: folders whose every test is slow by nature (their files mark themselves ``browser``)
@@ -233,7 +238,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     helpers, their module-level tables) was several seconds of each worker's collection."""
     if config.getoption("markexpr", "") != "not slow":
         return None
-    relative = os.path.relpath(str(collection_path), _TESTS).replace(os.sep, "/")
+    relative = _relative_path(collection_path)
     if relative in END_TO_END_FILES or relative.split("/")[0] in SLOW_FOLDERS:
         return True
     return None

@@ -53,25 +53,27 @@ def test_make_test_runs_every_property_example(monkeypatch: pytest.MonkeyPatch) 
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert makefile.count("KSCHEDLEARN_FAST_LOOP") == 1
     assert "KSCHEDLEARN_FAST_LOOP" not in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("budget", ROOT / "tests" / "hypothesis_budget.py")
-    assert spec is not None and spec.loader is not None
     for value, expected in ((None, (200, 100, 15)), ("1", (40, 20, 15))):
         if value is None:
             monkeypatch.delenv("KSCHEDLEARN_FAST_LOOP", raising=False)
         else:
             monkeypatch.setenv("KSCHEDLEARN_FAST_LOOP", value)
-        budget = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(budget)
+        budget = _own_module("hypothesis_budget.py")
         assert (budget.examples(200), budget.examples(100), budget.examples(15)) == expected
+
+
+def _own_module(name: str) -> Any:
+    """``tests/<name>`` loaded afresh as a module of its own (it reads the environment as it is now)."""
+    spec = importlib.util.spec_from_file_location(f"suite_{name.removesuffix('.py')}", ROOT / "tests" / name)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _conftest() -> Any:
     """tests/conftest.py loaded as a module of its own (its lists and hooks)."""
-    spec = importlib.util.spec_from_file_location("suite_conftest", ROOT / "tests" / "conftest.py")
-    assert spec is not None and spec.loader is not None
-    conftest = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(conftest)
-    return conftest
+    return _own_module("conftest.py")
 
 
 class Item:
