@@ -245,7 +245,7 @@ class FirstList:
         way records an event or could do something else (:class:`_UpdateParts`); else
         ``_MIRROR`` (the mirror pops)."""
         tracer = rt.tracer
-        if (tracer is not None and (tracer.wants(_UPDATE_EVENTS[0]) or tracer.wants(_UPDATE_EVENTS[1]))) \
+        if (tracer is not None and any(map(tracer.wants, _UPDATE_EVENTS))) \
                 or type(old) is not Pod:
             return _MIRROR
         found = self._update_parts
@@ -265,10 +265,10 @@ class FirstList:
             return _MIRROR  # (removePod's error)
         sums = self._sums
         try:
-            found = (sums.requests(old), sums.requests(pod)) if sums.usable(cache) else None
+            requests = (sums.requests(old), sums.requests(pod)) if sums.usable(cache) else None
         except Exception:  # noqa: BLE001 - the mirror's calculateResource fails as it would there
             return _MIRROR
-        self._update(queue, (key, item), old, pod, parts, rt, (n, cache_key, at, found), popping)
+        self._update(queue, (key, item), old, pod, parts, rt, (n, cache_key, at, requests), popping)
         self.updates += 1  # (and ``around`` counts the pop)
         return item
 
@@ -291,11 +291,11 @@ class FirstList:
         flight = cache_watch.entered("update_pod", Call(cache, (old, pod), {}, call.caller)) \
             if cache_watch is not None else None
         try:
-            n, cache_key, at, found = where
+            n, cache_key, at, requests = where
             with cache._mu:
-                if found is not None and found[0] is not None and found[1] is not None:
-                    self._sums.remove(cache, n, old, cache_key, at, found[0])
-                    self._sums.add(cache, pod, found[1])
+                if requests is not None and requests[0] is not None and requests[1] is not None:
+                    self._sums.remove(cache, n, old, cache_key, at, requests[0])
+                    self._sums.add(cache, pod, requests[1])
                 else:
                     cache._update_pod(old, pod)
         finally:
