@@ -33,12 +33,18 @@ void loop_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; CALLGRIND_DUMP_STATS_AT("
 """
 
 
-def _helper(workdir: str) -> str:
-    """The helper library, built in ``workdir``."""
-    source, library = os.path.join(workdir, "loop.c"), os.path.join(workdir, "libloop.so")
-    Path(source).write_text(_HELPER)
+def build_helper(workdir: str, name: str, code: str) -> str:
+    """The C helper ``code`` (callgrind's client requests) built as ``lib<name>.so`` in ``workdir``;
+    its path (``replay_instructions.py`` builds its own helper with it)."""
+    source, library = os.path.join(workdir, f"{name}.c"), os.path.join(workdir, f"lib{name}.so")
+    Path(source).write_text(code)
     subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", library, source], check=True)
     return library
+
+
+def _helper(workdir: str) -> str:
+    """The helper library, built in ``workdir``."""
+    return build_helper(workdir, "loop", _HELPER)
 
 
 def _inside(workload_path: str, traced: bool, pods: int | None, library: str) -> None:

@@ -28,6 +28,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from loop_instructions import build_helper  # (this folder: the script's own, first on sys.path)
+
 _HELPER = """#include <valgrind/callgrind.h>
 void phase_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; }
 void phase_stop_load(void) { CALLGRIND_STOP_INSTRUMENTATION; CALLGRIND_DUMP_STATS_AT("load"); }
@@ -37,10 +39,7 @@ void phase_stop_run(void) { CALLGRIND_STOP_INSTRUMENTATION; CALLGRIND_DUMP_STATS
 
 def _helper(workdir: str) -> str:
     """The helper library, built in ``workdir``."""
-    source, library = os.path.join(workdir, "phase.c"), os.path.join(workdir, "libphase.so")
-    Path(source).write_text(_HELPER)
-    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", library, source], check=True)
-    return library
+    return build_helper(workdir, "phase", _HELPER)
 
 
 class _Usage:
