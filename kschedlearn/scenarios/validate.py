@@ -173,9 +173,8 @@ def api_validation_error(obj: Any) -> str:
         errs = _pod_meta_errors(meta)
         return f'{kind} "{obj.metadata.name}" is invalid: {to_aggregate(errs)}' if errs else ""
     from kschedlearn.api.validation import validate_object
-    from kschedlearn.apiserver.registry import prepare_for_create
 
-    candidate = prepare_for_create(info, attrs.evolve(obj, metadata=attrs.evolve(meta, name=name, namespace=namespace)))
+    candidate = registry.prepare_for_create(info, attrs.evolve(obj, metadata=attrs.evolve(meta, name=name, namespace=namespace)))
     from kschedlearn.apiserver import workloads
 
     if info.resource in workloads.RESOURCES:
