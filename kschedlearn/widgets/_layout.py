@@ -47,6 +47,9 @@ _STYLE = f"""<style>
 .kschedlearn-explorer .ks-panes-below .ks-side {{ flex: 0 0 {_STRIP}; flex-direction: column; gap: 1px;
   overflow: hidden; font-size: 12px; }}
 .kschedlearn-explorer .ks-panes-below .ks-info {{ flex: 0 0 auto; max-height: 34px; overflow: hidden; }}
+/* ipywidgets' 2 px margins around the banner and the narration would push the narration's second
+   line 4 px past the strip's 34 px (its bottom was cut off under the source pane's title) */
+.kschedlearn-explorer .ks-panes-below .ks-info .widget-html {{ margin: 0; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-box {{ flex: 1 1 auto; min-height: 0; overflow: hidden; }}
 .kschedlearn-explorer .ks-panes-beside {{ flex-direction: row; --kschedlearn-fit-height: calc(var(--ks-avail) - 48px); }}
 .kschedlearn-explorer .ks-panes-beside .ks-side {{ flex: 0 0 40%; flex-direction: column; }}

@@ -107,6 +107,17 @@ def check_fit(lab_server: Any, page: Any, artifacts: Path) -> None:
         assert inside(b, notebook_area), (name, b, "outside the visible notebook area", notebook_area)
     assert current_line.is_visible() and "assume" in explorer.locator(".kschedlearn-source-box").inner_text()
 
+    # the strip's two narration lines (what happened, and why) are whole: not cut by the strip's
+    # height nor covered by the source pane's title below them
+    info = box(explorer.locator(".ks-info").first)
+    heading = explorer.locator(".kschedlearn-narration > b").first
+    why = explorer.locator(".kschedlearn-narration > div").first
+    assert "assume" in heading.inner_text() and "AssumePod" in why.inner_text()
+    for name, element in (("the narration's heading", heading), ("the narration's why line", why)):
+        assert inside(box(element), info, slack=0), (name, box(element), "cut off by the strip", info)
+    source_top = box(explorer.locator(".kschedlearn-source-box").first)["y"]
+    assert info["y"] + info["height"] <= source_top, (info, source_top, "the source pane covers the narration")
+
     pane_box, svg_box = box(pane), box(svg)
     assert inside(svg_box, pane_box), (svg_box, pane_box)
     assert svg_box["y"] + svg_box["height"] <= VIEWPORT["height"], (svg_box, "below the fold")
