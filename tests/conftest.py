@@ -194,8 +194,29 @@ def _end_to_end(item: pytest.Item) -> bool:
 #: in collection order (``--dist loadfile --no-loadscope-reorder``); pytest-xdist's own order (most
 #: tests first) sent the two longest files, which hold 2 and 5 tests, last, and one worker ran them
 #: alone for minutes after the other had finished. Longest first, the workers end together.
+#:
+#: The files whose tests fork sandbox children (the exercise checks: two forks each) come right
+#: after the first: a fork copies the page tables of the whole worker and the child's exit tears
+#: them down again, so its cost grows with the worker's size, and a worker only grows as it runs
+#: tests (module-level caches, worlds built and freed into a fragmented heap: a worker ends a full
+#: run at 1.2–1.3 GB). Run while the workers are still small (170–550 MB), these files' system
+#: time (the worker's and its children's) fell from 129 to 67 CPU-s in a full run (per-test
+#: ``getrusage``, 2026-12-03 session 11, load 4–7 in both runs).
+FORKING_EARLY = (
+    "exercises/test_verdicts.py",
+    "exercises/test_stubs.py",
+    "exercises/test_sandbox_leftovers.py",
+    "exercises/test_live_plug_in.py",
+    "exercises/test_scenario_plugin.py",
+    "exercises/test_solutions.py",
+    "test_bad_input_corpus_sandbox.py",
+    "exercises/test_wrong_answers.py",
+    "exercises/test_sandbox.py",
+    "exercises/test_capstone.py",
+)
 LONGEST_FIRST = (
     "test_packaging.py",
+    *FORKING_EARLY,
     "test_fault_campaign.py",
     "accelerated/test_differential.py",
     "simulation/test_views.py",
@@ -207,9 +228,7 @@ LONGEST_FIRST = (
     "trace/test_cheap_snapshots.py",
     "exercises/test_notebooks.py",
     "simulation/test_questions_topics.py",
-    "exercises/test_scenario_plugin.py",
     "browser/test_lab.py",
-    "exercises/test_verdicts.py",
     "simulation/test_questions.py",
     "browser/test_step_click.py",
     "simulation/test_simulation.py",
