@@ -336,6 +336,12 @@ class SnapshotBuilder:
     #: cache and queue parts (what a thinned snapshot shows)
     _fresh: tuple[int, Any, dict[str, QueueView], dict[str, Any]] | None = attrs.field(
         default=None, init=False, repr=False)
+    #: non-zero while a snapshot is being built: that build's own number (0 outside a build).
+    #: Nothing a part reads moves while one is built (no goroutine runs), so what a source finds
+    #: once in a build — which replica is focused, its queue — it may keep for that build only
+    #: (``simulation/world.py``: ``_focused``); a build nested in another gets its own number
+    building: int = attrs.field(default=0, init=False, repr=False)
+    _builds: int = attrs.field(default=0, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage and who holds which pod after it."""
@@ -400,6 +406,15 @@ class SnapshotBuilder:
             self._stages.append(stage)
 
     def __call__(self, stage: str | None = None, data: Mapping[str, Any] | None = None) -> Snapshot:
+        outer = self.building
+        self._builds += 1
+        self.building = self._builds
+        try:
+            return self._build(stage, data)
+        finally:
+            self.building = outer
+
+    def _build(self, stage: str | None, data: Mapping[str, Any] | None) -> Snapshot:
         if stage is not None:
             self._note(stage)
         holders = self._holders_after(stage, data) if stage is not None else self._alive(self._holders)
