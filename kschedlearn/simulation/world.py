@@ -414,7 +414,8 @@ def _focused(world: World, part: Callable[[ReplicaHandles], Any]) -> Callable[[]
         building = world.builder.building
         if building and found[0] == building:
             return found[1]
-        replica = world.focused()
+        memo = world._focused_memo  # (World.focused's own first test, without the call)
+        replica = memo[3] if building and memo is not None and memo[4] == building else world.focused()
         obj = None if replica is None or replica.handles.scheduler is None else part(replica.handles)
         found[0], found[1] = building, obj
         return obj

@@ -128,13 +128,17 @@ class HolderTable(Mapping[int, PodHolderView]):
     def set(self, gid: int, view: PodHolderView) -> None:
         """``gid`` holds ``view`` (nothing changes when it already does)."""
         old = self.views.get(gid)
-        if old == view:
-            return
         if old is not None:
+            if old == view:
+                return
             self._unindex(gid, old)
         self.views[gid] = view
         self.chunks.set(gid, view, unequal=True)  # (not ``old``, compared above)
-        self.by_pod.setdefault(view.pod, set()).add(gid)
+        gids = self.by_pod.get(view.pod)
+        if gids is None:
+            self.by_pod[view.pod] = {gid}
+        else:
+            gids.add(gid)
         if view.phase == "cache.addPod":
             self.adding.add(gid)
 

@@ -49,7 +49,7 @@ from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import HolderTable, PodHolderView, next_holders
 from kschedlearn.trace.sharing import Reuse, shared_items
-from kschedlearn.trace.thinning import queue_targets, thinned_queue
+from kschedlearn.trace.thinning import queue_targets, thinned_queue, thinned_texts
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -336,11 +336,10 @@ class SnapshotBuilder:
     #: cache and queue parts (what a thinned snapshot shows)
     _fresh: tuple[int, Any, dict[str, QueueView], dict[str, Any]] | None = attrs.field(
         default=None, init=False, repr=False)
-    #: non-zero while a snapshot is being built: that build's own number (0 outside a build).
-    #: Nothing a part reads moves while one is built (no goroutine runs), so what a source finds
-    #: once in a build — which replica is focused, its queue — it may keep for that build only
-    #: (``simulation/world.py``: ``_focused``); a build nested in another gets its own number
+    #: the number of the build under way (0: none; a nested build gets its own): nothing moves
+    #: during one, so a source may keep what it found for that build (``simulation/world.py``)
     building: int = attrs.field(default=0, init=False, repr=False)
+    _thin_memo: dict[tuple[str, int], tuple[tuple[str, ...], str]] = attrs.field(factory=dict, init=False, repr=False)
     _builds: int = attrs.field(default=0, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
@@ -406,8 +405,7 @@ class SnapshotBuilder:
             self._stages.append(stage)
 
     def __call__(self, stage: str | None = None, data: Mapping[str, Any] | None = None) -> Snapshot:
-        outer = self.building
-        self._builds += 1
+        outer, self._builds = self.building, self._builds + 1
         self.building = self._builds
         try:
             return self._build(stage, data)
@@ -427,7 +425,7 @@ class SnapshotBuilder:
         thin = self._thinning(current)
         if thin is None:
             queues, cache = self._queues() if self.queues else None, self._cache()
-            self._fresh = (seq, cache, queues or {}, self._queue_targets())
+            self._fresh = (seq, cache, queues or {}, queue_targets(self.queues))
             thinned: tuple[str, ...] = ()
             as_of, why = -1, ""
         else:
@@ -435,8 +433,8 @@ class SnapshotBuilder:
             fresh = self._fresh
             assert fresh is not None  # (_thinning asks for it)
             queues, cache = self._queues(carry=(name, fresh[2][name])), fresh[1]
-            thinned, as_of = ("cache", "queues." + name), fresh[0]
-            why = f"not refreshed while {name} processes its initial list of {listed:,} items"
+            as_of = fresh[0]
+            thinned, why = thinned_texts(self._thin_memo, name, listed)
         return Snapshot(
             seq=seq,
             time=float(rt.now) if rt is not None else 0.0,
@@ -467,9 +465,6 @@ class SnapshotBuilder:
         if not self.thin_initial_list or current is None or self._fresh is None:
             return None
         return thinned_queue(self.queues, current, self.thin_initial_list, self._fresh[3], self._fresh[2])
-
-    def _queue_targets(self) -> dict[str, Any]:
-        return queue_targets(self.queues)
 
     def _cache(self) -> Any:
         return self.cache.debug_state() if self.cache is not None else None
