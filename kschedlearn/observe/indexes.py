@@ -111,7 +111,10 @@ class Follower:
         if self.untracked:
             self.lost = False
             return None
-        if self.lost or any(f.lost for f in self.flying):
+        lost = self.lost
+        for flight in self.flying:  # (a loop: no generator made at every look)
+            lost = lost or flight.lost
+        if lost:
             self.lost = False
             return None
         if not self.flying:

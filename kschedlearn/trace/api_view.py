@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -245,7 +246,7 @@ class ApiIndex:
         same objects)."""
         ordered = [self.endpoints[key] for key in sorted(self.endpoints)]
         last = self._leader_part
-        if last is not None and len(last[0]) == len(ordered) and all(a is b for a, b in zip(last[0], ordered)):
+        if last is not None and len(last[0]) == len(ordered) and all(map(operator.is_, last[0], ordered)):
             return last[1]
         leader = None
         for obj in ordered:

@@ -48,7 +48,7 @@ from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
 from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import HolderTable, PodHolderView, next_holders
-from kschedlearn.trace.sharing import Reuse, shared_items
+from kschedlearn.trace.sharing import Reuse, holds, same_objects, shared_items
 from kschedlearn.trace.thinning import queue_targets, thinned_queue, thinned_texts
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
@@ -498,8 +498,7 @@ class SnapshotBuilder:
                 else:
                     out[name] = part.get((kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
         last = reuse["queues"]
-        if last.filled and len(last.value) == len(out) and all(  # type: ignore[arg-type]
-                view is last.value.get(name) for name, view in out.items()):  # type: ignore[union-attr]
+        if last.filled and same_objects(out, last.value):  # type: ignore[arg-type]
             return last.value  # type: ignore[return-value]
         # another part than the last snapshot's: each part above is the last one itself while
         # equal (a carried one is the last full snapshot's), so the mapping differs — kept
@@ -554,7 +553,7 @@ class SnapshotBuilder:
         rt = self.runtime
         log, index, views = self._goroutine_log, self._goroutine_index, self._goroutine_views
         shared = self._goroutine_memo
-        if log is None or index is None or not any(x is log for x in rt.goroutine_logs):
+        if log is None or index is None or not holds(rt.goroutine_logs, log):
             log = self._goroutine_log = {}
             rt.goroutine_logs.append(log)
             index = self._goroutine_index = SortedChunks()
