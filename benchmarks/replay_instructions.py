@@ -8,7 +8,8 @@ and off when the load is done (``bench_replay._pending_keys``, called right afte
 dump), on again there and off when the last pending pod resolved (the harness's
 ``resource.getrusage``, called right after the run: the "run" dump). The bare loop is not run.
 
-    .venv/bin/python benchmarks/replay_instructions.py --nodes 100 --bound 3000 --pending 300 [--trace pod]
+    .venv/bin/python benchmarks/replay_instructions.py --nodes 100 --bound 3000 --pending 300 [--trace pod] \
+        [--snapshots every]
 
 prints ``{"load": N, "run": M, "placementsSha256": ...}`` (PYTHONHASHSEED=0; needs valgrind and gcc).
 Slow: ~5 min at 100 nodes, ~10–20 at 300 (run `main` from a compiled archive: see benchmarks/README.md, replay5).
@@ -75,7 +76,7 @@ def _inside(args: argparse.Namespace, library: str) -> None:
     bench_replay._pending_keys = after_load
     bench_replay.resource = _Usage(bench_replay.resource, helper.phase_stop_run)  # type: ignore[assignment]
     helper.phase_start()
-    _, placements = bench_replay.replay(path, args.engine, args.trace, "off")
+    _, placements = bench_replay.replay(path, args.engine, args.trace, args.snapshots)
     text = "\n".join(f"{k} {v}" for k, v in sorted(placements.items()))
     print(hashlib.sha256(text.encode()).hexdigest())
 
@@ -100,6 +101,7 @@ def main() -> None:
     ap.add_argument("--pending", type=int, default=300)
     ap.add_argument("--engine", default="accelerated")
     ap.add_argument("--trace", default="pod", choices=("off", "pod", "stage", "event"))
+    ap.add_argument("--snapshots", default="off", choices=("off", "every"))
     ap.add_argument("--workdir", default="/tmp/kschedlearn-bench")
     ap.add_argument("--inside", default=None, help=argparse.SUPPRESS)  # (the helper library: under valgrind)
     args = ap.parse_args()
@@ -111,7 +113,7 @@ def main() -> None:
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
                f"--callgrind-out-file={workdir}/out.%p", sys.executable, __file__, "--nodes", str(args.nodes),
                "--bound", str(args.bound), "--pending", str(args.pending), "--engine", args.engine,
-               "--trace", args.trace, "--workdir", args.workdir, "--inside", library]
+               "--trace", args.trace, "--snapshots", args.snapshots, "--workdir", args.workdir, "--inside", library]
         env = dict(os.environ, PYTHONHASHSEED="0")
         done = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
         totals = _totals(workdir)

@@ -111,7 +111,10 @@ class Follower:
         if self.untracked:
             self.lost = False
             return None
-        if self.lost or any(f.lost for f in self.flying):
+        lost = self.lost
+        for flight in self.flying:  # (a loop: no generator made at every look)
+            lost = lost or flight.lost
+        if lost:
             self.lost = False
             return None
         if not self.flying:
@@ -413,11 +416,15 @@ class QueueIndex:
         pending, and the line has its length and ends (a popper blocked in Pop keeps the
         watched queue "inside" a call, so a snapshot asks here at every event)."""
         last, mark, line = self.last, self.line_mark, queue._queue
-        return (last is not None and follower.changes == mark[0] and not follower.touched
+        if not (last is not None and follower.changes == mark[0] and not follower.touched
                 and not follower.lost and not follower.untracked and line is self.line_list
                 and queue._items is self.items_dict and len(line) == mark[1]
-                and (line[0] if line else None) is mark[2] and (line[-1] if line else None) is mark[3]
-                and not any(f.lost for f in follower.flying))
+                and (line[0] if line else None) is mark[2] and (line[-1] if line else None) is mark[3]):
+            return False
+        for flight in follower.flying:  # (a loop: no generator made at every snapshot)
+            if flight.lost:
+                return False
+        return True
 
     def view(self, queue: Any, touched: set[Hashable] | frozenset[Hashable] | None, changes: int = -1) -> QueueView:
         live = queue._items

@@ -181,6 +181,8 @@ def object_key(obj: Any) -> str:
 
 def backoff_state(backoff: Any) -> tuple[tuple[str, float, float, bool], ...]:
     """A PodBackoff's entries: (pod key, next delay, last update, retry in flight), by key."""
+    if not backoff.per_pod_backoff:
+        return ()  # (no entry: nearly always, asked at every snapshot)
     return tuple(
         (k, e.backoff, e.last_update, e.req_in_flight == 1)
         for k, e in sorted(backoff.per_pod_backoff.items())

@@ -73,8 +73,9 @@ class World:
     finished: bool = False
     controller_manager: Any = None  # the scenario's kube-controller-manager, if it runs one
     _leader_cache: tuple[str, str] = ("", "")  # (Endpoints resourceVersion, holder identity)
-    #: (runtime version, storage revision, replicas' liveness: what it was read from; the focused replica)
-    _focused_memo: tuple[Any, Any, Any, Any] | None = None
+    #: (runtime version, storage revision, replicas' liveness: what it was read from; the focused
+    #: replica; the snapshot build it was found in, 0 outside one)
+    _focused_memo: tuple[Any, Any, Any, Any, int] | None = None
 
     # -- running -------------------------------------------------------------------------
     def run(self, pause: Callable[[TraceEvent], bool] | None, until: float | None = None) -> TraceEvent | None:
@@ -179,14 +180,19 @@ class World:
         """The replica the views show: the leader if there is one, else the first alive one.
 
         Asked once per part of every snapshot: kept while no goroutine, no stored object and no
-        replica's process changed (what the answer is read from)."""
+        replica's process changed (what the answer is read from), and for the rest of a snapshot's
+        build without looking (``SnapshotBuilder.building``)."""
+        memo, building = self._focused_memo, self.builder.building
+        if building and memo is not None and memo[4] == building:
+            return memo[3]  # type: ignore[no-any-return]  # (nothing it reads moves within a build)
         version, revision = self.runtime.version, self.api.storage.resource_version
-        memo = self._focused_memo
         if memo is not None and memo[0] == version and memo[1] == revision \
                 and memo[2] == [r.process.alive for r in self.replicas.values()]:
+            if building:
+                self._focused_memo = (*memo[:4], building)
             return memo[3]  # type: ignore[no-any-return]
         replica = self._focused()
-        self._focused_memo = (version, revision, [r.process.alive for r in self.replicas.values()], replica)
+        self._focused_memo = (version, revision, [r.process.alive for r in self.replicas.values()], replica, building)
         return replica
 
     def _focused(self) -> Replica | None:
@@ -399,11 +405,20 @@ def _node_informer_queue(handles: ReplicaHandles) -> Any:
 def _focused(world: World, part: Callable[[ReplicaHandles], Any]) -> Callable[[], Any]:
     """``part`` of whichever replica is focused right now (None before it exists)."""
 
+    # (the build it was found in, the part): a snapshot asks each source's target once or
+    # twice, and the five sources would each ask ``World.focused`` — within one build nothing
+    # it reads moves (``SnapshotBuilder.building``), so the first answer stands for that build
+    found: list[Any] = [0, None]
+
     def target() -> Any:
-        replica = world.focused()
-        if replica is None or replica.handles.scheduler is None:
-            return None
-        return part(replica.handles)
+        building = world.builder.building
+        if building and found[0] == building:
+            return found[1]
+        memo = world._focused_memo  # (World.focused's own first test, without the call)
+        replica = memo[3] if building and memo is not None and memo[4] == building else world.focused()
+        obj = None if replica is None or replica.handles.scheduler is None else part(replica.handles)
+        found[0], found[1] = building, obj
+        return obj
 
     return target
 

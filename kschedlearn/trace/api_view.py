@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -149,6 +150,12 @@ class ApiIndex:
     event_keys: list[tuple[float, tuple[str, str]]] = attrs.field(factory=list)
     endpoints: dict[tuple[str, str], Any] = attrs.field(factory=dict)
     ready: bool = False
+    #: the last view's events part (None after any change to the events: ``reset``, ``apply``)
+    #: and leader record with the Endpoints objects it was read from: most writes touch
+    #: neither, and the record was decoded from its JSON annotation at every write (stored
+    #: objects are replaced, never changed in place, so the same objects give the same record)
+    _events_part: tuple[EventView, ...] | None = attrs.field(default=None, init=False, repr=False)
+    _leader_part: tuple[list[Any], LeaderRecordView | None] | None = attrs.field(default=None, init=False, repr=False)
 
     def reset(self, objects: Iterable[Any], version: Any) -> None:
         old_pods, old_nodes = self.pods, self.nodes
@@ -164,7 +171,7 @@ class ApiIndex:
         self.node_chunks = SortedChunks()
         self.node_chunks.reset(self.nodes.items())
         self.event_keys = sorted(_event_order(v, k) for k, v in self.events.items())
-        self.version, self.ready = version, True
+        self.version, self.ready, self._events_part = version, True, None
 
     def _put(self, resource: str, obj: Any) -> None:
         if resource == "pods":
@@ -188,6 +195,7 @@ class ApiIndex:
                 self._update(self.nodes, self.node_chunks, obj.metadata.name, entry.type,
                              lambda: NodeView(obj.metadata.name, bool(obj.spec.unschedulable), _conditions(obj.status)))
             elif resource == "events":
+                self._events_part = None
                 key = _storage_key(obj)
                 old = self.events.pop(key, None)
                 if old is not None:
@@ -218,17 +226,34 @@ class ApiIndex:
 
     def view(self) -> ApiServerView:
         """The :class:`ApiServerView` of what the index holds (api_server_view's result)."""
-        leader = None
-        for key in sorted(self.endpoints):
-            if leader is None:
-                leader = _leader_record(self.endpoints[key])
-        newest = self.event_keys[-self.max_events:] if self.max_events else []
         return ApiServerView(
             pods=self.pod_chunks.freeze(),
             nodes=self.node_chunks.freeze(),
-            events=tuple(self.events[key] for _, key in newest),
-            leader_record=leader,
+            events=self._events(),
+            leader_record=self._leader(),
         )
+
+    def _events(self) -> tuple[EventView, ...]:
+        """The newest ``max_events`` events, oldest first (the last part while no event changed)."""
+        part = self._events_part
+        if part is None:
+            newest = self.event_keys[-self.max_events:] if self.max_events else []
+            part = self._events_part = tuple(self.events[key] for _, key in newest)
+        return part
+
+    def _leader(self) -> LeaderRecordView | None:
+        """The first Endpoints' leader record, by key (the last one while the Endpoints are the
+        same objects)."""
+        ordered = [self.endpoints[key] for key in sorted(self.endpoints)]
+        last = self._leader_part
+        if last is not None and len(last[0]) == len(ordered) and all(map(operator.is_, last[0], ordered)):
+            return last[1]
+        leader = None
+        for obj in ordered:
+            if leader is None:
+                leader = _leader_record(obj)
+        self._leader_part = (ordered, leader)
+        return leader
 
 
 _KIND_OF_OBJ = {kind: resource for resource, kind in _KIND_OF.items()}

@@ -128,13 +128,17 @@ class HolderTable(Mapping[int, PodHolderView]):
     def set(self, gid: int, view: PodHolderView) -> None:
         """``gid`` holds ``view`` (nothing changes when it already does)."""
         old = self.views.get(gid)
-        if old == view:
-            return
         if old is not None:
+            if old == view:
+                return
             self._unindex(gid, old)
         self.views[gid] = view
         self.chunks.set(gid, view, unequal=True)  # (not ``old``, compared above)
-        self.by_pod.setdefault(view.pod, set()).add(gid)
+        gids = self.by_pod.get(view.pod)
+        if gids is None:
+            self.by_pod[view.pod] = {gid}
+        else:
+            gids.add(gid)
         if view.phase == "cache.addPod":
             self.adding.add(gid)
 
@@ -155,9 +159,11 @@ class HolderTable(Mapping[int, PodHolderView]):
 
     def apply(self, stage: str, data: Mapping[str, Any], gid: int, goroutine: str, process: str) -> None:
         """:func:`next_holders`' change, made in place (the same statements, by index)."""
+        pod = data.get("pod") or data.get("key")
+        if isinstance(pod, str) and pod and self._replace(stage, data, pod, gid, goroutine, process):
+            return
         for k in list(self.adding):
             self.delete(k)
-        pod = data.get("pod") or data.get("key")
         if not isinstance(pod, str) or not pod:
             return
         if stage in PROCESS_LOOP_PHASES:
@@ -175,6 +181,26 @@ class HolderTable(Mapping[int, PodHolderView]):
             for k in list(self.by_pod.get(pod, ())):
                 if k == gid or stage != "assume" or self.views[k].holder == "scheduleOne":
                     self.delete(k)
+
+    def _replace(self, stage: str, data: Mapping[str, Any], pod: str, gid: int, goroutine: str, process: str) -> bool:
+        """:meth:`apply` for an event whose new view does not depend on ``gid``'s old one (a
+        processLoop or bind phase), done without deleting ``gid``'s ``cache.addPod`` holder
+        first: :meth:`set` replaces it — the same table after — where the deletion and the new
+        insertion made the next :meth:`freeze` compare the whole sequence with the last one
+        (the informer's first list: one such event per listed pod). False: not such an event."""
+        if stage in PROCESS_LOOP_PHASES:
+            if _ASSIGNED_POD_LOOP not in goroutine:
+                return False
+            view = PodHolderView(pod, "processLoop", goroutine, process, stage, str(data.get("node", "")))
+        elif stage in BIND_PHASES:
+            view = PodHolderView(pod, "bind", goroutine, process, stage, str(data.get("node", "")))
+        else:
+            return False
+        for k in list(self.adding):
+            if k != gid:
+                self.delete(k)
+        self.set(gid, view)
+        return True
 
     def freeze(self) -> Any:
         """The views sorted by goroutine id (a ``Chunks``)."""

@@ -44,6 +44,25 @@ class Reuse(Generic[T]):
         return self.value  # type: ignore[return-value]
 
 
+def same_objects(new: Mapping[Any, Any], last: Mapping[Any, Any]) -> bool:
+    """Whether ``new`` holds, key for key, the very objects ``last`` holds (a loop rather than
+    ``all()`` over a generator: asked at every snapshot)."""
+    if len(new) != len(last):
+        return False
+    for key, value in new.items():
+        if value is not last.get(key):
+            return False
+    return True
+
+
+def holds(items: Any, obj: Any) -> bool:
+    """Whether ``obj`` itself (identity, not equality) is one of ``items``."""
+    for item in items:
+        if item is obj:
+            return True
+    return False
+
+
 def shared_items(items: Mapping[str, Any], memo: dict[str, tuple[Any, V]], make: Callable[[str, Any], V]) -> list[V]:
     """``make(key, item)`` for each item, in order, reusing the view of an item seen last time.
 

@@ -48,8 +48,8 @@ from kschedlearn.trace.cache_view import CacheDebugSource, CacheDebugState
 from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import HolderTable, PodHolderView, next_holders
-from kschedlearn.trace.sharing import Reuse, shared_items
-from kschedlearn.trace.thinning import queue_targets, thinned_queue
+from kschedlearn.trace.sharing import Reuse, holds, same_objects, shared_items
+from kschedlearn.trace.thinning import queue_targets, thinned_queue, thinned_texts
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
 """Go: resourcelock.LeaderElectionRecordAnnotationKey (the Endpoints annotation holding the lease)."""
@@ -336,6 +336,11 @@ class SnapshotBuilder:
     #: cache and queue parts (what a thinned snapshot shows)
     _fresh: tuple[int, Any, dict[str, QueueView], dict[str, Any]] | None = attrs.field(
         default=None, init=False, repr=False)
+    #: the number of the build under way (0: none; a nested build gets its own): nothing moves
+    #: during one, so a source may keep what it found for that build (``simulation/world.py``)
+    building: int = attrs.field(default=0, init=False, repr=False)
+    _thin_memo: dict[tuple[str, int], tuple[tuple[str, ...], str]] = attrs.field(factory=dict, init=False, repr=False)
+    _builds: int = attrs.field(default=0, init=False, repr=False)
 
     def observe(self, event: TraceEvent) -> None:
         """Tracer listener: remember the event's stage and who holds which pod after it."""
@@ -400,6 +405,14 @@ class SnapshotBuilder:
             self._stages.append(stage)
 
     def __call__(self, stage: str | None = None, data: Mapping[str, Any] | None = None) -> Snapshot:
+        outer, self._builds = self.building, self._builds + 1
+        self.building = self._builds
+        try:
+            return self._build(stage, data)
+        finally:
+            self.building = outer
+
+    def _build(self, stage: str | None, data: Mapping[str, Any] | None) -> Snapshot:
         if stage is not None:
             self._note(stage)
         holders = self._holders_after(stage, data) if stage is not None else self._alive(self._holders)
@@ -412,7 +425,7 @@ class SnapshotBuilder:
         thin = self._thinning(current)
         if thin is None:
             queues, cache = self._queues() if self.queues else None, self._cache()
-            self._fresh = (seq, cache, queues or {}, self._queue_targets())
+            self._fresh = (seq, cache, queues or {}, queue_targets(self.queues))
             thinned: tuple[str, ...] = ()
             as_of, why = -1, ""
         else:
@@ -420,8 +433,8 @@ class SnapshotBuilder:
             fresh = self._fresh
             assert fresh is not None  # (_thinning asks for it)
             queues, cache = self._queues(carry=(name, fresh[2][name])), fresh[1]
-            thinned, as_of = ("cache", "queues." + name), fresh[0]
-            why = f"not refreshed while {name} processes its initial list of {listed:,} items"
+            as_of = fresh[0]
+            thinned, why = thinned_texts(self._thin_memo, name, listed)
         return Snapshot(
             seq=seq,
             time=float(rt.now) if rt is not None else 0.0,
@@ -452,9 +465,6 @@ class SnapshotBuilder:
         if not self.thin_initial_list or current is None or self._fresh is None:
             return None
         return thinned_queue(self.queues, current, self.thin_initial_list, self._fresh[3], self._fresh[2])
-
-    def _queue_targets(self) -> dict[str, Any]:
-        return queue_targets(self.queues)
 
     def _cache(self) -> Any:
         return self.cache.debug_state() if self.cache is not None else None
@@ -488,8 +498,7 @@ class SnapshotBuilder:
                 else:
                     out[name] = part.get((kind, state), lambda: QueueView.of(state, kind, self._item_memo[name]))
         last = reuse["queues"]
-        if last.filled and len(last.value) == len(out) and all(  # type: ignore[arg-type]
-                view is last.value.get(name) for name, view in out.items()):  # type: ignore[union-attr]
+        if last.filled and same_objects(out, last.value):  # type: ignore[arg-type]
             return last.value  # type: ignore[return-value]
         # another part than the last snapshot's: each part above is the last one itself while
         # equal (a carried one is the last full snapshot's), so the mapping differs — kept
@@ -501,6 +510,9 @@ class SnapshotBuilder:
         if self.api_objects is None:
             return None
         version = self.api_version() if self.api_version is not None else None  # reuse while unchanged
+        last = self._reuse["api"]
+        if version is not None and last.filled and (last.signature is version or last.signature == version):
+            return last.value  # type: ignore[no-any-return]  # (what ``last.get`` answers, asked first)
         build = lambda: api_server_view(self.api_objects(), memo=self._api_memo)  # noqa: E731
         if version is not None and self.api_changes is not None:
             from kschedlearn.trace.api_view import indexed_view
@@ -541,7 +553,7 @@ class SnapshotBuilder:
         rt = self.runtime
         log, index, views = self._goroutine_log, self._goroutine_index, self._goroutine_views
         shared = self._goroutine_memo
-        if log is None or index is None or not any(x is log for x in rt.goroutine_logs):
+        if log is None or index is None or not holds(rt.goroutine_logs, log):
             log = self._goroutine_log = {}
             rt.goroutine_logs.append(log)
             index = self._goroutine_index = SortedChunks()

@@ -35,6 +35,17 @@ def thinned_queue(queues: Mapping[str, Any], current: Any, threshold: int, targe
     return None
 
 
+def thinned_texts(memo: dict[tuple[str, int], tuple[tuple[str, ...], str]], name: str,
+                  listed: int) -> tuple[tuple[str, ...], str]:
+    """A thinned snapshot's ``thinned`` and ``thinned_why`` for queue ``name``'s list of
+    ``listed`` items, made once per list in ``memo`` (the same for each of its events)."""
+    texts = memo.get((name, listed))
+    if texts is None:
+        texts = memo[(name, listed)] = (
+            ("cache", "queues." + name), f"not refreshed while {name} processes its initial list of {listed:,} items")
+    return texts
+
+
 def queue_targets(queues: Mapping[str, Any]) -> dict[str, Any]:
     """The followed DeltaFIFOs whose views the last full snapshot built (by name): what a thinned
     snapshot checks it still shows."""
@@ -46,4 +57,4 @@ def queue_targets(queues: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["queue_targets", "thinned_queue"]
+__all__ = ["queue_targets", "thinned_queue", "thinned_texts"]

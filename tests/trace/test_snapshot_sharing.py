@@ -8,6 +8,10 @@ share every other part (identity, not only equality) — cheap snapshots at ever
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
+
 from kschedlearn import Simulation
 
 
@@ -72,3 +76,26 @@ def attrs_equal(a: object, b: object) -> bool:
     fa, fb = attrs.asdict(a, recurse=False), attrs.asdict(b, recurse=False)
     fa.pop("seq"), fb.pop("seq")
     return fa == fb
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(keys=st.lists(st.sampled_from("abcde"), max_size=5), drop=st.booleans(), swap=st.booleans(),
+       extra=st.booleans())
+def test_same_objects_and_holds_answer_as_all_and_any(keys: list[str], drop: bool, swap: bool, extra: bool) -> None:
+    """teach5: the loops asked at every snapshot against the ``all()`` / ``any()`` they replace."""
+    from kschedlearn.trace.sharing import holds, same_objects
+
+    last = {k: [k] for k in keys}  # (lists: equal objects that are not the same object)
+    new = dict(last)
+    if drop and new:
+        new.pop(next(iter(new)))
+    if swap and new:
+        k = next(iter(new))
+        new[k] = [k]
+    if extra:
+        new["z"] = ["z"]
+    expected = len(new) == len(last) and all(v is last.get(k) for k, v in new.items())
+    assert same_objects(new, last) == expected
+    values = list(last.values())
+    for probe in [*values, *new.values(), ["a"]]:
+        assert holds(values, probe) == any(v is probe for v in values)
