@@ -85,16 +85,15 @@ def freeze_for_run() -> bool:
     did (then :func:`thaw` undoes it when the run returns).
 
     A world runs in many short ``Runtime.run`` calls (one per step or chunk), and what each
-    leaves behind — the loaded world above all — is as long-lived as what the load made: the
-    middle collections of the next run walked it again, and a full collection (one per replay,
-    started at the first chance after the load: the collector counts the oldest generation's
-    size as of its last full collection) walked the whole world — measured at 5,000 nodes /
-    150,000 pods: ~4 of the run's ~6.6 CPU-s of collections (``benchmarks/README.md``, replay6).
-    Frozen objects are still freed by reference counting; a cycle that became garbage before
-    the run starts is found by the first full collection after a later :func:`thaw` instead
-    (finished goroutines: a few per pod until then). Left undone with the collector off or when
-    something else has frozen objects (``gc.freeze`` is the caller's then); both are O(1)
-    (CPython splices the generations' lists)."""
+    leaves behind is as long-lived as what the load made: without this, the young and middle
+    collections of the next run walked the previous run's survivors again (a replay's run phase
+    at 5,000 nodes / 150,000 pods: 40 collections, ~3.3 CPU-s under load 8; with it 35, ~1.9 CPU-s
+    under load 5 — ``benchmarks/README.md``, replay6). Frozen objects are still freed by
+    reference counting; a cycle that became garbage before the run starts is found by the first
+    full collection after a later :func:`thaw` instead (finished goroutines: a few per pod until
+    then). Left undone with the collector off or when something else has frozen objects
+    (``gc.freeze`` is the caller's then; asking costs a walk of what they froze). Freezing and
+    thawing are O(1): CPython splices the generations' lists."""
     if not gc.isenabled() or gc.get_freeze_count() != 0:
         return False
     gc.freeze()
