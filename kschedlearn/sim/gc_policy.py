@@ -117,5 +117,5 @@ def young_threshold() -> Iterator[None]:
         restore_threshold(found)
 
 
-__all__ = ["YOUNG", "freeze_for_run", "no_collections", "promote_to_oldest", "raise_young_threshold", "restore_threshold", "thaw",
-           "young_threshold"]
+__all__ = ["YOUNG", "freeze_for_run", "no_collections", "promote_to_oldest", "raise_young_threshold",
+           "restore_threshold", "thaw", "young_threshold"]

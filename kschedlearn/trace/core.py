@@ -35,8 +35,8 @@ _IN_FRAMES: dict[int, tuple[ObservedCall, Frame]] = {}
 
 #: frame object -> (the frame, its instruction offset then, the mirrored stack up to it, outermost
 #: first), for the frames of recent stacks. While a frame is alive at the same instruction (so at
-#: the same line), every frame outside it is
-#: suspended in its call, so its stack is still the same: a capture walks only the frames that
+#: the same line), every frame outside it is suspended in its call, so its stack is still the
+#: same: a capture walks only the frames that
 #: are new since the last one (a trace event with a snapshot asks twice at the same point). A
 #: generator or coroutine frame can be resumed by another caller, so it is walked through, never
 #: memoised. Bounded (cleared when full); it keeps those frame objects alive until then.
@@ -60,8 +60,8 @@ _UNFOUND_LIMIT = 64
 #: (id(stack), id(frame)) -> (stack, frame, the stack extended by the frame): see ``_extended``
 _EXTENDED: dict[tuple[int, int], tuple[tuple[Frame, ...], Frame, tuple[Frame, ...]]] = {}
 
-#: the last capture: (its innermost mirrored frame, that frame's instruction offset, the ``_in_frame`` and
-#: ``limit`` then, the stack) — an event with a snapshot captures twice at the same point, and
+#: the last capture: (its innermost mirrored frame, that frame's instruction offset, the
+#: ``_in_frame`` and ``limit`` then, the stack) — an event with a snapshot captures twice at the same point, and
 #: both get the same tuple
 _last: tuple[Any, int, Frame | None, int, tuple[Frame, ...]] | None = None
 
@@ -99,8 +99,8 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
     """The mirrored-code frames of the running goroutine (the innermost ``limit``), outermost first.
 
     The memos compare a frame's instruction offset (``f_lasti``, a field), not its line: CPython
-    computes ``f_lineno`` by decoding the code's line table from its start at every read, the
-    most of a capture's cost in long functions (valgrind; ``benchmarks/README.md``, replay6). An
+    computes ``f_lineno`` by decoding the code's line table from its start at every read, about
+    half of a capture's cost (``benchmarks/README.md``, replay6). An
     offset is always at one line, so a frame at the same offset is at the same line; the line of
     an offset is read once per code object (not while a trace function runs: a debugger's jump
     sets ``f_lineno`` itself)."""
