@@ -300,8 +300,17 @@ def weighted_totals(columns: list[list[int]], weights: list[int], n: int,
 
 def select_host(s: Any, totals: list[int], names: list[str]) -> str:
     """selectHost's choice without building the sorted list (score desc, then host desc)."""
+    return pick(s, best_ties(totals, names))
+
+
+def best_ties(totals: list[int], names: list[str]) -> list[str]:
+    """The names of the best-scored nodes, descending: the head of selectHost's sorted list."""
     best = max(totals)
-    ties = sorted(compress(names, map(eq, totals, repeat(best))), reverse=True)
+    return sorted(compress(names, map(eq, totals, repeat(best))), reverse=True)
+
+
+def pick(s: Any, ties: list[str]) -> str:
+    """selectHost's round robin over the ties (:func:`best_ties`)."""
     with s.last_node_index_lock:
         ix = s.last_node_index % len(ties)
         s.last_node_index += 1

@@ -213,12 +213,14 @@ class AcceleratedScheduler(mirror.GenericScheduler):
                                                         self.prioritizers, filtered_nodes, self.extenders)
             if fast is not None:
                 columns, totals, names, constant = fast
-                if tracing and not everything and traced.mirror_select_host(type(self)):
+                if tracing and not everything and totals and traced.mirror_select_host(type(self)):
                     # a thinned trace: the best rows only, the host by the engine's selectHost
-                    rows = thinned.report(self, pod, filtered_nodes, columns, totals, names, _ENGINE)
+                    # (whose ties, found once, are the first rows and the event's tie count)
+                    ties = fastpath.best_ties(totals, names)
+                    rows = thinned.report(self, pod, filtered_nodes, columns, totals, names, _ENGINE, ties)
                     trace.step("Selecting host")
-                    host = fastpath.select_host(self, totals, names)
-                    thinned.announce(self, pod, rows, totals, names, host, _ENGINE)
+                    host = fastpath.pick(self, ties)
+                    thinned.announce(self, pod, rows, totals, names, host, _ENGINE, len(ties))
                     return host
                 if tracing:
                     priority_list = self._report_priorities(pod, filtered_nodes, columns, totals, names, constant)

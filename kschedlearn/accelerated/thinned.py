@@ -76,11 +76,31 @@ class NameOrder:
 
     names: list[str] | None = None
     order: list[int] = attrs.field(factory=list)
+    #: name -> position in ``index_names`` (None: a name appears twice there)
+    index_names: list[str] | None = None
+    index: dict[str, int] | None = None
 
     def of(self, names: list[str]) -> list[int]:
         if names is not self.names or len(self.order) != len(names):
             self.names, self.order = names, name_order(names)
         return self.order
+
+    def positions(self, names: list[str]) -> dict[str, int] | None:
+        """Each name's position in ``names``, or None when a name is there twice (remembered per
+        list object, as :meth:`of`)."""
+        if names is not self.index_names or (self.index is not None and len(self.index) != len(names)):
+            index = {name: i for i, name in enumerate(names)}
+            self.index_names, self.index = names, (index if len(index) == len(names) else None)
+        return self.index
+
+
+def rows_of_ties(ties: list[str], positions: dict[str, int] | None) -> list[int] | None:
+    """:func:`best_rows` when the best score has at least :data:`ROWS` nodes: the positions of
+    the first ``ROWS`` of its ``ties`` (``fastpath.best_ties``: names descending), or None when
+    it has fewer or a name is not unique (``positions`` None)."""
+    if positions is None or len(ties) < ROWS:
+        return None
+    return [positions[name] for name in ties[:ROWS]]
 
 
 @attrs.define(eq=False)
@@ -108,10 +128,14 @@ def emit_predicates(memo: Memo, pod: Any, filtered: list[Any], failed_predicate_
 
 
 def report(scheduler: Any, pod: Any, nodes: list[Any], columns: list[list[int]], totals: list[int],
-           names: list[str], observed: Any) -> list[int]:
-    """The thinned ``schedule.priorities`` event; returns the rows it kept."""
+           names: list[str], observed: Any, ties: list[str] | None = None) -> list[int]:
+    """The thinned ``schedule.priorities`` event; returns the rows it kept (``ties``: the best
+    score's names, descending, when known: then its rows are those names' positions without a
+    scan of the name order)."""
     memo = getattr(scheduler, "thin_memo", None)
-    rows = best_rows(totals, names, memo.ranking.of(names) if memo is not None else None)
+    rows = rows_of_ties(ties, memo.ranking.positions(names)) if ties is not None and memo is not None else None
+    if rows is None:
+        rows = best_rows(totals, names, memo.ranking.of(names) if memo is not None else None)
     configs = scheduler.prioritizers
     emit("schedule.priorities", f"scored {len(nodes)} node(s)", data={
         "pod": traced.pod_key(pod),
@@ -127,10 +151,11 @@ def report(scheduler: Any, pod: Any, nodes: list[Any], columns: list[list[int]],
 
 
 def announce(scheduler: Any, pod: Any, rows: list[int], totals: list[int], names: list[str], host: str,
-             observed: Any) -> None:
-    """The thinned ``selectHost`` event (after the choice, as the traced mirror's)."""
-    best = totals[rows[0]]
-    ties = totals.count(best)
+             observed: Any, ties: int | None = None) -> None:
+    """The thinned ``selectHost`` event (after the choice, as the traced mirror's; ``ties``: how
+    many nodes have the best score, when known)."""
+    if ties is None:
+        ties = totals.count(totals[rows[0]])
     emit("selectHost", f"selected {host}", data={
         "pod": traced.pod_key(pod),
         "ranked": [(names[i], totals[i]) for i in rows],

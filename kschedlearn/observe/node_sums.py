@@ -93,6 +93,14 @@ class _Mirrored:
 _MIRRORED = _Mirrored()
 
 
+#: how many containers tuples :class:`_Sums` keeps answers for. A dump's replicas share one
+#: decoded spec per distinct spec, and ``nodeName`` is in the spec: one per node for the bound
+#: pods of a replay (5,001 at 5,000 nodes). At 4,096 the memo was emptied every few thousand pods
+#: there and most answers were computed again (the mirror's Quantity conversions: ~2.5 % of the
+#: run phase at 5,000 nodes, replay6); each entry holds a tuple the pods hold anyway.
+_MEMO_LIMIT = 1 << 16
+
+
 @attrs.define(eq=False)
 class _Sums:
     """The cache's addPod / removePod and NodeInfo's addPod / removePod made here for a fast pop,
@@ -152,7 +160,7 @@ class _Sums:
         found = _CALCULATE(pod)
         if found[0].opaque_int_resources:
             return None
-        if len(self.memo) > 4096:
+        if len(self.memo) > _MEMO_LIMIT:
             self.memo.clear()
         self.memo[id(containers)] = (containers, found)  # (holding the containers keeps the id theirs)
         return found

@@ -9,7 +9,7 @@ collector walked the whole heap again and again: at 1,000 nodes / 30,000 bound p
 a fifth of both the load and the run (``benchmarks/README.md``, 2026-12-02 "replay" section),
 for garbage that reference counting frees anyway (API objects are acyclic values).
 
-Two policies, each restoring what it found (a notebook's own settings are left as they were):
+Three policies, each restoring what it found (a notebook's own settings are left as they were):
 
 - :func:`no_collections` while a dump is decoded and its world filled: the collector is off —
   everything made then is kept, so a collection could only walk it — and what was made goes
@@ -18,8 +18,11 @@ Two policies, each restoring what it found (a notebook's own settings are left a
 - :func:`young_threshold` while a runtime runs (``Runtime.run``): the youngest generation's
   threshold is raised from CPython's 700 to :data:`YOUNG`, so collections of every generation
   start about 70 times less often; each young one frees the same garbage a little later.
+- :func:`freeze_for_run` while a runtime runs, too: what existed when the run started is
+  frozen (no collection walks it) and thawed when it returns, so a run's collections walk only
+  what that run made.
 
-Neither changes what a simulation does: collections only free unreachable objects, and the
+None changes what a simulation does: collections only free unreachable objects, and the
 simulation never depends on when (``tests/sim/test_gc_policy.py``).
 """
 
@@ -77,6 +80,33 @@ def restore_threshold(found: tuple[int, int, int] | None) -> None:
         gc.set_threshold(*found)
 
 
+def freeze_for_run() -> bool:
+    """Move every tracked object to the permanent generation while a runtime runs; True when it
+    did (then :func:`thaw` undoes it when the run returns).
+
+    A world runs in many short ``Runtime.run`` calls (one per step or chunk), and what each
+    leaves behind is as long-lived as what the load made: without this, the young and middle
+    collections of the next run walked the previous run's survivors again (a replay's run phase
+    at 5,000 nodes / 150,000 pods: 40 collections, ~3.3 CPU-s under load 8; with it 35, ~1.9 CPU-s
+    under load 5 — ``benchmarks/README.md``, replay6). Frozen objects are still freed by
+    reference counting; a cycle that became garbage before the run starts is found by the first
+    full collection after a later :func:`thaw` instead (finished goroutines: a few per pod until
+    then). Left undone with the collector off or when something else has frozen objects
+    (``gc.freeze`` is the caller's then; asking costs a walk of what they froze). Freezing and
+    thawing are O(1): CPython splices the generations' lists."""
+    if not gc.isenabled() or gc.get_freeze_count() != 0:
+        return False
+    gc.freeze()
+    return True
+
+
+def thaw(frozen: bool) -> None:
+    """Undo :func:`freeze_for_run` (``frozen``: what it answered): every frozen object goes to
+    the oldest generation, where full collections walk it again."""
+    if frozen:
+        gc.unfreeze()
+
+
 @contextmanager
 def young_threshold() -> Iterator[None]:
     """The youngest generation's threshold at :data:`YOUNG` inside the block."""
@@ -87,4 +117,5 @@ def young_threshold() -> Iterator[None]:
         restore_threshold(found)
 
 
-__all__ = ["YOUNG", "no_collections", "promote_to_oldest", "raise_young_threshold", "restore_threshold", "young_threshold"]
+__all__ = ["YOUNG", "freeze_for_run", "no_collections", "promote_to_oldest", "raise_young_threshold",
+           "restore_threshold", "thaw", "young_threshold"]

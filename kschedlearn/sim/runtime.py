@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 import greenlet
 
-from kschedlearn.sim.gc_policy import raise_young_threshold, restore_threshold
+from kschedlearn.sim.gc_policy import freeze_for_run, raise_young_threshold, restore_threshold, thaw
 
 
 class WouldBlockError(RuntimeError):
@@ -371,9 +371,10 @@ class Runtime:
         self._stop_when = stop_when
         hub = self._ensure_hub()
         hub.parent = self._driver
-        # fewer collections while goroutines run: a big world is millions of long-lived objects
-        # that each full collection would walk again (sim/gc_policy.py)
+        # fewer collections while goroutines run, none of them walking what existed before the
+        # run: a big world is millions of long-lived objects (sim/gc_policy.py)
         found = raise_young_threshold()
+        frozen = freeze_for_run()
         try:
             if self._paused is not None:
                 g, self._paused = self._paused, None
@@ -382,6 +383,7 @@ class Runtime:
             else:
                 kind, payload = hub.switch()
         finally:
+            thaw(frozen)
             restore_threshold(found)
         if kind == "pause":
             return payload

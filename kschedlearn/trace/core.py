@@ -33,9 +33,10 @@ _in_frame: Frame | None = None
 #: point (the wrappers make their ObservedCall once), without hashing its fields at every event
 _IN_FRAMES: dict[int, tuple[ObservedCall, Frame]] = {}
 
-#: frame object -> (the frame, its line then, the mirrored stack up to it, outermost first), for
-#: the frames of recent stacks. While a frame is alive at the same line, every frame outside it is
-#: suspended in its call, so its stack is still the same: a capture walks only the frames that
+#: frame object -> (the frame, its instruction offset then, the mirrored stack up to it, outermost
+#: first), for the frames of recent stacks. While a frame is alive at the same instruction (so at
+#: the same line), every frame outside it is suspended in its call, so its stack is still the
+#: same: a capture walks only the frames that
 #: are new since the last one (a trace event with a snapshot asks twice at the same point). A
 #: generator or coroutine frame can be resumed by another caller, so it is walked through, never
 #: memoised. Bounded (cleared when full); it keeps those frame objects alive until then.
@@ -44,11 +45,11 @@ _REENTRANT = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENE
 
 
 #: id(code object) -> (the code, the globals it ran with, its module name when a mirrored
-#: module's else "", line -> its Frame, [its frames put in ``_STACKS``, found there]):
-#: ``_is_mirrored_frame_module`` once per function, not once per frame walked, and one Frame per
-#: code location. Keyed by id, the entry holding the code (so the id stays its own): a code
-#: object's hash walks its bytecode and constants.
-_CODE_MODULES: dict[int, tuple[Any, Any, str, dict[int, Frame], list[int]]] = {}
+#: module's else "", line -> its Frame, [its frames put in ``_STACKS``, found there], instruction
+#: offset -> its line's Frame): ``_is_mirrored_frame_module`` once per function, not once per
+#: frame walked, and one Frame per code location. Keyed by id, the entry holding the code (so the
+#: id stays its own): a code object's hash walks its bytecode and constants.
+_CODE_MODULES: dict[int, tuple[Any, Any, str, dict[int, Frame], list[int], dict[int, Frame]]] = {}
 
 #: a function whose frames were put in ``_STACKS`` this many times without one being found
 #: there again is not remembered any more: its frames end before the next capture through them
@@ -59,8 +60,8 @@ _UNFOUND_LIMIT = 64
 #: (id(stack), id(frame)) -> (stack, frame, the stack extended by the frame): see ``_extended``
 _EXTENDED: dict[tuple[int, int], tuple[tuple[Frame, ...], Frame, tuple[Frame, ...]]] = {}
 
-#: the last capture: (its innermost mirrored frame, that frame's line, the ``_in_frame`` and
-#: ``limit`` then, the stack) — an event with a snapshot captures twice at the same point, and
+#: the last capture: (its innermost mirrored frame, that frame's instruction offset, the
+#: ``_in_frame`` and ``limit`` then, the stack) — an event with a snapshot captures twice at the same point, and
 #: both get the same tuple
 _last: tuple[Any, int, Frame | None, int, tuple[Frame, ...]] | None = None
 
@@ -95,13 +96,21 @@ def _at_event_point(f: Any) -> bool:
 
 
 def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
-    """The mirrored-code frames of the running goroutine (the innermost ``limit``), outermost first."""
+    """The mirrored-code frames of the running goroutine (the innermost ``limit``), outermost first.
+
+    The memos compare a frame's instruction offset (``f_lasti``, a field), not its line: CPython
+    computes ``f_lineno`` by decoding the code's line table from its start at every read, about
+    half of a capture's cost (``benchmarks/README.md``, replay6). An
+    offset is always at one line, so a frame at the same offset is at the same line; the line of
+    an offset is read once per code object (not while a trace function runs: a debugger's jump
+    sets ``f_lineno`` itself)."""
     global _last
     if _event_point is not None and limit == 40 and _at_event_point(sys._getframe(1)):
         return _event_point[1]
-    new: list[tuple[Any, Frame, list[int]]] = []  # innermost first
+    new: list[tuple[Any, int, Frame, list[int]]] = []  # innermost first
     prefix: tuple[Frame, ...] = ()
     innermost = None
+    tracing = sys.gettrace() is not None
     f = sys._getframe(1)
     while f is not None:
         code = f.f_code
@@ -110,35 +119,41 @@ def capture_stack(limit: int = 40) -> tuple[Frame, ...]:
             known_code = _code_module(code, f.f_globals)
         mod = known_code[2]
         if mod:
+            at = f.f_lasti
             if innermost is None:
                 innermost = f
                 last = _last
-                if last is not None and last[0] is f and last[1] == f.f_lineno and last[2] is _in_frame and last[3] == limit:
+                if last is not None and last[0] is f and last[1] == at and last[2] is _in_frame and last[3] == limit:
                     return last[4]
             known = _STACKS.get(id(f))
-            if known is not None and known[0] is f and known[1] == f.f_lineno:
+            if known is not None and known[0] is f and known[1] == at:
                 known_code[4][1] += 1
                 prefix = known[2]
                 break
-            new.append((f, _frame(f, mod, known_code[3]), known_code[4]))
+            frame = None if tracing else known_code[5].get(at)
+            if frame is None:
+                frame = _frame(f, mod, known_code[3])
+                if not tracing:
+                    known_code[5][at] = frame
+            new.append((f, at, frame, known_code[4]))
         f = f.f_back
     if len(_STACKS) > 512:
         _STACKS.clear()
     stack = prefix
-    for frame_obj, frame, counts in reversed(new):
+    for frame_obj, at, frame, counts in reversed(new):
         stack = _extended(stack, frame)
         # the innermost frame is remembered by ``_last`` only: it is new at nearly every event
         # (``checkNode`` once per node), and a memo holding it would keep its locals alive too
         if frame_obj is not innermost and not frame_obj.f_code.co_flags & _REENTRANT \
                 and (counts[1] or counts[0] < _UNFOUND_LIMIT):
             counts[0] += 1
-            _STACKS[id(frame_obj)] = (frame_obj, frame.line, stack)
+            _STACKS[id(frame_obj)] = (frame_obj, at, stack)
     stack = stack[-limit:] if len(stack) > limit else stack
     if _in_frame is not None:  # an in_frame event: the observed function's frame ends it
         stack = _extended(stack, _in_frame)
     _last = None
     if innermost is not None and not innermost.f_code.co_flags & _REENTRANT:
-        _last = (innermost, innermost.f_lineno, _in_frame, limit, stack)
+        _last = (innermost, innermost.f_lasti, _in_frame, limit, stack)
     return stack
 
 
@@ -164,11 +179,12 @@ def _extended(stack: tuple[Frame, ...], frame: Frame) -> tuple[Frame, ...]:
     return out
 
 
-def _code_module(code: Any, f_globals: Any) -> tuple[Any, Any, str, dict[int, Frame], list[int]]:
+def _code_module(code: Any, f_globals: Any) -> tuple[Any, Any, str, dict[int, Frame], list[int], dict[int, Frame]]:
     if len(_CODE_MODULES) > 8192:  # (code exec'd again and again, e.g. a notebook's cells)
         _CODE_MODULES.clear()
     name = f_globals.get("__name__", "")
-    entry = _CODE_MODULES[id(code)] = (code, f_globals, name if _is_mirrored_frame_module(name) else "", {}, [0, 0])
+    entry = _CODE_MODULES[id(code)] = (code, f_globals, name if _is_mirrored_frame_module(name) else "", {}, [0, 0],
+                                       {})
     return entry
 
 

@@ -402,3 +402,31 @@ def test_sums_step_aside(monkeypatch: pytest.MonkeyPatch) -> None:
     assert sums.usable(cache)
     on_method(cache, "_add_pod", before=lambda call: None)
     assert not sums.usable(cache)
+
+
+def test_sums_keep_one_answer_per_spec_of_a_5000_node_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay's bound pods share one decoded spec per node (nodeName is in the spec): 5,001
+    containers tuples at 5,000 nodes. Each is converted once (the memo is not emptied before it
+    holds them all), and every answer is calculateResource's for a pod holding it."""
+    from kschedlearn.scheduler.schedulercache import node_info
+
+    pod = next(p for p in _odd_pods()[12:] if p.spec.node_name != "node-99999")  # (a plain replica)
+    specs = [attrs.evolve(pod.spec, containers=tuple(attrs.evolve(c) for c in pod.spec.containers))
+             for _ in range(5001)]
+    pods = [attrs.evolve(pod, spec=spec) for spec in specs]
+    mirror = node_info.calculate_resource
+    converted: list[Any] = []
+
+    def counting(p: Any) -> Any:
+        converted.append(p)
+        return mirror(p)
+
+    monkeypatch.setattr(node_sums, "_CALCULATE", counting)
+    sums = node_sums._Sums()
+    first = [sums.requests(p) for p in pods]
+    again = [sums.requests(p) for p in pods]
+    assert len(converted) == 5001
+    assert all(a is b for a, b in zip(first, again))
+    for p, found in zip(pods[::500], first[::500]):
+        want = mirror(p)
+        assert (attrs.asdict(found[0]), found[1:]) == (attrs.asdict(want[0]), want[1:])

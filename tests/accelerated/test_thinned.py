@@ -151,3 +151,34 @@ def test_front_line_answers_as_a_list() -> None:
         assert list(line) == want and len(line) == len(want)
         if want:
             assert line[0] == want[0] and line[-1] == want[-1]
+
+
+def test_rows_of_the_ties_are_the_best_rows() -> None:
+    """selectHost's ties (names descending) give the best rows whenever the best score has at
+    least ROWS nodes and the names are unique; else None (then best_rows scans), duplicate names
+    and short ties included; the positions are remembered per list object."""
+    import random
+
+    from kschedlearn.accelerated.fastpath import best_ties
+    from kschedlearn.accelerated.thinned import NameOrder, best_rows, rows_of_ties
+
+    rnd = random.Random(13)
+    memo = NameOrder()
+    used = stepped_aside = 0
+    for _ in range(600):
+        n = rnd.randint(1, 120)
+        totals = [rnd.choice([3, 7, 7, 10, 10, 10]) if rnd.random() < 0.9 else rnd.randint(0, 12) for _ in range(n)]
+        unique = rnd.random() < 0.8
+        names = [f"node-{i:03d}" if unique else f"node-{rnd.randint(0, n // 2):03d}" for i in range(n)]
+        rnd.shuffle(names)
+        ties = best_ties(totals, names)
+        assert len(ties) == totals.count(max(totals))
+        rows = rows_of_ties(ties, memo.positions(names))
+        if rows is None:
+            stepped_aside += 1
+            assert len(ties) < ROWS or len(set(names)) < n
+        else:
+            used += 1
+            assert rows == best_rows(totals, names)
+        assert memo.positions(names) is memo.positions(names)
+    assert used > 50 and stepped_aside > 50

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from kschedlearn import Simulation, sim
-from kschedlearn.sim.gc_policy import YOUNG, no_collections, young_threshold
+from kschedlearn.sim.gc_policy import YOUNG, freeze_for_run, no_collections, thaw, young_threshold
 
 
 @pytest.fixture(autouse=True)
@@ -90,6 +90,81 @@ def test_runtime_run_raises_the_threshold_while_goroutines_run_and_restores_it()
     assert rt.crashes
 
 
+def test_runtime_run_freezes_what_existed_and_thaws_it_when_it_returns() -> None:
+    """Inside a run every object that existed when it started is frozen; nothing stays frozen
+    after it (returned, paused or crashed)."""
+    gc.enable()
+    assert gc.get_freeze_count() == 0
+    made_before = [[1], [2]]
+    frozen_inside: list[bool] = []
+    rt = sim.Runtime()
+
+    def worker() -> None:
+        frozen_inside.append(gc.get_freeze_count() > 0)
+        sim.sleep(1)
+        frozen_inside.append(gc.get_freeze_count() > 0)
+        raise RuntimeError("the process dies; nothing stays frozen all the same")
+
+    rt.go(worker, name="w")
+    rt.run(until=0.5)
+    assert gc.get_freeze_count() == 0
+    rt.run()
+    assert frozen_inside == [True, True] and rt.crashes and made_before
+    assert gc.get_freeze_count() == 0
+    s = Simulation.from_scenario("three-nodes", seed=3)
+    assert s.step() is not None and s.world.runtime.paused is not None
+    assert gc.get_freeze_count() == 0
+
+
+def test_no_freeze_when_something_else_froze_or_the_collector_is_off() -> None:
+    gc.enable()
+    gc.freeze()
+    try:
+        assert not freeze_for_run()
+        rt = sim.Runtime()
+        rt.go(lambda: None, name="w")
+        rt.run()
+        assert gc.get_freeze_count() > 0  # theirs: still frozen
+    finally:
+        gc.unfreeze()
+    gc.disable()
+    assert not freeze_for_run() and gc.get_freeze_count() == 0
+    gc.enable()
+    assert freeze_for_run()
+    thaw(True)
+    assert gc.get_freeze_count() == 0
+
+
+#: In a fresh interpreter (a full collection walks a test worker's whole heap): a cycle that
+#: became garbage before a run is not collected during it, and is by a full collection after.
+_FROZEN_CYCLE = """
+import gc, json, weakref
+from kschedlearn import sim
+
+class Node:
+    pass
+
+gc.enable()
+cycle = Node()
+cycle.me = cycle
+ref = weakref.ref(cycle)
+del cycle
+seen = []
+rt = sim.Runtime()
+rt.go(lambda: seen.append((gc.collect(), ref() is not None)), name="w")
+rt.run()
+print(json.dumps({"inside_alive": seen[0][1], "after_freed": gc.collect() >= 1 and ref() is None}))
+"""
+
+
+def test_a_cycle_from_before_a_run_is_collected_after_it() -> None:
+    done = subprocess.run([sys.executable, "-c", _FROZEN_CYCLE], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result == {"inside_alive": True, "after_freed": True}
+
+
 def test_a_paused_simulation_has_the_threshold_it_found() -> None:
     gc.set_threshold(700, 10, 10)
     s = Simulation.from_scenario("three-nodes", seed=3)
@@ -115,6 +190,7 @@ def trace():
 gc.set_threshold(700, 10, 10)
 with_policy = trace()
 runtime_module.raise_young_threshold = lambda: None
+runtime_module.freeze_for_run = lambda: False
 without = trace()
 gc.set_threshold(50, 2, 2)
 collections = []
