@@ -34,8 +34,12 @@ class Reuse(Generic[T]):
     value: T | None = None
     filled: bool = False
 
+    def current(self, signature: Any) -> bool:
+        """Whether the last value was built from ``signature`` (what ``get`` would return unbuilt)."""
+        return self.filled and (self.signature is signature or self.signature == signature)
+
     def get(self, signature: Any, build: Callable[[], T]) -> T:
-        if self.filled and (self.signature is signature or self.signature == signature):
+        if self.current(signature):
             return self.value  # type: ignore[return-value]
         value = build()
         if not (self.filled and value == self.value):  # moved and back (runnable -> running -> ...)

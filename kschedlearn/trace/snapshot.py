@@ -511,14 +511,14 @@ class SnapshotBuilder:
             return None
         version = self.api_version() if self.api_version is not None else None  # reuse while unchanged
         last = self._reuse["api"]
-        if version is not None and last.filled and (last.signature is version or last.signature == version):
-            return last.value  # type: ignore[no-any-return]  # (what ``last.get`` answers, asked first)
+        if version is not None and last.current(version):
+            return last.value  # (asked before the builders below are made)
         build = lambda: api_server_view(self.api_objects(), memo=self._api_memo)  # noqa: E731
         if version is not None and self.api_changes is not None:
             from kschedlearn.trace.api_view import indexed_view
 
             build = lambda: indexed_view(self, version)  # noqa: E731
-        return build() if version is None else self._reuse["api"].get(version, build)
+        return build() if version is None else last.get(version, build)
 
     def _goroutines(self) -> tuple[GoroutineView, ...] | Chunks[GoroutineView] | None:
         """The goroutines alive now (finished ones are not shown); rebuilt when one changed."""
