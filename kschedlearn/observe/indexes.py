@@ -43,6 +43,15 @@ class _Flight:
     lost: bool = False
 
 
+def _any_lost(flights: list[_Flight]) -> bool:
+    """Whether a running call's keys cannot say what it changes (a loop rather than ``any()``
+    over a generator: asked at every look, for every snapshot)."""
+    for flight in flights:
+        if flight.lost:
+            return True
+    return False
+
+
 @attrs.define(eq=False)
 class Follower:
     """Which keys of one watched object changed since its view last looked.
@@ -111,10 +120,7 @@ class Follower:
         if self.untracked:
             self.lost = False
             return None
-        lost = self.lost
-        for flight in self.flying:  # (a loop: no generator made at every look)
-            lost = lost or flight.lost
-        if lost:
+        if self.lost or _any_lost(self.flying):
             self.lost = False
             return None
         if not self.flying:
@@ -416,15 +422,11 @@ class QueueIndex:
         pending, and the line has its length and ends (a popper blocked in Pop keeps the
         watched queue "inside" a call, so a snapshot asks here at every event)."""
         last, mark, line = self.last, self.line_mark, queue._queue
-        if not (last is not None and follower.changes == mark[0] and not follower.touched
+        return (last is not None and follower.changes == mark[0] and not follower.touched
                 and not follower.lost and not follower.untracked and line is self.line_list
                 and queue._items is self.items_dict and len(line) == mark[1]
-                and (line[0] if line else None) is mark[2] and (line[-1] if line else None) is mark[3]):
-            return False
-        for flight in follower.flying:  # (a loop: no generator made at every snapshot)
-            if flight.lost:
-                return False
-        return True
+                and (line[0] if line else None) is mark[2] and (line[-1] if line else None) is mark[3]
+                and not _any_lost(follower.flying))
 
     def view(self, queue: Any, touched: set[Hashable] | frozenset[Hashable] | None, changes: int = -1) -> QueueView:
         live = queue._items
