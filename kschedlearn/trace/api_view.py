@@ -249,9 +249,10 @@ class ApiIndex:
         if last is not None and len(last[0]) == len(ordered) and all(map(operator.is_, last[0], ordered)):
             return last[1]
         leader = None
-        for obj in ordered:
-            if leader is None:
-                leader = _leader_record(obj)
+        for obj in ordered:  # the first Endpoints that holds a record
+            leader = _leader_record(obj)
+            if leader is not None:
+                break
         self._leader_part = (ordered, leader)
         return leader
 
