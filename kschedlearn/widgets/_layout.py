@@ -30,6 +30,7 @@ _PANE_CLASS = dict(zip(PANES, ("ks-panes-below", "ks-panes-beside", "ks-panes-hi
 #: for a Python | Go pane side by side), showing the current line with two lines either side
 #: (``:has()``).
 _STRIP = "12.4em"
+_BANNER = "32px"  # two 16 px lines
 _STYLE = f"""<style>
 .kschedlearn-explorer {{ --ks-avail: max(430px, calc(100vh - 124px)); }}
 .kschedlearn-explorer .ks-toolbar {{ flex-wrap: nowrap; align-items: center; gap: 2px; overflow: hidden; }}
@@ -77,7 +78,24 @@ _STYLE = f"""<style>
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-columns {{ flex-wrap: nowrap !important; }}
 .kschedlearn-explorer .ks-panes-below .kschedlearn-source-columns > div {{ flex: 1 1 0 !important; min-width: 0 !important; }}
 .kschedlearn-explorer .kschedlearn-source-box .widget-html-content {{ min-width: 0; max-width: 100%; }}
-.kschedlearn-explorer .ks-panes-below .kschedlearn-banner {{ padding: 0 6px !important; margin: 0 !important; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-banner {{ padding: 0 6px !important; margin: 0 !important;
+  line-height: 16px !important; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2;
+  overflow: hidden; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-banner code {{ line-height: 1; }}
+/* two banners (a replica crashed earlier, and the scenario has ended): one line each */
+.kschedlearn-explorer .ks-panes-below .kschedlearn-banner-box:has(.kschedlearn-banner + .kschedlearn-banner)
+  .kschedlearn-banner {{ -webkit-line-clamp: 1; }}
+.kschedlearn-explorer .ks-panes-below .kschedlearn-crash-where {{ display: none; }}
+/* a banner (a crash, the end of the scenario) gets two lines of its own above the narration: the
+   strip grows by them and the diagram's fit shrinks by them (at 34 px the banner's second line
+   lost its descenders and the narration under it was hidden) */
+.kschedlearn-explorer .ks-panes-below .kschedlearn-banner-box {{ flex: 0 0 auto; max-height: {_BANNER}; overflow: hidden; }}
+/* the narration's two lines (what happened, and why); a crash's third line repeats the banner */
+.kschedlearn-explorer .ks-panes-below .kschedlearn-narration-box {{ max-height: 32px; overflow: hidden; }}
+.kschedlearn-explorer .ks-panes-below:has(.kschedlearn-banner) {{
+  --kschedlearn-fit-height: calc(var(--ks-avail) - 48px - {_STRIP} - {_BANNER}); }}
+.kschedlearn-explorer .ks-panes-below:has(.kschedlearn-banner) .ks-side {{ flex-basis: calc({_STRIP} + {_BANNER}); }}
+.kschedlearn-explorer .ks-panes-below:has(.kschedlearn-banner) .ks-info {{ max-height: calc(34px + {_BANNER}); }}
 </style>"""
 
 

@@ -167,9 +167,12 @@ def banner(crashes: Sequence[ProcessCrash], cursor: int, ended: str = "") -> str
     for crash in crashes:
         where = ""
         if crash.location is not None:
-            where = (f" — raised in <code>{html.escape(crash.location.python_function)}</code> "
+            # (the compact strip hides this part: the source pane right under it names the same
+            # function, line and Go link)
+            where = (f"<span class='kschedlearn-crash-where'> — raised in "
+                     f"<code>{html.escape(crash.location.python_function)}</code> "
                      f"({html.escape(crash.location.python_file)}:{crash.location.python_line}) · "
-                     f"{go_anchor(crash.location)}")
+                     f"{go_anchor(crash.location)}</span>")
         if crash.seq == cursor:
             parts.append(
                 '<div class="kschedlearn-banner kschedlearn-crash" style="background:#fdecea;color:#8a1c1c;'

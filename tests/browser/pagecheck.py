@@ -27,6 +27,18 @@ ALL_CELLS_DONE = """() => {
 }"""
 
 
+def box(locator: Any) -> dict[str, float]:
+    b = locator.bounding_box()
+    assert b is not None, locator
+    return b
+
+
+def inside(inner: dict[str, float], outer: dict[str, float], slack: float = 1.0) -> bool:
+    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
+            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
+
+
 def wait_for(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
     """Poll ``check`` until it returns something true; fail naming ``what`` after ``timeout`` s."""
     deadline = time.monotonic() + timeout

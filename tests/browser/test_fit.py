@@ -19,7 +19,7 @@ from typing import Any
 
 import nbformat
 import pytest
-from pagecheck import ALL_CELLS_DONE, KERNEL_READY, wait_for
+from pagecheck import ALL_CELLS_DONE, KERNEL_READY, box, inside, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -44,18 +44,6 @@ ROW_TEXT = """(svg, cls) => {
   }
   return out;
 }"""
-
-
-def box(locator: Any) -> dict[str, float]:
-    b = locator.bounding_box()
-    assert b is not None, locator
-    return b
-
-
-def inside(inner: dict[str, float], outer: dict[str, float], slack: float = 1.0) -> bool:
-    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
-            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
-            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
 
 
 def test_views_fit_their_pane_at_1366x768(lab_server: Any, small_page: Any, artifacts: Path) -> None:

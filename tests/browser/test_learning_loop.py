@@ -13,7 +13,7 @@ from typing import Any
 
 import nbformat
 import pytest
-from pagecheck import KERNEL_READY, run_all_cells
+from pagecheck import KERNEL_READY, box, inside, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -122,7 +122,23 @@ def test_a_crash_and_the_end_of_the_scenario_are_shown(lab_server: Any, small_pa
     # the notebook API warned too (stderr of the cell)
     assert "SimulatedProcessCrashed" in page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'] >> visible=true").first.inner_text()
     explorer.evaluate("el => el.scrollIntoView({block: 'start'})")
+    time.sleep(0.3)
     page.screenshot(path=str(artifacts / "lab-crash-banner-1366.png"))
+    # the strip grows by the banner's two lines: the banner is whole (not clamped: the message and
+    # where it was raised fit two lines at 1366 px), the narration under it is whole too, the
+    # source pane starts below both, and the diagram, fitted to what is left, is above the fold
+    info = box(explorer.locator(".ks-info").first)
+    assert crash.evaluate("el => el.scrollHeight <= el.clientHeight"), "the crash banner is cut short"
+    heading = explorer.locator(".kschedlearn-narration > b").first
+    why = explorer.locator(".kschedlearn-narration > div").first
+    assert "process.crash" in heading.inner_text() and "exits" in why.inner_text()
+    for name, element in (("the crash banner", crash), ("the narration's heading", heading),
+                          ("the narration's why line", why)):
+        assert inside(box(element), info, slack=0), (name, box(element), "cut off by the strip", info)
+    assert info["y"] + info["height"] <= box(explorer.locator(".kschedlearn-source-box").first)["y"]
+    svg = explorer.locator(".kschedlearn-view-pipeline .kz-stage svg").first
+    assert box(svg)["y"] + box(svg)["height"] <= 768, (box(svg), "below the fold")
+    assert box(explorer.locator(".kschedlearn-source-current").first)["y"] < 768
     step = explorer.locator("button.kschedlearn-step")
     ended = explorer.locator(".kschedlearn-ended")
     for _ in range(20):
@@ -132,4 +148,8 @@ def test_a_crash_and_the_end_of_the_scenario_are_shown(lab_server: Any, small_pa
         time.sleep(0.3)
     ended.wait_for(state="visible")
     assert re.search(r"the scenario has ended at event \d+ \(t=[\d.]+s\)", ended.inner_text())
+    # under the amber "not running" banner, one line each: the end is whole inside the strip
+    time.sleep(0.3)
+    assert ended.evaluate("el => el.scrollHeight <= el.clientHeight"), "the end banner is cut short"
+    assert inside(box(ended), box(explorer.locator(".ks-info").first), slack=0), "the end banner is hidden"
     page.screenshot(path=str(artifacts / "lab-scenario-ended-1366.png"))
