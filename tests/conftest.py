@@ -213,6 +213,7 @@ FORKING_EARLY = (
     "exercises/test_wrong_answers.py",
     "exercises/test_sandbox.py",
     "exercises/test_capstone.py",
+    "exercises/test_startup_parsons.py",
 )
 LONGEST_FIRST = (
     "test_packaging.py",
