@@ -56,6 +56,9 @@ from kschedlearn.scenarios.scenario import parse_scenario
 from kschedlearn.simulation.world import build_world
 from kschedlearn.observe.views import cache_state
 
+#: libyaml's safe dumper where PyYAML was built with it, else the pure-Python one
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
 #: crash messages of processes that the Go binary would have lost too
 EXPECTED_DEATHS = ("killed by the scenario", "lost master",
                    "Schedulercache is corrupted and can badly affect scheduling decisions")
@@ -101,7 +104,9 @@ def scenario_text(seed: int) -> str:
     doc = {"name": f"campaign-{seed}", "duration": DURATION,
            "schedulers": [{"name": r, "flags": []} for r in replicas],
            "objects": nodes, "timeline": timeline}
-    return yaml.safe_dump(doc, sort_keys=False)
+    # libyaml's emitter (the loader's C twin): the same text as yaml.safe_dump for these
+    # documents (checked over the first 1,000 seeds), a fifth of its CPU (~9 ms a seed)
+    return yaml.dump(doc, Dumper=_DUMPER, sort_keys=False)
 
 
 def _node(name: str, cpu: str) -> dict[str, Any]:
@@ -222,10 +227,15 @@ def _restart_replica(world: Any) -> None:
 
 def _dispose(world: Any) -> None:
     """End every simulated process so its parked goroutines unwind and the world can be freed
-    (a long campaign otherwise keeps every world's stacks alive)."""
+    (a long campaign otherwise keeps every world's stacks alive), then close the world (its trace
+    points come off the process-wide probes) and its runtime (the hub greenlet, suspended, held
+    the runtime and with it the world: ~9,000 tracked objects a seed stayed in the test worker,
+    walked by every later full collection there)."""
     for process in list(world.runtime.processes):
         world.runtime.kill_process(process, "end of the campaign run")
     world.runtime.run(until=world.runtime.now)
+    world.close()
+    world.runtime.close()
 
 
 def _run(text: str, seed: int) -> Any:

@@ -10,6 +10,8 @@ is on, and carries the lock record as this candidate sees it. The attempt number
 
 from __future__ import annotations
 
+import functools
+import weakref
 from typing import Any
 
 from kschedlearn.client.leaderelection import leaderelection
@@ -39,8 +41,11 @@ register_stage(
 
 _TRY_ONCE = site_of(LeaderElector._acquire, "try_once")
 _RENEW_BODY = site_of(LeaderElector._renew, "body")
-#: elector -> how many times its acquire loop has tried so far
-_ATTEMPTS: dict[int, tuple[LeaderElector, int]] = {}
+#: id(elector) -> (a weak reference to the elector, how many times its acquire loop has tried so
+#: far). Weak: the entry goes with its elector — a strong one kept every finished world's
+#: elector, and through its lock and client the whole world, alive for the process's life
+#: (the fault campaign: ~9,000 tracked objects a seed, 200 seeds in one test worker).
+_ATTEMPTS: dict[int, tuple[weakref.ref[LeaderElector], int]] = {}
 
 
 def _record(elector: LeaderElector, **data: Any) -> dict[str, Any]:
@@ -57,12 +62,25 @@ def _record(elector: LeaderElector, **data: Any) -> dict[str, Any]:
 
 def _attempts(elector: LeaderElector) -> int:
     known = _ATTEMPTS.get(id(elector))
-    return known[1] if known is not None and known[0] is elector else 0
+    return known[1] if known is not None and known[0]() is elector else 0
 
 
 def _count_attempt(call: Call) -> None:
     elector = call.receiver
-    _ATTEMPTS[id(elector)] = (elector, _attempts(elector) + 1)
+    key = id(elector)
+    known = _ATTEMPTS.get(key)
+    if known is not None and known[0]() is elector:
+        _ATTEMPTS[key] = (known[0], known[1] + 1)
+    else:  # a new elector (an id may be reused once its elector is gone: counted afresh)
+        _ATTEMPTS[key] = (weakref.ref(elector, functools.partial(_forget, key)), 1)
+
+
+def _forget(key: int, ref: weakref.ref[LeaderElector]) -> None:
+    """The elector behind ``ref`` is gone: its count goes too (unless a newer elector with the
+    same id has its own entry already)."""
+    known = _ATTEMPTS.get(key)
+    if known is not None and known[0] is ref:
+        del _ATTEMPTS[key]
 
 
 def _acquire_failed(call: Call) -> None:

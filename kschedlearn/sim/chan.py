@@ -42,6 +42,35 @@ class _Entry:
         self.state.g.runtime._wake(self.state.g)
 
 
+#: a wait queue this long (and each power of two beyond) is swept of entries nobody waits on
+_SWEEP_FROM = 64
+
+
+def _enqueue(q: deque[_Entry], entry: _Entry) -> None:
+    """Append ``entry`` to a wait queue, first dropping entries ``_first_live`` would skip (a
+    finished select's other cases, a dead goroutine's): those at the head, and at lengths
+    ``_SWEEP_FROM``, twice that, ... those anywhere.
+
+    A channel nobody ever sends on or closes (``wait.NEVER_STOP``, selected on by every
+    ``wait.Until`` loop) never reaches ``_first_live``, so its queue kept every waiter it ever
+    had, and through them every finished world's goroutines and runtime (the fault campaign's
+    200 worlds stayed alive in its test worker). Both conditions are final (a select is done
+    once; a goroutine never comes back to life), so dropping them early leaves the live entries,
+    in their order, as ``_first_live`` would find them. The head first (an older world's
+    waiters), the sweeps at powers of two for a live waiter that stays at the head: O(1) per
+    append on average.
+    """
+    while q and (q[0].state.done or not q[0].state.g.alive):
+        q.popleft()
+    n = len(q)
+    if n >= _SWEEP_FROM and n & (n - 1) == 0:
+        live = [e for e in q if not e.state.done and e.state.g.alive]
+        if len(live) < n:
+            q.clear()
+            q.extend(live)
+    q.append(entry)
+
+
 def _first_live(q: deque[_Entry]) -> _Entry | None:
     while q:
         e = q[0]
@@ -107,7 +136,7 @@ class Chan:
             return
         g = _require_goroutine(f"send on {self!r}")
         state = _SelectState(g)
-        self._sendq.append(_Entry(state, 0, value))
+        _enqueue(self._sendq, _Entry(state, 0, value))
         g.runtime._park("blocked", f"chan send {self.name or 'chan'}")
         if state.result[2] is False:
             raise ChanClosedError("send on closed channel")
@@ -118,7 +147,7 @@ class Chan:
             return self._recv_now()
         g = _require_goroutine(f"receive from {self!r}")
         state = _SelectState(g)
-        self._recvq.append(_Entry(state, 0))
+        _enqueue(self._recvq, _Entry(state, 0))
         g.runtime._park("blocked", f"chan receive {self.name or 'chan'}")
         _, value, ok = state.result
         return value, ok
@@ -180,9 +209,9 @@ def select(*cases: tuple[Any, ...], default: bool = False) -> tuple[int, Any, bo
         if case[1] is None:
             continue
         if case[0] == "recv":
-            case[1]._recvq.append(_Entry(state, i))
+            _enqueue(case[1]._recvq, _Entry(state, i))
         else:
-            case[1]._sendq.append(_Entry(state, i, case[2]))
+            _enqueue(case[1]._sendq, _Entry(state, i, case[2]))
     names = ", ".join(f"{c[0]} {c[1].name or 'chan'}" for c in cases if c[1] is not None)
     g.runtime._park("blocked", f"select [{names}]")
     index, value, ok = state.result

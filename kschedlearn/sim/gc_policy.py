@@ -22,6 +22,10 @@ Three policies, each restoring what it found (a notebook's own settings are left
   frozen (no collection walks it) and thawed when it returns, so a run's collections walk only
   what that run made.
 
+A fourth, for a caller that keeps a big heap of its own (a test worker late in the suite holds
+what earlier test files left): :func:`frozen_before` freezes what exists when the block starts,
+so that no collection inside it — an explicit ``gc.collect()`` included — walks that heap.
+
 None changes what a simulation does: collections only free unreachable objects, and the
 simulation never depends on when (``tests/sim/test_gc_policy.py``).
 """
@@ -34,6 +38,11 @@ from contextlib import contextmanager
 
 #: the youngest generation's threshold while a runtime runs (CPython's default is 700)
 YOUNG = 50_000
+
+#: one entry while :func:`frozen_before` holds the heap frozen: :func:`freeze_for_run` and
+#: :func:`promote_to_oldest` then know without asking ``gc.get_freeze_count()``, which walks
+#: every frozen object (CPython 3.11 counts the permanent generation's list)
+_HELD: list[bool] = []
 
 
 @contextmanager
@@ -59,7 +68,7 @@ def promote_to_oldest() -> None:
     generations are linked lists, spliced whole), so only full collections walk it. Nothing
     stays frozen, and cyclic garbage among those objects is still found, by a full collection.
     Left undone when something else has frozen objects (``gc.freeze`` is the caller's then)."""
-    if gc.get_freeze_count() == 0:
+    if not _HELD and gc.get_freeze_count() == 0:
         gc.freeze()
         gc.unfreeze()
 
@@ -94,7 +103,7 @@ def freeze_for_run() -> bool:
     then). Left undone with the collector off or when something else has frozen objects
     (``gc.freeze`` is the caller's then; asking costs a walk of what they froze). Freezing and
     thawing are O(1): CPython splices the generations' lists."""
-    if not gc.isenabled() or gc.get_freeze_count() != 0:
+    if not gc.isenabled() or _HELD or gc.get_freeze_count() != 0:
         return False
     gc.freeze()
     return True
@@ -108,6 +117,27 @@ def thaw(frozen: bool) -> None:
 
 
 @contextmanager
+def frozen_before() -> Iterator[None]:
+    """Every object tracked when the block starts stays frozen inside it (no collection walks
+    them), and goes back to the oldest generation at its end.
+
+    Inside, :func:`freeze_for_run` leaves each run unfrozen (a run's thaw would thaw the block's
+    heap too), so a run's collections walk what the block made, not what it found. Left undone
+    (a plain block) with the collector off, inside another such block, or when something else
+    has frozen objects (``gc.freeze`` is the caller's then)."""
+    if not gc.isenabled() or _HELD or gc.get_freeze_count() != 0:
+        yield
+        return
+    gc.freeze()
+    _HELD.append(True)
+    try:
+        yield
+    finally:
+        _HELD.pop()
+        gc.unfreeze()
+
+
+@contextmanager
 def young_threshold() -> Iterator[None]:
     """The youngest generation's threshold at :data:`YOUNG` inside the block."""
     found = raise_young_threshold()
@@ -117,5 +147,5 @@ def young_threshold() -> Iterator[None]:
         restore_threshold(found)
 
 
-__all__ = ["YOUNG", "freeze_for_run", "no_collections", "promote_to_oldest", "raise_young_threshold",
+__all__ = ["YOUNG", "freeze_for_run", "frozen_before", "no_collections", "promote_to_oldest", "raise_young_threshold",
            "restore_threshold", "thaw", "young_threshold"]

@@ -12,6 +12,7 @@ from kschedlearn.apimachinery.labels.selector import InternalSelector
 from kschedlearn.scheduler.algorithm.predicates.predicates import general_predicates
 from kschedlearn.scheduler.core import generic_scheduler as core
 from kschedlearn.simulation import scale
+from tests.frozen_heap import frozen_heap  # noqa: F401 - autouse: earlier files' heap stays out of collections
 
 
 def test_workload_has_the_benchmark_shape() -> None:
