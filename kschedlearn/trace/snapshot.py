@@ -233,11 +233,9 @@ class Snapshot:
         return data
 
     def dumps(self) -> str:
-        """The JSON text of :meth:`to_json` (sorted keys, compact), written without building
-        :meth:`to_json`'s dicts, reusing the text of parts shared with the snapshots dumped
-        just before (``trace/snapshot_text.py``)."""
-        names = (f.name for f in attrs.fields(Snapshot))
-        return snapshot_text(self, names if self.thinned else (n for n in names if n not in _THINNED_FIELDS))
+        """The JSON text of :meth:`to_json` (sorted keys, compact; parts' text reused: ``snapshot_text``)."""
+        names = [f.name for f in attrs.fields(Snapshot) if self.thinned or f.name not in _THINNED_FIELDS]
+        return snapshot_text(self, names)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Snapshot:
