@@ -69,8 +69,12 @@ def check_answer(q: Question, chosen: str) -> Verdict:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _run(scenario: str, seed: int) -> Simulation:
-    sim = Simulation.from_scenario(scenario, seed=seed)
+def _run(scenario: str, seed: int, *, snapshots: bool = False) -> Simulation:
+    """``scenario`` run to its end. Only the factories that read recorded snapshots (where a pod
+    is, the lock record's holder) ask for them: the others read the trace's events, which are the
+    same without snapshots (``tests/simulation/test_questions_without_snapshots.py``), at half the
+    cost of a run."""
+    sim = Simulation.from_scenario(scenario, seed=seed, snapshots=snapshots)
     sim.run()
     return sim
 
@@ -166,7 +170,7 @@ def pod_location(sim: Simulation, i: int, pod: str) -> str:
 def pod_location_question(seed: int, scenario: str = "three-nodes", pod: str | None = None) -> Question:
     """"The pod is here, at event N. Where is it after its next event?" — the seed picks the moment."""
     rng = random.Random(seed)
-    sim = _run(scenario, seed)
+    sim = _run(scenario, seed, snapshots=True)
     key = pod or sim.scenario.follow
     events = _pod_events(sim, key)
     if len(events) < 2:
@@ -189,7 +193,7 @@ def pod_location_question(seed: int, scenario: str = "three-nodes", pod: str | N
 def cache_state_question(seed: int, scenario: str = "assume-expiry", pod: str | None = None) -> Question:
     """"Right after stage X, what does the scheduler cache hold for the pod?" — the seed picks X."""
     rng = random.Random(seed)
-    sim = _run(scenario, seed)
+    sim = _run(scenario, seed, snapshots=True)
     key = pod or sim.scenario.follow
     moments = [e for e in _pod_events(sim, key)
                if e.stage in ("assume", "finishBinding", "forgetPod", "expirePod", "cache.addPod", "cache.removePod")]
@@ -322,7 +326,7 @@ def _ordinal(n: int) -> str:
 def leader_question(seed: int, scenario: str = "ha-failover") -> Question:
     """"Which replica does the lock record name as leader at t=T?" — the seed picks T (and the jitter)."""
     rng = random.Random(seed)
-    sim = _run(scenario, seed)
+    sim = _run(scenario, seed, snapshots=True)
     replicas = [s.name for s in sim.scenario.schedulers]
     kills = [e for e in sim.trace if e.stage == "workload" and e.data.get("action") == "kill"]
     start = kills[0].time if kills else 0.0

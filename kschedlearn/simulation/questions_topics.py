@@ -23,6 +23,9 @@ _NOBODY = "nobody: it stays Pending"
 
 
 def _finished(scenario: str, seed: int, **kwargs: object) -> Simulation:
+    """``scenario`` run to its end without snapshots: these factories read the trace's events and
+    the API server's storage, the same without them (``tests/simulation/test_questions_without_snapshots.py``)."""
+    kwargs.setdefault("snapshots", False)
     sim = Simulation.from_scenario(scenario, seed=seed, **kwargs)  # type: ignore[arg-type]
     sim.run_until(lambda e: False)
     return sim

@@ -6,9 +6,11 @@ Go: none — kschedlearn-only: how snapshots (``trace/snapshot.py``) are exporte
 from __future__ import annotations
 
 import functools
+import json
+import operator
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -37,10 +39,7 @@ def _kind(tp: type) -> str | tuple[str, ...]:
 
 def encode(value: Any) -> Any:
     """Plain JSON-able data; mapping keys sorted so equal values dump identically."""
-    tp = type(value)
-    kind = _KINDS.get(tp)
-    if kind is None:
-        kind = _KINDS[tp] = _kind(tp)
+    kind = _kind_of(type(value))
     if kind == "plain":
         return value
     if kind == "list":
@@ -48,6 +47,76 @@ def encode(value: Any) -> Any:
     if kind == "mapping":
         return {str(k): encode(value[k]) for k in sorted(value)}
     return {name: encode(getattr(value, name)) for name in kind}
+
+
+def _kind_of(tp: type) -> str | tuple[str, ...]:
+    kind = _KINDS.get(tp)
+    if kind is None:
+        kind = _KINDS[tp] = _kind(tp)
+    return kind
+
+
+def _unmapped(value: Any) -> Any:
+    """``value``, or for a mapping one level of :func:`encode`: string keys, in the order of the
+    original keys (``json`` sorts them again as strings; two keys with the same string keep the
+    last, as in :func:`encode`), mapping values converted the same way. ``json`` writes a ``dict``
+    itself, and would write an ``int`` or ``bool`` key differently (``1``, ``true``)."""
+    if _kind_of(type(value)) != "mapping":
+        return value
+    return {str(k): _unmapped(value[k]) for k in sorted(value)}
+
+
+def _fields_converter(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
+    """One level of :func:`encode` for an attrs class with fields ``names``: its field values by
+    name, a mapping field converted by :func:`_unmapped`."""
+    if not names:
+        return lambda value: {}
+    get = operator.attrgetter(*names)
+    one = len(names) == 1
+
+    def fields(value: Any) -> dict[str, Any]:
+        values = (get(value),) if one else get(value)
+        data = dict(zip(names, values))
+        for name, v in zip(names, values):
+            if _kind_of(type(v)) == "mapping":
+                data[name] = _unmapped(v)
+        return data
+
+    return fields
+
+
+#: how :func:`_plain` turns a value of each type ``json`` cannot write into one it can
+_PLAIN: dict[type, Callable[[Any], Any]] = {}
+
+
+def _plain(value: Any) -> Any:
+    """``json``'s ``default``: one level of :func:`encode` for a value ``json`` does not know (an
+    attrs value, a :class:`Chunks`, a mapping that is not a ``dict``); ``json`` goes on into what
+    it returns."""
+    tp = type(value)
+    convert = _PLAIN.get(tp)
+    if convert is None:
+        kind = _kind_of(tp)
+        if kind == "plain":
+            raise TypeError(f"Object of type {tp.__name__} is not JSON serializable")
+        convert = _PLAIN[tp] = list if kind == "list" else _unmapped if kind == "mapping" else _fields_converter(kind)
+    return convert(value)
+
+
+#: ``json.dumps(encode(value), sort_keys=True, separators=(",", ":"))`` with the walk in C: the
+#: encoder calls :func:`_plain` once per attrs value, never per string or number
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=_plain, check_circular=False)
+
+
+def dumps(value: Any) -> str:
+    """The compact JSON text of :func:`encode`'s output (keys sorted), the same text as
+    ``json.dumps(encode(value), sort_keys=True, separators=(",", ":"))``, three times faster:
+    ``json``'s C encoder walks the tuples, strings and numbers, and asks :func:`_plain` only for
+    each attrs value, :class:`Chunks` and mapping that is not a ``dict``. A ``dict`` that is the
+    value, an attrs field or a mapping's value is converted as :func:`encode` converts it; one that
+    is an element of a list or tuple is written by ``json`` itself, which gives the same text when
+    its keys are strings (snapshots hold ``dict`` values only in ``str``-keyed fields)."""
+    return _ENCODER.encode(_unmapped(value))
 
 
 @functools.cache
@@ -93,4 +162,4 @@ def decode(tp: Any, value: Any, path: str) -> Any:
     return value
 
 
-__all__ = ["encode", "decode"]
+__all__ = ["encode", "decode", "dumps"]

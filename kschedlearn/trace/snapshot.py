@@ -35,7 +35,6 @@ plug it into ``Tracer.snapshot_fn`` and ``Tracer.listeners`` (``builder.observe`
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -49,6 +48,7 @@ from kschedlearn.trace.chunks import Chunks, SortedChunks
 from kschedlearn.trace.core import Frame, TraceEvent, capture_stack
 from kschedlearn.trace.holders import HolderTable, PodHolderView, next_holders
 from kschedlearn.trace.sharing import Reuse, holds, same_objects, shared_items
+from kschedlearn.trace.snapshot_text import snapshot_text
 from kschedlearn.trace.thinning import queue_targets, thinned_queue, thinned_texts
 
 LEADER_ANNOTATION = "control-plane.alpha.kubernetes.io/leader"
@@ -233,8 +233,9 @@ class Snapshot:
         return data
 
     def dumps(self) -> str:
-        """The JSON text of :meth:`to_json` (sorted keys, compact)."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        """The JSON text of :meth:`to_json` (sorted keys, compact; parts' text reused: ``snapshot_text``)."""
+        names = [f.name for f in attrs.fields(Snapshot) if self.thinned or f.name not in _THINNED_FIELDS]
+        return snapshot_text(self, names)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Snapshot:

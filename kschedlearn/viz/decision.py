@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import graphviz
 
+from kschedlearn.trace import TraceEvent
 from kschedlearn.trace.snapshot import Snapshot
 from kschedlearn.viz._common import (
     FOLLOW_BG, IDLE_FG, MAX_NODES, ROW_CHANGED, ROW_FOLLOW, esc, mark, new_digraph, record_table,
@@ -67,7 +68,13 @@ class Decision:
 
 
 def _field(event: Any, name: str) -> Any:
+    if type(event) is TraceEvent:  # (asking the Mapping ABC for every event was most of the view)
+        return getattr(event, name)
     return event[name] if isinstance(event, Mapping) else getattr(event, name)
+
+
+#: the stages an attempt is made of (every other event is passed over)
+_ATTEMPT_STAGES = frozenset({"schedule.start", "schedule.predicate_node", "schedule.priorities", "selectHost"})
 
 
 def decisions_from_events(events: Iterable[Any], pod: str) -> list[Decision]:
@@ -79,7 +86,7 @@ def decisions_from_events(events: Iterable[Any], pod: str) -> list[Decision]:
     current: dict[str, Any] | None = None
     for event in events:
         stage = _field(event, "stage")
-        if stage not in ("schedule.start", "schedule.predicate_node", "schedule.priorities", "selectHost"):
+        if stage not in _ATTEMPT_STAGES:
             continue
         data = _field(event, "data")
         if data.get("pod") != pod:

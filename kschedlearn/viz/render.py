@@ -164,9 +164,10 @@ def render_text(dot_source: str, note: str = "") -> str:
     lines = ([f"({note})"] if note else []) + dot_source.splitlines()
     width = max((len(line) for line in lines), default=10) * 7 + 20
     height = len(lines) * 15 + 20
-    body = "\n".join(
-        f'<tspan x="10" dy="15">{html.escape(line) or " "}</tspan>' for line in lines
-    )
+    # escaped whole, then split: the same lines as escaping each (html.escape touches no line
+    # break), one call instead of one per line
+    escaped = ([html.escape(lines[0])] if note else []) + html.escape(dot_source).splitlines()
+    body = "\n".join(f'<tspan x="10" dy="15">{line or " "}</tspan>' for line in escaped)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">\n'

@@ -76,8 +76,13 @@ def _ticks(prompt: str) -> list[str]:
     return prompt.split("`")[1::2]
 
 
-def _fresh_at(q: Q.Question) -> tuple[Simulation, Any]:
-    sim = Simulation.from_scenario(q.scenario, seed=q.seed)
+#: the truths that read only events (and the API server's storage, or decisions) run without
+#: snapshots: such runs record the same events (tests/simulation/test_questions_without_snapshots.py)
+EVENTS_ONLY = {"snapshots": False}
+
+
+def _fresh_at(q: Q.Question, **kwargs: Any) -> tuple[Simulation, Any]:
+    sim = Simulation.from_scenario(q.scenario, seed=q.seed, **kwargs)
     ev = sim.goto(q.event)
     assert ev is not None and ev.seq == q.event
     return sim, ev
@@ -110,23 +115,23 @@ def _truth_cache_state(q: Q.Question) -> str:
 
 
 def _truth_winner(q: Q.Question) -> str:
-    sim = Simulation.from_scenario(q.scenario, seed=q.seed)
+    sim = Simulation.from_scenario(q.scenario, seed=q.seed, **EVENTS_ONLY)
     return sim.run_until("selectHost", pod=_ticks(q.prompt)[0]).data["host"]
 
 
 def _truth_next_stage(q: Q.Question) -> str:
-    return _fresh_at(q)[1].stage
+    return _fresh_at(q, **EVENTS_ONLY)[1].stage
 
 
 def _truth_failing_predicate(q: Q.Question) -> str:
     pod, node = _ticks(q.prompt)[:2]
-    ev = _fresh_at(q)[1]
+    ev = _fresh_at(q, **EVENTS_ONLY)[1]
     assert ev.data["pod"] == pod
     return " + ".join(ev.data["failed"][node])
 
 
 def _truth_backoff(q: Q.Question) -> str:
-    return f"{_fresh_at(q)[1].data['backoff']:g} s"
+    return f"{_fresh_at(q, **EVENTS_ONLY)[1].data['backoff']:g} s"
 
 
 def _truth_leader(q: Q.Question) -> str:
@@ -139,12 +144,12 @@ def _truth_leader(q: Q.Question) -> str:
 
 
 def _truth_binder(q: Q.Question) -> str:
-    sim = Simulation.from_scenario(q.scenario, seed=q.seed)
+    sim = Simulation.from_scenario(q.scenario, seed=q.seed, **EVENTS_ONLY)
     return sim.run_until("apiserver.bind", pod=_ticks(q.prompt)[0]).process
 
 
 def _truth_registered(q: Q.Question) -> str:
-    ev = _fresh_at(q)[1]
+    ev = _fresh_at(q, **EVENTS_ONLY)[1]
     assert ev.stage == "CreateFromKeys"
     name = _ticks(q.prompt)[0]
     kind = "predicates" if " predicate " in q.prompt else "priorities"
@@ -228,18 +233,19 @@ def _finished(q: Q.Question, **kwargs: Any) -> Simulation:
 
 
 def _truth_scheduler_name(q: Q.Question) -> str:
-    ev = Simulation.from_scenario(q.scenario, seed=q.seed).run_until("apiserver.bind", pod=_ticks(q.prompt)[0])
+    ev = Simulation.from_scenario(q.scenario, seed=q.seed, **EVENTS_ONLY).run_until("apiserver.bind", pod=_ticks(q.prompt)[0])
     return ev.process if ev is not None else q.choices[-1]
 
 
 def _truth_node_condition(q: Q.Question) -> str:
     node, pod = _ticks(q.prompt)[:2]
-    seen = {e.data["node"] for e in _finished(q).trace if e.stage == "schedule.predicate_node" and e.data["pod"] == pod}
+    seen = {e.data["node"] for e in _finished(q, **EVENTS_ONLY).trace
+            if e.stage == "schedule.predicate_node" and e.data["pod"] == pod}
     return q.choices[0] if node in seen else q.choices[1]
 
 
 def _truth_assume(q: Q.Question) -> str:
-    sim = _finished(q, assume="assume on" in q.prompt)
+    sim = _finished(q, assume="assume on" in q.prompt, **EVENTS_ONLY)
     return str(sum(1 for p in sim.world.api.storage.items("pods") if p.spec.node_name))
 
 
@@ -259,13 +265,13 @@ def _truth_deleted_in_flight(q: Q.Question) -> str:
 
 def _truth_extender_total(q: Q.Question) -> str:
     pod, node = _ticks(q.prompt)[:2]
-    decision = next(d for d in _finished(q).decision(pod) if d.scored_nodes)
+    decision = next(d for d in _finished(q, **EVENTS_ONLY).decision(pod) if d.scored_nodes)
     return str(dict(decision.totals)[node])
 
 
 def _truth_leaders_at(q: Q.Question) -> str:
     t = float(q.prompt.split("At t=")[1].split("s,")[0])
-    sim = _finished(q)
+    sim = _finished(q, **EVENTS_ONLY)
     leading = []
     for name in sim.world.replicas:
         got = [e.time for e in sim.trace if e.process == name and e.stage == "leaderelection.acquire"
@@ -280,7 +286,7 @@ def _truth_leaders_at(q: Q.Question) -> str:
 
 def _truth_double_bind(q: Q.Question) -> str:
     pod = _ticks(q.prompt)[0]
-    n = sum(1 for e in _finished(q).trace if e.stage == "apiserver.bind" and e.data["pod"] == pod)
+    n = sum(1 for e in _finished(q, **EVENTS_ONLY).trace if e.stage == "apiserver.bind" and e.data["pod"] == pod)
     return f"{n} time" + ("" if n == 1 else "s")
 
 
@@ -341,7 +347,7 @@ def _truth_equivalence(q: Q.Question) -> str:
 def _truth_confirmation(q: Q.Question) -> str:
     """web-1's next event after the one the prompt names (by number), from a fresh run."""
     seq = int(q.prompt.split("at event #")[1].split(" ")[0])
-    sim = Simulation.from_scenario("three-nodes", seed=q.seed)
+    sim = Simulation.from_scenario("three-nodes", seed=q.seed, **EVENTS_ONLY)
     sim.run_until(lambda e: e.stage == "cache.addPod" and e.data.get("pod") == "default/web-1")
     from kschedlearn.curriculum.questions_course import CONFIRMATION
 
@@ -352,7 +358,7 @@ def _truth_confirmation(q: Q.Question) -> str:
 
 def _truth_conflict_event(q: Q.Question) -> str:
     """The FailedScheduling event the API server stores after two 409 bindings, from a fresh run."""
-    sim = Simulation.from_scenario("three-nodes", seed=1)
+    sim = Simulation.from_scenario("three-nodes", seed=1, **EVENTS_ONLY)
     sim.run_until("workload")
     sim.inject.fail_next_bind(2, conflict=True)
     sim.run()

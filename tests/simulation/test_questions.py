@@ -79,7 +79,7 @@ def test_scenario_without_the_event_is_a_clear_error() -> None:
 def test_winner_matches_run_until_select_host(seed: int) -> None:
     q = Q.winner_question(seed, scenario="spread-and-affinity")
     pod = q.prompt.split("`")[1]
-    sim = Simulation.from_scenario("spread-and-affinity", seed=seed)
+    sim = Simulation.from_scenario("spread-and-affinity", seed=seed, snapshots=False)  # (events only)
     ev = sim.run_until("selectHost", pod=pod)
     assert ev is not None and q.answer == ev.data["host"] and q.event == ev.seq
 
@@ -119,10 +119,12 @@ def test_leader_matches_the_lock_record(seed: int) -> None:
 def test_binder_and_backoff_match_the_trace(seed: int) -> None:
     q = Q.binder_question(seed)
     pod = q.prompt.split("`")[1]
-    sim = Simulation.from_scenario("ha-failover", seed=seed)
+    # (events only: runs without snapshots record the same ones, test_questions_without_snapshots.py)
+    sim = Simulation.from_scenario("ha-failover", seed=seed, snapshots=False)
     assert sim.run_until("apiserver.bind", pod=pod).process == q.answer
     b = Q.backoff_question(seed)
-    assert Simulation.from_scenario("unschedulable-then-fits", seed=seed).goto(b.event).message.endswith(b.answer.replace(" ", ""))
+    assert Simulation.from_scenario("unschedulable-then-fits", seed=seed, snapshots=False).goto(
+        b.event).message.endswith(b.answer.replace(" ", ""))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -130,7 +132,7 @@ def test_failing_predicate_matches_the_decision(seed: int) -> None:
     q = Q.failing_predicate_question(seed)
     pod = q.prompt.split("`")[1]
     node = q.prompt.split("`")[3]
-    sim = Simulation.from_scenario("spread-and-affinity", seed=seed)
+    sim = Simulation.from_scenario("spread-and-affinity", seed=seed, snapshots=False)  # (events only)
     ev = sim.goto(q.event)
     assert ev.data["pod"] == pod and " + ".join(ev.data["failed"][node]) == q.answer
 

@@ -22,6 +22,9 @@ ALL = [f for fs in T.FACTORIES.values() for f in fs]
 
 
 def _fresh(q: Q.Question, **kwargs: object) -> Simulation:
+    # the truths read the trace, the API server and decisions, never a snapshot: a run without
+    # them records the same events (tests/simulation/test_questions_without_snapshots.py)
+    kwargs.setdefault("snapshots", False)
     sim = Simulation.from_scenario(q.scenario, seed=q.seed, **kwargs)  # type: ignore[arg-type]
     sim.run_until(lambda e: False)
     return sim
