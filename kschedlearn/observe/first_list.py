@@ -148,6 +148,13 @@ class FirstList:
     _update_parts: _UpdateParts | None = None
     #: the NodeInfo sums made here
     _sums: _Sums = attrs.field(factory=lambda: _Sums())
+    #: the last fast pop's checks, while only this goroutine's own pops have run since
+    #: (:meth:`_is_calm`): (the goroutine, the runtime's version when that pop ended, the queue,
+    #: :func:`_quiet`'s answer then); None when the next pop checks everything again
+    _calm: tuple[Any, int, Any, bool] | None = None
+    #: while calm: the sums' (:meth:`_Sums.usable`) and the updates' checks passed
+    _sums_ok: bool = False
+    _updates_ok: bool = False
 
     def around(self, proceed: Callable[..., Any], call: Call) -> Any:
         """``Pop(process)``: the front item popped and added (or updated) here when that is what
@@ -161,9 +168,34 @@ class FirstList:
         cache's watches (snapshots) are counted as their hooks count the mirror's calls."""
         item = self._pop(call)
         if item is _MIRROR:
+            self._unsettle()  # (the mirror's pop runs the hooks: anything may change)
             return proceed(*call.args, **call.kwargs)
         self.pops += 1
         return item
+
+    def _unsettle(self) -> None:
+        """The next pop checks everything again (:meth:`_is_calm`)."""
+        self._calm = None
+        self._sums_ok = self._updates_ok = False
+
+    def _is_calm(self, queue: Any, process: Any, g: Any) -> bool:
+        """Whether the last pop was a fast pop of ``queue`` by ``g`` that did not wait, and
+        nothing but ``g``'s own statements ran since: the runtime's version bumps at every change
+        of a goroutine's state, so an unchanged version means ``g`` never parked or paused — no
+        other goroutine, no driver (where a learner's code, an exercise or a new hook runs) had
+        a turn. Such a pop ran no hook and called no listener (:meth:`_settles`), and the
+        mirror's ``processLoop`` between two pops changes no probe or method: what the last
+        pop's checks found still holds. The first list's pops come so, one after the other."""
+        calm = self._calm
+        return (calm is not None and calm[0] is g and calm[1] == g.runtime.version and calm[2] is queue
+                and self._parts is not None and self._parts.held[1] is process)
+
+    @staticmethod
+    def _settles(parts: _Parts, tracer: Any, quiet: bool) -> bool:
+        """Whether a fast pop ran nothing but this module's and the mirror's statements: no watch
+        (snapshots) counted it, and its event was deferred or not recorded (no listener or
+        snapshot function saw it)."""
+        return parts.queue_watch is None and parts.cache_watch is None and (not quiet or tracer.can_defer())
 
     def _pop(self, call: Call) -> Any:
         if call.kwargs or len(call.args) != 1 or sys.gettrace() is not None or sys.getprofile() is not None:
@@ -172,14 +204,24 @@ class FirstList:
         g = current_goroutine()
         if type(queue) is not DeltaFIFO or g is None or queue._lock.locked:
             return _MIRROR
-        parts = self._found(queue, call.args[0], g.runtime)
-        quiet = _quiet(g.runtime.tracer) if parts is not None else None
-        if quiet is None:
-            return _MIRROR
+        rt = g.runtime
+        if self._is_calm(queue, call.args[0], g):
+            parts, quiet = self._parts, self._calm[3]  # type: ignore[index]
+        else:
+            self._unsettle()
+            parts = self._found(queue, call.args[0], rt)
+            quiet = _quiet(rt.tracer) if parts is not None else None
+            if quiet is None:
+                return _MIRROR
+        self._calm = None
         if not queue._queue:
+            self._sums_ok = self._updates_ok = False  # (it may wait: checked again after)
             return self._wait_and_pop(queue, call, parts, g) if not queue._closed else _MIRROR
         with queue._lock:  # (free: taken at once)
-            return self._pop_front(queue, call, parts, g, waited=False, quiet=quiet)
+            item = self._pop_front(queue, call, parts, g, waited=False, quiet=quiet)
+        if item is not _MIRROR and self._settles(parts, rt.tracer, quiet):
+            self._calm = (g, rt.version, queue, quiet)
+        return item
 
     def _wait_and_pop(self, queue: Any, call: Call, parts: _Parts, g: Any) -> Any:
         """An empty queue: wait as the mirror's Pop waits (its lock, its condition; a blocked
@@ -244,15 +286,8 @@ class FirstList:
         as added (not assumed) on the same node, and its NodeInfo holds it — and no hook on the
         way records an event or could do something else (:class:`_UpdateParts`); else
         ``_MIRROR`` (the mirror pops)."""
-        tracer = rt.tracer
-        if (tracer is not None and any(map(tracer.wants, _UPDATE_EVENTS))) \
-                or type(old) is not Pod:
+        if type(old) is not Pod or not (self._updates_ok or self._updates_usable(parts, rt)):
             return _MIRROR
-        found = self._update_parts
-        if found is None or not found.unchanged(parts, rt):
-            self._update_parts = found = _find_update(parts, rt)
-            if found is None:
-                return _MIRROR
         cache = parts.cache
         cache_key = get_pod_key(old)  # (UpdatePod's key: the old object's)
         state = cache._pod_states.get(cache_key)
@@ -265,12 +300,33 @@ class FirstList:
             return _MIRROR  # (removePod's error)
         sums = self._sums
         try:
-            requests = (sums.requests(old), sums.requests(pod)) if sums.usable(cache) else None
+            requests = (sums.requests(old), sums.requests(pod)) if self._sums_usable(cache) else None
         except Exception:  # noqa: BLE001 - the mirror's calculateResource fails as it would there
             return _MIRROR
         self._update(queue, (key, item), old, pod, parts, rt, (n, cache_key, at, requests), popping)
         self.updates += 1  # (and ``around`` counts the pop)
         return item
+
+    def _updates_usable(self, parts: _Parts, rt: Any) -> bool:
+        """Whether no update point is kept and the update's probes and methods are as
+        :class:`_UpdateParts` found them (remembered while calm)."""
+        tracer = rt.tracer
+        if tracer is not None and any(map(tracer.wants, _UPDATE_EVENTS)):
+            return False
+        found = self._update_parts
+        if found is None or not found.unchanged(parts, rt):
+            self._update_parts = found = _find_update(parts, rt)
+            if found is None:
+                return False
+        self._updates_ok = True
+        return True
+
+    def _sums_usable(self, cache: Any) -> bool:
+        """:meth:`_Sums.usable` (remembered while calm)."""
+        if self._sums_ok:
+            return True
+        self._sums_ok = ok = self._sums.usable(cache)
+        return ok
 
     def _update(self, queue: Any, front: tuple[str, Deltas], old: Pod, pod: Pod, parts: _Parts, rt: Any,
                 where: tuple[NodeInfo, str, int, tuple[Any, Any] | None],
@@ -345,7 +401,7 @@ class FirstList:
         """``cache._add_pod(pod)``, by :class:`_Sums` when it may (the cache's lock held)."""
         sums = self._sums
         found = None
-        if sums.usable(cache):
+        if self._sums_usable(cache):
             try:
                 found = sums.requests(pod)
             except Exception:  # noqa: BLE001 - then the mirror's addPod fails as it would
@@ -423,7 +479,9 @@ class FirstList:
         """The stack a ``cache.addPod`` event captures when ``caller`` (``processLoop``'s frame,
         calling Pop) pops a pod the informer adds; None when the capture does not end there."""
         known = self._stack
-        if known is not None and known[0] is caller and known[1] == caller.f_lineno:
+        # (the frame's instruction offset, not f_lineno, which decodes the line table at every
+        # read: an offset is at one line; fast pops stand aside while a trace function could jump)
+        if known is not None and known[0] is caller and known[1] == caller.f_lasti:
             return known[2]
         outer = capture_stack(limit=sys.maxsize)  # (this package's frames are not in it)
         code = caller.f_code
@@ -431,7 +489,7 @@ class FirstList:
             return None
         stack = (*outer, *_inner_frames())
         stack = stack[-40:] if len(stack) > 40 else stack  # (capture_stack's limit)
-        self._stack = (caller, caller.f_lineno, stack)
+        self._stack = (caller, caller.f_lasti, stack)
         return stack
 
 

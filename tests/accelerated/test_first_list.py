@@ -430,3 +430,98 @@ def test_sums_keep_one_answer_per_spec_of_a_5000_node_replay(monkeypatch: pytest
     for p, found in zip(pods[::500], first[::500]):
         want = mirror(p)
         assert (attrs.asdict(found[0]), found[1:]) == (attrs.asdict(want[0]), want[1:])
+
+
+# -- calm pops: the checks of the last fast pop kept while its goroutine has not parked ------------
+
+def _counting_calm(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Every answer of ``FirstList._is_calm`` from now on."""
+    answers: list[bool] = []
+    is_calm = FirstList._is_calm
+
+    def counted(self: FirstList, *args: Any) -> bool:
+        answers.append(is_calm(self, *args))
+        return answers[-1]
+
+    monkeypatch.setattr(FirstList, "_is_calm", counted)
+    return answers
+
+
+def test_calm_pops_leave_the_world_and_the_trace_as_the_mirror(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first list's pops come one after the other without a park: all but its first skip the
+    checks; the events (stacks included) and the state are the mirror's, field by field."""
+    answers = _counting_calm(monkeypatch)
+    fast, first = _run(dump, "pod", True, monkeypatch)
+    slow, _ = _run(dump, "pod", False, monkeypatch)
+    assert _events(fast) == _events(slow)
+    assert _state(fast) == _state(slow)
+    assert sum(answers) >= 90 and not all(answers)  # (after a wait, a pop checks everything)
+    assert first.pops >= 92 + 15
+
+
+def test_calm_pops_stand_aside_with_snapshots(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With snapshots the queue's and the cache's watches count each pop and the snapshot builder
+    sees each event as it comes: no pop is calm (each checks everything), and the fast pops still
+    leave the mirror's world."""
+    answers = _counting_calm(monkeypatch)
+    with monkeypatch.context() as m:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sim = Simulation.from_manifests(str(dump), seed=3, engine="accelerated", record="pod", snapshots=True,
+                                            snapshot_every=1)
+            sim.world.run(None, until=sim.world.runtime.now + 3)
+            m.setattr(FirstList, "_pop", lambda self, call: informers._MIRROR)
+            slow = Simulation.from_manifests(str(dump), seed=3, engine="accelerated", record="pod", snapshots=True,
+                                             snapshot_every=1)
+            slow.world.run(None, until=slow.world.runtime.now + 3)
+    assert answers and not any(answers)
+    assert _events(sim) == _events(slow)
+    assert _state(sim) == _state(slow)
+
+
+def _swap_after(monkeypatch: pytest.MonkeyPatch, n: int, parked: bool, seen: list[str]) -> None:
+    """After the ``n``-th fast pop, an exercise's calculateResource swapped in (counting into
+    ``seen``) — and, when ``parked``, the runtime's version bumped as a park of the popper and
+    another goroutine's turn would (the only ways such a swap can happen between two pops)."""
+    from kschedlearn.scheduler.schedulercache import node_info
+    from kschedlearn.sim.runtime import current_goroutine
+
+    mirror = node_info.calculate_resource
+    pop = FirstList._pop
+    done = [0]
+
+    def learner_calculate_resource(pod: Any) -> Any:
+        seen.append(pod.metadata.name)
+        return mirror(pod)
+
+    def popping(self: FirstList, call: Any) -> Any:
+        item = pop(self, call)
+        if item is not informers._MIRROR:
+            done[0] += 1
+            if done[0] == n:
+                monkeypatch.setattr(node_info, "calculate_resource", learner_calculate_resource)
+                if parked:
+                    g = current_goroutine()
+                    g.runtime.changed(g)
+        return item
+
+    monkeypatch.setattr(FirstList, "_pop", popping)
+
+
+def test_a_swap_while_the_popper_was_parked_is_seen_at_the_next_pop(dump: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step aside: the runtime's version moved since the last fast pop (the popper parked, so
+    anything may have changed) — the next pop checks everything, finds the exercise's
+    calculateResource and lets the mirror's addPod call it, for every pod after the swap.
+    Without the move (only the popper's own statements ran, as between two pops of the first
+    list) the checks are kept: the swap is not looked for."""
+    seen: list[str] = []
+    with monkeypatch.context() as m:
+        _swap_after(m, 40, True, seen)
+        _run(dump, "pod", True, m, seconds=1)
+    assert len(seen) >= 92 - 40
+    kept: list[str] = []
+    with monkeypatch.context() as m:
+        _swap_after(m, 40, False, kept)
+        _run(dump, "pod", True, m, seconds=1)
+    assert len(kept) < len(seen)
