@@ -24,6 +24,8 @@ import dis
 import functools
 import sys
 from collections.abc import Callable
+from itertools import compress, count
+from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -592,12 +594,16 @@ def _only_update_point(hooks: Any, watched: bool) -> bool:
 
 def _first_of(pods: list[Pod], key: str) -> int:
     """Where NodeInfo.removePod finds the pod of ``key`` in ``pods`` (its first of that key; -1:
-    none, removePod's error). A pod's key ends with its name: only those pods are keyed."""
-    ends = key.endswith
-    for i, other in enumerate(pods):
-        if ends(other.metadata.name) and get_pod_key(other) == key:
+    none, removePod's error). A pod's key ends with its name: only those pods are keyed, and
+    they are found at C speed (the updated pod is usually the node's last: a scan in Python of
+    the ~30 before it was ~2 % of a replay's run)."""
+    for i in compress(count(), map(key.endswith, map(_NAME, pods))):
+        if get_pod_key(pods[i]) == key:
             return i
     return -1
+
+
+_NAME = attrgetter("metadata.name")
 
 
 def _add_point(add_hooks: Any, watched: bool) -> Any:

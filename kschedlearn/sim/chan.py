@@ -105,7 +105,9 @@ class Chan:
         if self._can_send():
             self._send_now(value)
             return
-        g = _require_goroutine(f"send on {self!r}")
+        g = current_goroutine()
+        if g is None:  # (the message built only then: a repr at every blocking send cost a fifth of it)
+            raise WouldBlockError(f"send on {self!r} would block outside a goroutine")
         state = _SelectState(g)
         self._sendq.append(_Entry(state, 0, value))
         g.runtime._park("blocked", f"chan send {self.name or 'chan'}")
@@ -116,7 +118,9 @@ class Chan:
         """``v, ok := <-ch``: ok is False once the channel is closed and empty."""
         if self._can_recv():
             return self._recv_now()
-        g = _require_goroutine(f"receive from {self!r}")
+        g = current_goroutine()
+        if g is None:  # (as in send)
+            raise WouldBlockError(f"receive from {self!r} would block outside a goroutine")
         state = _SelectState(g)
         self._recvq.append(_Entry(state, 0))
         g.runtime._park("blocked", f"chan receive {self.name or 'chan'}")

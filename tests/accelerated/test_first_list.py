@@ -537,3 +537,21 @@ def test_a_swap_while_the_popper_was_parked_is_seen_at_the_next_pop(dump: Path,
         _swap_after(m, 40, False, kept)
         _run(dump, "pod", True, m, seconds=1)
     assert len(seen) - len(kept) >= 92 - 40 - 1
+
+
+def test_first_of_finds_the_first_pod_of_the_key_as_the_scan_of_remove_pod() -> None:
+    """``_first_of`` (the C-speed scan) answers as a scan in Python of removePod's own test, on
+    random lists with repeated keys, names that end other names and other namespaces."""
+    from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
+
+    pods = [p for p in _odd_pods() if p.spec.node_name != "node-99999"][:4]
+    rnd = random.Random(11)
+    names = ["a", "ba", "cba", "a-1", "x"]
+    made = [attrs.evolve(pods[i % len(pods)], metadata=attrs.evolve(pods[i % len(pods)].metadata, name=name,
+                                                                     namespace=ns))
+            for i, (name, ns) in enumerate((n, s) for n in names for s in ("default", "kube-system"))]
+    for _ in range(300):
+        sample = [rnd.choice(made) for _ in range(rnd.randrange(0, 12))]
+        key = get_pod_key(rnd.choice(made))
+        want = next((i for i, p in enumerate(sample) if get_pod_key(p) == key), -1)
+        assert informers._first_of(sample, key) == want
