@@ -168,8 +168,11 @@ def select(*cases: tuple[Any, ...], default: bool = False) -> tuple[int, Any, bo
         and (case[1]._can_recv() if case[0] == "recv" else case[1]._can_send())
     ]
     if ready:
-        g = current_goroutine()
-        pick = ready[0] if len(ready) == 1 or g is None else g.runtime.rand.choice(ready)
+        if len(ready) == 1:
+            pick = ready[0]
+        else:  # (the running goroutine looked up only for a choice: one case is ready nearly always)
+            g = current_goroutine()
+            pick = ready[0] if g is None else g.runtime.rand.choice(ready)
         case = cases[pick]
         if case[0] == "recv":
             value, ok = case[1]._recv_now()
