@@ -20,19 +20,13 @@ and this package's frames are not among them.
 
 from __future__ import annotations
 
-import dis
-import functools
 import sys
 from collections.abc import Callable
-from itertools import compress, count
-from operator import attrgetter
 from typing import Any
 
 import attrs
 
 from kschedlearn.api.v1 import Pod
-from kschedlearn.client_go.tools.cache import controller as informer_controller
-from kschedlearn.client_go.tools.cache import fifo
 from kschedlearn.client_go.tools.cache.controller import ResourceEventHandlerFuncs, _get_or_missing
 from kschedlearn.client_go.tools.cache.delta_fifo import ADDED, SYNC, UPDATED, DeltaFIFO, Deltas
 from kschedlearn.observe import informers as observe_informers
@@ -40,8 +34,10 @@ from kschedlearn.observe import queues as observe_queues
 from kschedlearn.observe import scheduler as observe_scheduler
 from kschedlearn.observe.sharing import _Watch, watch_of
 from kschedlearn.observe.views import pod_status
-from kschedlearn.observe.first_list_onlookers import _STAGE, _handing, _quiet, _record, _take_front
-from kschedlearn.observe.node_sums import _MIRROR_NODE_INFO, _MIRROR_ON_UPDATE, _MIRROR_UPDATE, _MIRRORED, _Sums
+from kschedlearn.observe.first_list_onlookers import (_ADD_POD_TO_CACHE, _PROCESS, _STAGE, _handing, _inner_frames,
+                                                      _quiet, _record, _take_front)
+from kschedlearn.observe.node_sums import (_MIRROR_NODE_INFO, _MIRROR_ON_UPDATE, _MIRROR_UPDATE, _MIRRORED, _Sums,
+                                           _first_of)
 from kschedlearn.observe.wrap import (Call, MirrorMethods, closure_cells, field_probe_parts, instance_hooks, is_probe,
                                       on_method, site_of)
 from kschedlearn.scheduler.factory.factory import ConfigFactory
@@ -61,43 +57,16 @@ _MIRROR_CACHE = MirrorMethods(("add_pod", "_add_pod"), "kschedlearn.scheduler.sc
 _MIRROR_QUEUE = MirrorMethods(("pop",), "kschedlearn.client_go.tools.cache.delta_fifo", "DeltaFIFO")
 _MIRROR_HANDLERS = MirrorMethods(("on_add",), "kschedlearn.client_go.tools.cache.controller",
                                  "ResourceEventHandlerFuncs")
-_ADD_POD_TO_CACHE = ConfigFactory.add_pod_to_cache
 #: the same for an update of a pod the informer's store holds (OnUpdate -> UpdatePod)
 _UPDATE_EVENTS = ("handler.OnUpdate", "cache.updatePod")
 _UPDATE_POD_IN_CACHE = ConfigFactory.update_pod_in_cache
 #: the cache's ``cache.updatePod`` point (an after hook made by ``observe/scheduler._after``)
 _AFTER_POINT = site_of(observe_scheduler._after, "announce")
 #: the code of each hook a fast pop stands in for, where it is a closure
-_PROCESS = site_of(informer_controller._informer_process, "process")
 _POPPING = site_of(observe_queues._popping, "around")
 _WATCHING = site_of(_Watch.around_for, "around")
 _ASSUMED_NOTE = site_of(observe_scheduler.AssumedOrder.around, "note")
 _ON_ADD_POINT = site_of(observe_informers._handler_point, "announce")
-
-
-def _call_line(code: Any, module: str, name: str, last: bool = False) -> Frame:
-    """The Frame a capture makes for a frame of ``code`` while it calls ``name`` (its first — or
-    ``last`` — use of the name there: a global, an attribute or a local)."""
-    lines = [i.positions.lineno for i in dis.get_instructions(code) if i.argval == name and i.positions is not None
-             and i.positions.lineno is not None]
-    if not lines:
-        raise LookupError(f"{code.co_qualname} does not use {name}")
-    return Frame(code.co_qualname, module, lines[-1] if last else lines[0])
-
-
-@functools.cache
-def _inner_frames() -> tuple[Frame, ...]:
-    """The mirrored frames between ``processLoop``'s call of Pop and the cache's AddPod when the
-    informer adds a pod: Pop calling the Process function, ``process`` calling OnAdd, OnAdd
-    calling addPodToCache, which calls AddPod (what every such ``cache.addPod`` event's stack
-    ends with)."""
-    on_add = ResourceEventHandlerFuncs.__dict__["on_add"]
-    on_add = on_add.original if is_probe(on_add) else on_add
-    return (_call_line(DeltaFIFO.pop.__code__, DeltaFIFO.pop.__module__, "_run_process"),
-            _call_line(fifo._run_process.__code__, fifo.__name__, "process"),
-            _call_line(_PROCESS, informer_controller.__name__, "on_add"),
-            _call_line(on_add.__code__, on_add.__module__, "add_func", last=True),
-            _call_line(_ADD_POD_TO_CACHE.__code__, _ADD_POD_TO_CACHE.__module__, "add_pod"))
 
 
 @attrs.define(eq=False)
@@ -230,15 +199,13 @@ class FirstList:
 
     def _drain(self, queue: Any, call: Call, parts: _Parts, g: Any, quiet: bool, item: Any) -> Any:
         """The pops ``processLoop`` makes next, made in this call while each is a fast pop: after
-        a pop that settles (:meth:`_settles`) the next is calm (:meth:`_is_calm`) — between the
-        two only processLoop's own statements run (no hook: this is the pop's outermost and
-        stands in for the others; no other goroutine; the lock is nobody else's) — so the pops
-        made here leave what they leave one call at a time, without a call of the probe, its
-        hooks' dispatch and the lock per item (the first list: 150,000 pops at 5,000 nodes).
-        Stops at an item the mirror pops (``_pop_front`` checks before it changes anything) or
-        an empty queue; returns the last item popped (processLoop reads an item only when
-        Process failed, and a fast pop's Process does not). A pop that changed a goroutine's
-        state (the runtime's version) ends it, and the next pop checks everything."""
+        a pop that settles (:meth:`_settles`) the next is calm (:meth:`_is_calm`; between the two
+        only processLoop's statements run: no hook, no other goroutine), so these leave what they
+        leave one call at a time, without the probe's dispatch and the lock per item (the first
+        list: 150,000 pops at 5,000 nodes). Stops at an item the mirror pops (``_pop_front``
+        checks before it changes anything), an empty queue or a pop that changed a goroutine's
+        state (the runtime's version: the next pop checks everything); returns the last item
+        (processLoop reads one only when Process failed, which a fast pop's does not)."""
         rt = g.runtime
         version = rt.version
         while queue._queue and rt.version == version:
@@ -590,20 +557,6 @@ def _only_update_point(hooks: Any, watched: bool) -> bool:
     if getattr(announce, "__code__", None) is not _AFTER_POINT or closure_cells(announce).get("stage") != _UPDATE_EVENTS[1]:
         return False
     return not watched or getattr(hooks.around[0][1], "__code__", None) is _WATCHING
-
-
-def _first_of(pods: list[Pod], key: str) -> int:
-    """Where NodeInfo.removePod finds the pod of ``key`` in ``pods`` (its first of that key; -1:
-    none, removePod's error). A pod's key ends with its name: only those pods are keyed, and
-    they are found at C speed (the updated pod is usually the node's last: a scan in Python of
-    the ~30 before it was ~2 % of a replay's run)."""
-    for i in compress(count(), map(key.endswith, map(_NAME, pods))):
-        if get_pod_key(pods[i]) == key:
-            return i
-    return -1
-
-
-_NAME = attrgetter("metadata.name")
 
 
 def _add_point(add_hooks: Any, watched: bool) -> Any:
