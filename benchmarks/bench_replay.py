@@ -186,6 +186,7 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
                 world.run(None, until=world.runtime.now + CHUNK)
             polled_rv = _poll(storage, unresolved, placements, polled_rv)
     run_s, run_cpu = time.perf_counter() - t1, time.process_time() - c1
+    _run_phase_done()
     virtual_s = world.runtime.now - v1
     resolved = len(placements)
     events = len(world.tracer.events) - load_events
@@ -196,6 +197,11 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
            "events": events, "loadEvents": load_events, "pending": resolved + len(unresolved), "bound": sum(1 for v in placements.values() if v),
            "failed": sum(1 for v in placements.values() if not v), "unresolved": len(unresolved)}
     return out, placements
+
+
+def _run_phase_done() -> None:
+    """Called where ``runCpuS`` is taken (``replay_instructions.py`` ends its "work" count here:
+    before the deferred events are built)."""
 
 
 def _poll(storage: Any, unresolved: dict[tuple[str, str], None], placements: dict[str, str],

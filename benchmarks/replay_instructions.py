@@ -11,7 +11,9 @@ dump), on again there and off when the last pending pod resolved (the harness's
     .venv/bin/python benchmarks/replay_instructions.py --nodes 100 --bound 3000 --pending 300 [--trace pod] \
         [--snapshots every]
 
-prints ``{"load": N, "run": M, "placementsSha256": ...}`` (PYTHONHASHSEED=0; needs valgrind and gcc).
+prints ``{"load": N, "run": M, "work": W, "placementsSha256": ...}`` ("work": the part of the run
+up to where ``bench_replay``'s ``runCpuS`` is taken, without the deferred events' building that
+follows) (PYTHONHASHSEED=0; needs valgrind and gcc).
 Slow: ~5 min at 100 nodes, ~10–20 at 300 (run `main` from a compiled archive: see benchmarks/README.md, replay5).
 """
 
@@ -35,6 +37,7 @@ _HELPER = """#include <valgrind/callgrind.h>
 void phase_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; }
 void phase_stop_load(void) { CALLGRIND_STOP_INSTRUMENTATION; CALLGRIND_DUMP_STATS_AT("load"); }
 void phase_stop_run(void) { CALLGRIND_STOP_INSTRUMENTATION; CALLGRIND_DUMP_STATS_AT("run"); }
+void phase_mark_work(void) { CALLGRIND_DUMP_STATS_AT("work"); }
 """
 
 
@@ -74,6 +77,8 @@ def _inside(args: argparse.Namespace, library: str) -> None:
         return keys
 
     bench_replay._pending_keys = after_load
+    if hasattr(bench_replay, "_run_phase_done"):
+        bench_replay._run_phase_done = helper.phase_mark_work
     bench_replay.resource = _Usage(bench_replay.resource, helper.phase_stop_run)  # type: ignore[assignment]
     helper.phase_start()
     _, placements = bench_replay.replay(path, args.engine, args.trace, args.snapshots)
@@ -82,15 +87,20 @@ def _inside(args: argparse.Namespace, library: str) -> None:
 
 
 def _totals(workdir: str) -> dict[str, int]:
+    """The dumps' totals by phase: "load", "run" (from the load's end to the harness's
+    ``getrusage``) and, inside the run, "work" (up to where ``runCpuS`` is taken, before the
+    deferred events are built); a dump at "work" restarts the count, so "run" adds both."""
     out: dict[str, int] = {}
     for path in glob.glob(f"{workdir}/out.*"):
         text = Path(path).read_text()
         phase = next((line.split()[-1] for line in text.splitlines() if line.startswith("desc: Trigger:")), "")
         for line in text.splitlines():
             if line.startswith("totals:"):
-                for name in ("load", "run"):
+                for name in ("load", "run", "work"):
                     if phase.endswith(name):
                         out[name] = out.get(name, 0) + int(line.split()[1])
+    if "work" in out:
+        out["run"] = out.get("run", 0) + out["work"]
     return out
 
 

@@ -7,25 +7,60 @@ changes (``first_list.py``) those hooks count the calls for the snapshots' watch
 keys) and record the ``cache.addPod`` event; here is what a fast pop does in their place, and
 when it may: the event recorded deferred while nobody looks at events as they come, else at once
 with its snapshot when only the snapshot builder looks (teach4, issue 25: teaching mode's first
-list was the mirror's, ~4.5 CPU-s at 1,000 nodes).
+list was the mirror's, ~4.5 CPU-s at 1,000 nodes), with the stack the mirror's frames would show
+(:func:`_inner_frames`).
 """
 
 from __future__ import annotations
 
+import dis
+import functools
 from collections.abc import Callable
 from typing import Any
 
-from kschedlearn.client_go.tools.cache.delta_fifo import Deltas
+from kschedlearn.client_go.tools.cache import controller as informer_controller
+from kschedlearn.client_go.tools.cache import fifo
+from kschedlearn.client_go.tools.cache.controller import ResourceEventHandlerFuncs
+from kschedlearn.client_go.tools.cache.delta_fifo import DeltaFIFO, Deltas
 from kschedlearn.observe import scheduler as observe_scheduler
 from kschedlearn.observe.points import observed_in
 from kschedlearn.observe.sharing import _Watch
-from kschedlearn.observe.wrap import Call
+from kschedlearn.observe.wrap import Call, is_probe, site_of
+from kschedlearn.scheduler.factory.factory import ConfigFactory
 from kschedlearn.trace.events import Frame
 from kschedlearn.trace.snapshot import SnapshotBuilder
 
 #: the stages of the hooks a fast pop stands in for that would record an event of their own
 _OWN_EVENTS = ("delta_fifo.pop", "controller.process_loop", "handler.OnAdd")
 _STAGE = "cache.addPod"
+#: the informer's Process function (a closure) and the handler's add function a fast pop stands in for
+_PROCESS = site_of(informer_controller._informer_process, "process")
+_ADD_POD_TO_CACHE = ConfigFactory.add_pod_to_cache
+
+
+def _call_line(code: Any, module: str, name: str, last: bool = False) -> Frame:
+    """The Frame a capture makes for a frame of ``code`` while it calls ``name`` (its first — or
+    ``last`` — use of the name there: a global, an attribute or a local)."""
+    lines = [i.positions.lineno for i in dis.get_instructions(code) if i.argval == name and i.positions is not None
+             and i.positions.lineno is not None]
+    if not lines:
+        raise LookupError(f"{code.co_qualname} does not use {name}")
+    return Frame(code.co_qualname, module, lines[-1] if last else lines[0])
+
+
+@functools.cache
+def _inner_frames() -> tuple[Frame, ...]:
+    """The mirrored frames between ``processLoop``'s call of Pop and the cache's AddPod when the
+    informer adds a pod: Pop calling the Process function, ``process`` calling OnAdd, OnAdd
+    calling addPodToCache, which calls AddPod (what every such ``cache.addPod`` event's stack
+    ends with)."""
+    on_add = ResourceEventHandlerFuncs.__dict__["on_add"]
+    on_add = on_add.original if is_probe(on_add) else on_add
+    return (_call_line(DeltaFIFO.pop.__code__, DeltaFIFO.pop.__module__, "_run_process"),
+            _call_line(fifo._run_process.__code__, fifo.__name__, "process"),
+            _call_line(_PROCESS, informer_controller.__name__, "on_add"),
+            _call_line(on_add.__code__, on_add.__module__, "add_func", last=True),
+            _call_line(_ADD_POD_TO_CACHE.__code__, _ADD_POD_TO_CACHE.__module__, "add_pod"))
 
 
 def _handing(queue: Any, front: tuple[str, Deltas], watch: _Watch | None, popping: tuple[Call, list[Any] | None],

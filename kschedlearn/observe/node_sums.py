@@ -13,6 +13,8 @@ the queue's pop and the trace's events.
 
 from __future__ import annotations
 
+from itertools import compress, count
+from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -218,3 +220,17 @@ class _Sums:
         if not n.pods() and n.node() is None:
             del cache._nodes[name]
         self.note(name)
+
+
+def _first_of(pods: list[Pod], key: str) -> int:
+    """Where NodeInfo.removePod finds the pod of ``key`` in ``pods`` (its first of that key; -1:
+    none, removePod's error). A pod's key ends with its name: only those pods are keyed, and
+    they are found at C speed (the updated pod is usually the node's last: a scan in Python of
+    the ~30 before it was ~2 % of a replay's run)."""
+    for i in compress(count(), map(key.endswith, map(_NAME, pods))):
+        if get_pod_key(pods[i]) == key:
+            return i
+    return -1
+
+
+_NAME = attrgetter("metadata.name")

@@ -89,8 +89,12 @@ class KubeletSim:
                     self._observe(event.object)
 
     def _observe(self, pod: Pod) -> None:
+        # (the phase first: the list at start holds every bound pod, nearly all Running, and
+        # needs no key for them)
+        if pod.status.phase != "Pending" or pod.metadata.deletion_timestamp is not None:
+            return
         key = f"{pod.metadata.namespace}/{pod.metadata.name}"
-        if key in self.started or pod.status.phase != "Pending" or pod.metadata.deletion_timestamp is not None:
+        if key in self.started:
             return
         self.started.add(key)
         sim.go(self._play, pod.metadata.namespace, pod.metadata.name, name=f"kubelet {key}")

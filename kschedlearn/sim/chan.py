@@ -134,7 +134,9 @@ class Chan:
         if self._can_send():
             self._send_now(value)
             return
-        g = _require_goroutine(f"send on {self!r}")
+        g = current_goroutine()
+        if g is None:  # (the message built only then: a repr at every blocking send cost a fifth of it)
+            raise WouldBlockError(f"send on {self!r} would block outside a goroutine")
         state = _SelectState(g)
         _enqueue(self._sendq, _Entry(state, 0, value))
         g.runtime._park("blocked", f"chan send {self.name or 'chan'}")
@@ -145,7 +147,9 @@ class Chan:
         """``v, ok := <-ch``: ok is False once the channel is closed and empty."""
         if self._can_recv():
             return self._recv_now()
-        g = _require_goroutine(f"receive from {self!r}")
+        g = current_goroutine()
+        if g is None:  # (as in send)
+            raise WouldBlockError(f"receive from {self!r} would block outside a goroutine")
         state = _SelectState(g)
         _enqueue(self._recvq, _Entry(state, 0))
         g.runtime._park("blocked", f"chan receive {self.name or 'chan'}")
@@ -193,8 +197,11 @@ def select(*cases: tuple[Any, ...], default: bool = False) -> tuple[int, Any, bo
         and (case[1]._can_recv() if case[0] == "recv" else case[1]._can_send())
     ]
     if ready:
-        g = current_goroutine()
-        pick = ready[0] if len(ready) == 1 or g is None else g.runtime.rand.choice(ready)
+        if len(ready) == 1:
+            pick = ready[0]
+        else:  # (the running goroutine looked up only for a choice: one case is ready nearly always)
+            g = current_goroutine()
+            pick = ready[0] if g is None else g.runtime.rand.choice(ready)
         case = cases[pick]
         if case[0] == "recv":
             value, ok = case[1]._recv_now()

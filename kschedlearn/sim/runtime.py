@@ -131,7 +131,10 @@ class _Timer:
     owner: Goroutine | None = None  # a sleeping goroutine: a dead owner makes the timer moot
 
     def __lt__(self, other: _Timer) -> bool:
-        return (self.when, self.seq) < (other.when, other.seq)
+        # ((when, seq) < (other.when, other.seq) without building two tuples per heap comparison;
+        # a tuple's elements are the same when identical or equal)
+        when, other_when = self.when, other.when
+        return when < other_when or ((when is other_when or when == other_when) and self.seq < other.seq)
 
 
 @attrs.define(eq=False)

@@ -430,3 +430,128 @@ def test_sums_keep_one_answer_per_spec_of_a_5000_node_replay(monkeypatch: pytest
     for p, found in zip(pods[::500], first[::500]):
         want = mirror(p)
         assert (attrs.asdict(found[0]), found[1:]) == (attrs.asdict(want[0]), want[1:])
+
+
+# -- calm pops: the checks of the last fast pop kept while its goroutine has not parked ------------
+
+def _counting_calm(monkeypatch: pytest.MonkeyPatch) -> tuple[list[bool], list[int]]:
+    """Every answer of ``FirstList._is_calm`` from now on, and how many pops each call of
+    ``FirstList._drain`` added."""
+    answers: list[bool] = []
+    drained: list[int] = []
+    is_calm, drain = FirstList._is_calm, FirstList._drain
+
+    def counted(self: FirstList, *args: Any) -> bool:
+        answers.append(is_calm(self, *args))
+        return answers[-1]
+
+    def counted_drain(self: FirstList, *args: Any) -> Any:
+        before = self.pops
+        try:
+            return drain(self, *args)
+        finally:
+            drained.append(self.pops - before)
+
+    monkeypatch.setattr(FirstList, "_is_calm", counted)
+    monkeypatch.setattr(FirstList, "_drain", counted_drain)
+    return answers, drained
+
+
+def test_calm_pops_leave_the_world_and_the_trace_as_the_mirror(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first list's pops come one after the other without a park: after its first, they are
+    drained in one call of Pop, and a pop after a fast one keeps its checks; the events (stacks
+    included) and the state are the mirror's, field by field."""
+    answers, drained = _counting_calm(monkeypatch)
+    fast, first = _run(dump, "pod", True, monkeypatch)
+    slow, _ = _run(dump, "pod", False, monkeypatch)
+    assert _events(fast) == _events(slow)
+    assert _state(fast) == _state(slow)
+    assert sum(drained) >= 85 and any(answers) and not all(answers)  # (after a wait, a pop checks everything)
+    assert first.pops >= 92 + 15
+
+
+def test_calm_pops_stand_aside_with_snapshots(dump: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With snapshots the queue's and the cache's watches count each pop and the snapshot builder
+    sees each event as it comes: no pop is calm and none is drained (each checks everything, one
+    call of Pop each), and the fast pops still leave the mirror's world."""
+    answers, drained = _counting_calm(monkeypatch)
+    with monkeypatch.context() as m:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sim = Simulation.from_manifests(str(dump), seed=3, engine="accelerated", record="pod", snapshots=True,
+                                            snapshot_every=1)
+            sim.world.run(None, until=sim.world.runtime.now + 3)
+            m.setattr(FirstList, "_pop", lambda self, call: informers._MIRROR)
+            slow = Simulation.from_manifests(str(dump), seed=3, engine="accelerated", record="pod", snapshots=True,
+                                             snapshot_every=1)
+            slow.world.run(None, until=slow.world.runtime.now + 3)
+    assert answers and not any(answers) and not drained
+    assert _events(sim) == _events(slow)
+    assert _state(sim) == _state(slow)
+
+
+def _swap_after(monkeypatch: pytest.MonkeyPatch, n: int, parked: bool, seen: list[str]) -> None:
+    """After the ``n``-th fast pop, an exercise's calculateResource swapped in (counting into
+    ``seen``) — and, when ``parked``, the runtime's version bumped as a park of the popper and
+    another goroutine's turn would (the only ways such a swap can happen between two pops)."""
+    from kschedlearn.scheduler.schedulercache import node_info
+    from kschedlearn.sim.runtime import current_goroutine
+
+    mirror = node_info.calculate_resource
+    pop_front = FirstList._pop_front
+    done = [0]
+
+    def learner_calculate_resource(pod: Any) -> Any:
+        seen.append(pod.metadata.name)
+        return mirror(pod)
+
+    def popping(self: FirstList, *args: Any, **kwargs: Any) -> Any:
+        item = pop_front(self, *args, **kwargs)
+        if item is not informers._MIRROR:
+            done[0] += 1
+            if done[0] == n:
+                monkeypatch.setattr(node_info, "calculate_resource", learner_calculate_resource)
+                if parked:
+                    g = current_goroutine()
+                    g.runtime.changed(g)
+        return item
+
+    monkeypatch.setattr(FirstList, "_pop_front", popping)
+
+
+def test_a_swap_while_the_popper_was_parked_is_seen_at_the_next_pop(dump: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step aside: the runtime's version moved during a fast pop of the first list (as if the
+    popper had parked, when anything may change) — the drain stops, the next pop checks
+    everything, finds the exercise's calculateResource and lets the mirror's addPod call it, for
+    every pod after the swap. Without the move (only the popper's own statements ran, as
+    between two pops of the first list) the checks are kept: the swap is not looked for until
+    the popper waits."""
+    seen: list[str] = []
+    with monkeypatch.context() as m:
+        _swap_after(m, 40, True, seen)
+        _run(dump, "pod", True, m, seconds=1)
+    assert len(seen) >= 92 - 40
+    kept: list[str] = []
+    with monkeypatch.context() as m:
+        _swap_after(m, 40, False, kept)
+        _run(dump, "pod", True, m, seconds=1)
+    assert len(seen) - len(kept) >= 92 - 40 - 1
+
+
+def test_first_of_finds_the_first_pod_of_the_key_as_the_scan_of_remove_pod() -> None:
+    """``_first_of`` (the C-speed scan) answers as a scan in Python of removePod's own test, on
+    random lists with repeated keys, names that end other names and other namespaces."""
+    from kschedlearn.scheduler.schedulercache.node_info import get_pod_key
+
+    pods = [p for p in _odd_pods() if p.spec.node_name != "node-99999"][:4]
+    rnd = random.Random(11)
+    names = ["a", "ba", "cba", "a-1", "x"]
+    made = [attrs.evolve(pods[i % len(pods)], metadata=attrs.evolve(pods[i % len(pods)].metadata, name=name,
+                                                                     namespace=ns))
+            for i, (name, ns) in enumerate((n, s) for n in names for s in ("default", "kube-system"))]
+    for _ in range(300):
+        sample = [rnd.choice(made) for _ in range(rnd.randrange(0, 12))]
+        key = get_pod_key(rnd.choice(made))
+        want = next((i for i, p in enumerate(sample) if get_pod_key(p) == key), -1)
+        assert informers._first_of(sample, key) == want
