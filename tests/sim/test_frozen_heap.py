@@ -9,20 +9,11 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import Iterator
 
 import pytest
 
 from kschedlearn import Simulation, sim
 from kschedlearn.sim.gc_policy import freeze_for_run, frozen_before, promote_to_oldest, thaw
-
-
-@pytest.fixture(autouse=True)
-def _collector_as_found() -> Iterator[None]:
-    enabled, threshold = gc.isenabled(), gc.get_threshold()
-    yield
-    gc.set_threshold(*threshold)
-    (gc.enable if enabled else gc.disable)()
 
 
 class _Node:

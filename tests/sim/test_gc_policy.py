@@ -11,20 +11,11 @@ import gc
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 
 from kschedlearn import Simulation, sim
 from kschedlearn.sim.gc_policy import YOUNG, freeze_for_run, no_collections, thaw, young_threshold
-
-
-@pytest.fixture(autouse=True)
-def _collector_as_found() -> Iterator[None]:
-    enabled, threshold = gc.isenabled(), gc.get_threshold()
-    yield
-    gc.set_threshold(*threshold)
-    (gc.enable if enabled else gc.disable)()
 
 
 def test_no_collections_turns_the_collector_off_and_back_on() -> None:
