@@ -60,6 +60,9 @@ class PartTexts:
 
 
 _TEXTS = PartTexts()
+#: a chunk's text is its elements without the brackets: kept apart from the parts' texts, since one
+#: tuple can be both (the empty tuple is one object; a chunk may also be a field's value)
+_CHUNK_TEXTS = PartTexts()
 
 
 def snapshot_text(snapshot: Any, names: Iterable[str]) -> str:
@@ -99,7 +102,7 @@ def _write_part(part: Any) -> str:
 
 
 def _chunks_text(chunks: Chunks[Any]) -> str:
-    texts = (_TEXTS.text(chunk, _chunk_text) for chunk in chunks.chunks)
+    texts = (_CHUNK_TEXTS.text(chunk, _chunk_text) for chunk in chunks.chunks)
     return "[" + ",".join(text for text in texts if text) + "]"
 
 

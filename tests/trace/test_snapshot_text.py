@@ -49,8 +49,19 @@ def test_every_snapshot_dumps_as_its_json(name: str, monkeypatch: pytest.MonkeyP
         assert s.dumps() == _old(s), s.seq
     # a memo that drops a generation after every part: nothing reused for long
     monkeypatch.setattr(snapshot_text, "_TEXTS", snapshot_text.PartTexts(limit=0))
+    monkeypatch.setattr(snapshot_text, "_CHUNK_TEXTS", snapshot_text.PartTexts(limit=0))
     for s in snaps[::3]:
         assert s.dumps() == _old(s), s.seq
+
+
+def test_a_tuple_that_is_a_chunk_and_a_part_is_written_as_each() -> None:
+    """A chunk's text has no brackets, a part's has: the empty tuple (one object in CPython) is
+    an empty chunk of the goroutines and the value of a store in the same snapshot."""
+    shared = ("x",)
+    s = Snapshot(seq=1, time=0.5, goroutines=Chunks(((), shared)), stores={"pods": (), "nodes": shared},
+                 stages_seen=shared)
+    assert s.dumps() == _old(s)
+    assert s.dumps() == _old(s)  # again, from the memo
 
 
 def test_thinned_snapshots_keep_their_thinned_fields() -> None:
