@@ -107,8 +107,9 @@ def _chunks_text(chunks: Chunks[Any]) -> str:
 
 
 def _chunk_text(chunk: tuple[Any, ...]) -> str:
-    """A chunk's elements, comma-separated (empty for an empty chunk)."""
-    return dumps(chunk)[1:-1]
+    """A chunk's elements, comma-separated (empty for an empty chunk), each element's text reused
+    by identity: a new chunk is mostly the elements of the chunk it replaced (one view changed)."""
+    return ",".join(map(_part_text, chunk))
 
 
 __all__ = ["GENERATION_CHARS", "PartTexts", "snapshot_text"]
