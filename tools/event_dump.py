@@ -19,17 +19,10 @@ import argparse
 import gzip
 import hashlib
 import json
-import math
 import re
 import sys
 from pathlib import Path
 from typing import Any
-
-import attrs
-
-from kschedlearn.trace.attrs_json import encode
-from kschedlearn.trace.chunks import Chunks
-from kschedlearn.trace.snapshot import _THINNED_FIELDS as _THINNED
 
 ROOT = Path(__file__).resolve().parents[1]
 DUMP = ROOT / "tests" / "trace" / "data" / "event_dump.json.gz"
@@ -39,8 +32,6 @@ SEED = 1
 #: temporary folder: the same within a process, not across processes
 _PORT = re.compile(r"127\.0\.0\.1:\d+")
 _TMP = re.compile(r"kschedlearn-files-[0-9a-f]+")
-#: how json.dumps writes a string (ensure_ascii, its default)
-_STRING = json.encoder.encode_basestring_ascii
 #: data longer than this is kept as a digest (the dump stays small; a change still shows)
 _LONG = 240
 
@@ -53,82 +44,12 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _snapshot_digest(snapshot: Any, text: _SnapshotText | None = None) -> str:
+def _snapshot_digest(snapshot: Any) -> str:
+    """The digest of the snapshot's JSON text without its stack (``Snapshot.dumps``: the text
+    ``to_json`` and ``json.dumps`` write, each part shared with the snapshots before written once)."""
     if snapshot is None:
         return ""
-    if text is not None:
-        return _digest(_plain(text.snapshot(snapshot)))
-    data = snapshot.to_json()
-    data.pop("stack", None)
-    return _digest(_plain(json.dumps(data, sort_keys=True, separators=(",", ":"))))
-
-
-#: JSON's literals and how ``json.dumps`` writes a float that is not finite (``allow_nan``)
-_LITERALS = {None: "null", True: "true", False: "false"}
-_NOT_FINITE = {math.inf: "Infinity", -math.inf: "-Infinity"}
-
-
-class _SnapshotText:
-    """The text ``json.dumps(to_json() without "stack", sort_keys=True, separators=(",", ":"))``
-    of each snapshot of one run, every shared value written once.
-
-    Consecutive snapshots share what did not change (the same tuples, views and chunks:
-    ``trace/chunks.py``, ``trace/sharing.py``), and ``to_json`` encoded it again at every event
-    (two thirds of this dump's time). Here a tuple, a chunk list or a view (every snapshot view
-    is a frozen attrs class) is written once per identity and kept (so its id is not reused while
-    the run's text is made); dicts and lists are written afresh, their values from the memo. The
-    text is ``attrs_json.encode``'s output as ``json.dumps`` writes it: attrs fields and mapping
-    keys (``str(k)``) sorted, strings ASCII-escaped, floats by ``repr``; any other type is left
-    to ``encode`` and ``json.dumps`` themselves. ``tests/trace/test_event_dump.py`` compares the
-    digests with the committed dump's, which ``to_json`` wrote.
-    """
-
-    def __init__(self) -> None:
-        self._memo: dict[int, tuple[Any, str]] = {}
-        self._fields: dict[type, tuple[str, ...]] = {}
-
-    def snapshot(self, snapshot: Any) -> str:
-        names = [n for n in self._names(type(snapshot)) if n != "stack"]
-        if not snapshot.thinned:  # Snapshot.to_json leaves the three out of an unthinned one
-            names = [n for n in names if n not in _THINNED]
-        return self._object({n: getattr(snapshot, n) for n in names})
-
-    def _names(self, tp: type) -> tuple[str, ...]:
-        names = self._fields.get(tp)
-        if names is None:
-            names = self._fields[tp] = tuple(f.name for f in attrs.fields(tp))
-        return names
-
-    def _object(self, items: dict[str, Any]) -> str:
-        return "{" + ",".join(_STRING(k) + ":" + self.text(items[k]) for k in sorted(items)) + "}"
-
-    def text(self, value: Any) -> str:
-        tp = type(value)
-        if tp is str:
-            return _STRING(value)
-        if tp is int:
-            return int.__repr__(value)
-        if value is None or tp is bool:
-            return _LITERALS[value]
-        if tp is float:
-            return _NOT_FINITE.get(value, "NaN" if value != value else float.__repr__(value))
-        if tp is dict:
-            return self._object({str(k): value[k] for k in sorted(value)})
-        if tp is list:
-            return "[" + ",".join(map(self.text, value)) + "]"
-        kept = self._memo.get(id(value))
-        if kept is not None:
-            return kept[1]
-        if tp is tuple:
-            out = "[" + ",".join(map(self.text, value)) + "]"
-        elif issubclass(tp, Chunks):
-            out = "[" + ",".join(self.text(chunk)[1:-1] for chunk in value.chunks if chunk) + "]"
-        elif attrs.has(tp):
-            out = self._object({n: getattr(value, n) for n in self._names(tp)})
-        else:  # a type the snapshots do not hold today: exactly as to_json and json.dumps write it
-            return json.dumps(encode(value), sort_keys=True, separators=(",", ":"))
-        self._memo[id(value)] = (value, out)
-        return out
+    return _digest(_plain(snapshot.dumps(leave_out=("stack",))))
 
 
 def event_rows(scenario: str, engine: str) -> list[list[Any]]:
@@ -139,12 +60,11 @@ def event_rows(scenario: str, engine: str) -> list[list[Any]]:
     world = sim.world
     world.run(None)
     rows = []
-    text = _SnapshotText()
     for e in world.tracer.events:  # (the why is the stage's narration unless the event sets one)
         data = _plain(json.dumps(e.data, sort_keys=True, separators=(",", ":"), default=repr))
         data = data if len(data) <= _LONG else "sha256:" + _digest(data)
         rows.append([e.seq, e.time, e.goroutine, e.process, e.stage, _plain(e.message), e.why,
-                     data, _snapshot_digest(e.snapshot, text)])
+                     data, _snapshot_digest(e.snapshot)])
     return rows
 
 

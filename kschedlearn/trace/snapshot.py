@@ -232,9 +232,9 @@ class Snapshot:
                 del data[name]
         return data
 
-    def dumps(self) -> str:
-        """The JSON text of :meth:`to_json` (sorted keys, compact; parts' text reused: ``snapshot_text``)."""
-        names = [f.name for f in attrs.fields(Snapshot) if self.thinned or f.name not in _THINNED_FIELDS]
+    def dumps(self, leave_out: tuple[str, ...] = ()) -> str:
+        """The JSON text of :meth:`to_json` but ``leave_out`` (sorted keys, compact; ``snapshot_text``)."""
+        names = [n for n in attrs.fields_dict(Snapshot) if (self.thinned or n not in _THINNED_FIELDS) and n not in leave_out]
         return snapshot_text(self, names)
 
     @classmethod

@@ -1,11 +1,12 @@
 """``tools/event_dump.py``'s snapshot text: the same text ``Snapshot.to_json`` and ``json.dumps`` write.
 
-kschedlearn-only (issue 25). The dump's digests are made from a memo that writes each shared
-snapshot part once (``_SnapshotText``); ``test_event_dump.py`` compares them with the committed
-dump for every bundled scenario. Here the cases those runs do not reach: a thinned snapshot (its
+kschedlearn-only (issue 25). The dump's digests are made from ``Snapshot.dumps`` without the
+stack, which writes each shared snapshot part once (``trace/snapshot_text.py``);
+``test_event_dump.py`` compares them with the committed dump for every bundled scenario. Here the
+cases those runs do not reach: a thinned snapshot (its
 three fields kept), chunked parts, floats that are not finite, non-ASCII text, mapping keys of
 other types, a dict changed between two snapshots (written afresh), a type snapshots do not
-hold today (left to ``encode`` and ``json.dumps``).
+hold today (refused as ``json.dumps`` refuses it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import attrs
 import pytest
 
+from kschedlearn.trace.attrs_json import dumps, encode
 from kschedlearn.trace.chunks import Chunks
 from kschedlearn.trace.snapshot import BackoffEntryView, GoroutineView, QueueItemView, QueueView, Snapshot
 
@@ -52,20 +54,19 @@ def _snapshots() -> list[Snapshot]:
     return [first, thinned, attrs.evolve(first, seq=5), keyed, empty]
 
 
-def test_the_memo_writes_what_to_json_and_json_dumps_write() -> None:
-    text = event_dump._SnapshotText()
+def test_the_dump_writes_what_to_json_and_json_dumps_write() -> None:
     for snapshot in _snapshots():
-        assert text.snapshot(snapshot) == _expected(snapshot)
-        assert event_dump._snapshot_digest(snapshot, text) == event_dump._snapshot_digest(snapshot)
-    assert '"thinned_why"' in text.snapshot(_snapshots()[1]) and '"thinned"' not in text.snapshot(_snapshots()[0])
+        assert snapshot.dumps(leave_out=("stack",)) == _expected(snapshot)
+        assert event_dump._snapshot_digest(snapshot) == event_dump._digest(event_dump._plain(_expected(snapshot)))
+    first, thinned = _snapshots()[:2]
+    assert '"thinned_why"' in thinned.dumps(leave_out=("stack",)) and '"thinned"' not in first.dumps(leave_out=("stack",))
 
 
 def test_values_of_every_kind_are_written_as_json_dumps_writes_them() -> None:
-    text = event_dump._SnapshotText()
     values = ["a\"\\\n\u00e9\U0001f600", 0, -3, 2**70, 0.1, -0.0, 1e300, math.inf, -math.inf, math.nan, True,
               False, None, [], (), {}, {3: "x", 1: (True, None)}, {"b": [1.5, "c"], "a": {}},
               Chunks(((), ("x",), (), ("y", "z"))), Chunks(((),)), frozenset()]
     for value in values[:-1]:
-        assert text.text(value) == json.dumps(event_dump.encode(value), sort_keys=True, separators=(",", ":"))
+        assert dumps(value) == json.dumps(encode(value), sort_keys=True, separators=(",", ":"))
     with pytest.raises(TypeError, match="frozenset"):  # encode leaves it alone, json.dumps refuses it
-        text.text(values[-1])
+        dumps(values[-1])
