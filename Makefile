@@ -27,28 +27,28 @@ $(LAB_OVERRIDES): tools/lab/overrides.json $(STAMP)
 
 setup: $(STAMP) $(LAB_OVERRIDES)
 
-# Two workers (pytest-xdist; the CI machine has 2 cores), each test file on one worker so that a
-# file's module-scoped worlds are built once, the longest files first (tests/conftest.py's
-# LONGEST_FIRST; xdist's own reorder would put the most numerous first); PYTEST_WORKERS=0 runs in
-# one process.
+# Two pytest processes (the CI machine has 2 cores) share the suite a whole test file at a time
+# (tools/run_tests.py with the tests/file_claims.py plugin: a file's module-scoped worlds are
+# built once), the longest files first (tests/conftest.py's LONGEST_FIRST). It replaced
+# pytest-xdist, whose controller process spent ~2 ms of CPU per test on its reports on the same
+# two cores (~16 of make test-fast's ~127 CPU-s). PYTEST_WORKERS=0 runs plain pytest in one process.
 PYTEST_WORKERS ?= 2
-XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 
 # Compiled modules are cached (in git-ignored __pycache__ folders) even where the environment
-# says PYTHONDONTWRITEBYTECODE: without the cache every worker, notebook kernel and subprocess
+# says PYTHONDONTWRITEBYTECODE: without the cache every process, notebook kernel and subprocess
 # the suite starts compiles the package and pytest rewrites every test module again (collection
 # 9.3 s -> 4.6 s measured, 2026-12-02).
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python $(if $(filter 0,$(PYTEST_WORKERS)),-m pytest,tools/run_tests.py --processes $(PYTEST_WORKERS))
 
 # the slowest 30 tests are listed after the run (issue 25: "report the slowest 30")
 test: $(STAMP) $(LAB_OVERRIDES)
-	$(PYTEST) $(XDIST) --durations=30
+	$(PYTEST) --durations=30
 
 # The inner loop: the unit tests, the ported Go tables and the properties; the end-to-end tests
 # (marked `slow`, or listed in tests/conftest.py's END_TO_END_FILES) run only in `make test`, and
 # each property test tries a fifth of its examples here (tests/hypothesis_budget.py), all in `make test`.
 test-fast: $(STAMP) $(LAB_OVERRIDES)
-	KSCHEDLEARN_FAST_LOOP=1 $(PYTEST) -m "not slow" $(XDIST)
+	KSCHEDLEARN_FAST_LOOP=1 $(PYTEST) -m "not slow"
 
 # Local only (127.0.0.1) and behind a fresh random token; opens notebook 00. It serves the
 # learner's workspace lab/ (untracked): copies of notebooks/ and exercises/ made and kept up to

@@ -190,10 +190,11 @@ def _end_to_end(item: pytest.Item) -> bool:
 
 #: The files that take longest, longest first (their summed test-seconds in a full run of
 #: 2026-12-03, ``--junitxml``, two workers: 231, 210, 92, 84, 84, 75, 71, 64, 63, 61, 51, 48, 47,
-#: 43, 43, 42, 41, 39, 36, 35 s under load ~5). ``make test`` hands whole files to its two workers
-#: in collection order (``--dist loadfile --no-loadscope-reorder``); pytest-xdist's own order (most
-#: tests first) sent the two longest files, which hold 2 and 5 tests, last, and one worker ran them
-#: alone for minutes after the other had finished. Longest first, the workers end together.
+#: 43, 43, 42, 41, 39, 36, 35 s under load ~5). ``make test``'s two pytest processes claim whole
+#: files in collection order (``tools/run_tests.py``, ``tests/file_claims.py``); pytest-xdist's
+#: own order (most tests first), used before, sent the two longest files, which hold 2 and 5 tests,
+#: last, and one worker ran them alone for minutes after the other had finished. Longest first,
+#: the processes end together.
 #:
 #: The files whose tests fork sandbox children (the exercise checks: two forks each) come right
 #: after the first: a fork copies the page tables of the whole worker and the child's exit tears

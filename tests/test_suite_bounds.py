@@ -43,9 +43,9 @@ def test_only_the_sandbox_test_touches_the_real_timer():
 
 def test_make_test_fast_skips_only_the_slow_tests():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r'^PYTEST := .*-m pytest$', makefile, re.M)
-    assert re.search(r'^test-fast:.*\n\tKSCHEDLEARN_FAST_LOOP=1 \$\(PYTEST\) -m "not slow"', makefile, re.M)
-    assert re.search(r'^test:.*\n\t\$\(PYTEST\) \$\(XDIST\) --durations=30$', makefile, re.M)
+    assert re.search(r'^PYTEST := .*-m pytest,tools/run_tests.py --processes \$\(PYTEST_WORKERS\)\)$', makefile, re.M)
+    assert re.search(r'^test-fast:.*\n\tKSCHEDLEARN_FAST_LOOP=1 \$\(PYTEST\) -m "not slow"$', makefile, re.M)
+    assert re.search(r'^test:.*\n\t\$\(PYTEST\) --durations=30$', makefile, re.M)
 
 
 def test_make_test_runs_every_property_example(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,10 +100,10 @@ def test_every_end_to_end_file_exists_and_is_marked_slow() -> None:
 
 
 def test_the_longest_files_go_first_to_the_workers() -> None:
-    """``make test`` keeps collection order (``--no-loadscope-reorder``) and conftest puts the
-    longest files first; a renamed file would silently fall back to the end."""
+    """``make test``'s processes claim files in collection order (``tests/file_claims.py``) and
+    conftest puts the longest files first; a renamed file would silently fall back to the end."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^XDIST := .*--dist loadfile --no-loadscope-reorder", makefile, re.M)
+    assert re.search(r"^PYTEST_WORKERS \?= 2$", makefile, re.M)
     conftest = _conftest()
     assert sorted(f for f in conftest.LONGEST_FIRST if not (ROOT / "tests" / f).is_file()) == []
     names = ["test_suite_bounds.py", "trace/test_event_dump.py", "test_packaging.py", "test_kubectl.py",
