@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,3 +101,30 @@ def _env() -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+
+
+def test_a_sigterm_to_the_runner_stops_every_pytest_process(tmp_path: Path) -> None:
+    suite = _suite(tmp_path / "suite")
+    suite.joinpath("pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    (suite / "test_zz_sleeps.py").write_text("import time\ndef test_sleeps(): time.sleep(120)\n", encoding="utf-8")
+    log = tmp_path / "ran.jsonl"
+    runner = subprocess.Popen(
+        [sys.executable, str(ROOT / "tools" / "run_tests.py"), "--processes", "2", "-p", "no:cacheprovider", str(suite)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env={**_env(), "RAN_LOG": str(log)},
+    )
+    try:
+        started = Path(str(log) + ".started")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (started.exists() and len(started.read_text().split()) == 2):
+            time.sleep(0.05)
+        pids = [int(p) for p in started.read_text().split()]
+        time.sleep(0.5)
+        runner.send_signal(signal.SIGTERM)
+        out, _ = runner.communicate(timeout=60)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+    assert runner.returncode == 2, out
+    for pid in pids:  # reaped by the runner: gone
+        assert not Path(f"/proc/{pid}").exists()
+    assert out.count("pytest process ") == 2

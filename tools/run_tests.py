@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -51,8 +50,9 @@ def _start(folder: Path, slot: int, pytest_args: list[str]) -> tuple[subprocess.
             f"--claims-slot={slot}", f"--basetemp={folder / f'tmp-{slot}'}",
             "-o", "console_output_style=classic", *pytest_args]
     with out.open("wb") as sink:
-        # a process group of its own: Ctrl-C reaches the runner, which stops each process in turn
-        proc = subprocess.Popen(argv, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
+        # in the runner's process group: Ctrl-C in a terminal, or a kill of the group, reaches
+        # every pytest process at once, as it reaches one pytest
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT)
     return proc, out
 
 
@@ -74,8 +74,16 @@ def _progress(folder: Path, started: float) -> str:
 
 
 def _wait(procs: list[subprocess.Popen[bytes]], folder: Path, every: float) -> bool:
-    """Wait for every process; True when interrupted (each then stopped with SIGINT, as Ctrl-C
-    stops one pytest: it still prints its report)."""
+    """Wait for every process; True when interrupted. Ctrl-C reached them too (one process
+    group): each pytest stops and still prints its report, which is waited for; a SIGTERM sent
+    to the runner alone is passed on to them."""
+    def pass_on(signum: int, frame: Any) -> None:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, pass_on)
     started = time.monotonic()
     last = started
     try:
@@ -86,10 +94,11 @@ def _wait(procs: list[subprocess.Popen[bytes]], folder: Path, every: float) -> b
                 print(_progress(folder, started), flush=True)
     except KeyboardInterrupt:
         for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGINT)
-        for p in procs:
-            p.wait()
+            try:
+                p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
         return True
     return False
 
