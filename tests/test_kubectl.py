@@ -11,8 +11,9 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,45 @@ def wait_for(kubeconfig: Path, jsonpath: str, *args: str, seconds: float = 20) -
     raise AssertionError(f"kubectl {' '.join(args)} {jsonpath}: nothing within {seconds}s")
 
 
+class Watch:
+    """``kubectl --kubeconfig KUBECONFIG ARGS`` left running (a ``get -w``): its output lines are
+    read as they come, so a test waits for the line it needs instead of sleeping; stopped on
+    leaving the ``with`` block."""
+
+    def __init__(self, kubeconfig: Path, *args: str) -> None:
+        self._proc = subprocess.Popen([KUBECTL or "kubectl", "--kubeconfig", str(kubeconfig), *args],
+                                      stdout=subprocess.PIPE, text=True)
+        self._lines: list[str] = []
+        self._changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            with self._changed:
+                self._lines.append(line)
+                self._changed.notify_all()
+
+    def wait_until(self, check: Callable[[list[list[str]]], bool], what: str, seconds: float = 20) -> None:
+        """Until ``check`` holds for the lines so far (each split into its columns)."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: check([line.split() for line in self._lines]), timeout=seconds):
+                raise AssertionError(f"kubectl watch: no {what} within {seconds}s:\n{''.join(self._lines)}")
+
+    def text(self) -> str:
+        """Everything it printed (after it has stopped)."""
+        return "".join(self._lines)
+
+    def __enter__(self) -> Watch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._proc.terminate()
+        self._proc.wait(timeout=10)
+        self._reader.join(timeout=10)
+
+
 def test_get_nodes_and_pods(kubeconfig: Path) -> None:
     nodes = kubectl(kubeconfig, "get", "nodes")
     assert nodes.split("\n")[0].split() == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
@@ -97,17 +137,14 @@ def test_get_nodes_and_pods(kubeconfig: Path) -> None:
 def test_apply_is_scheduled_and_described_and_watched(kubeconfig: Path, tmp_path: Path) -> None:
     manifest = tmp_path / "pod.yaml"
     manifest.write_text(POD)
-    watch = subprocess.Popen([KUBECTL or "kubectl", "--kubeconfig", str(kubeconfig), "get", "pods", "-w",
-                              "--output-watch-events", "-o", "wide"], stdout=subprocess.PIPE, text=True)
-    try:
-        time.sleep(1.0)
+    with Watch(kubeconfig, "get", "pods", "-w", "--output-watch-events", "-o", "wide") as watch:
+        watch.wait_until(lambda rows: any(r[:2] == ["ADDED", "web-1"] for r in rows), "the watch's first list")
         assert "pod/api-1 created" in kubectl(kubeconfig, "apply", *APPLY_FLAGS, "-f", str(manifest))
         node = wait_for(kubeconfig, "{.spec.nodeName}", "get", "pod", "api-1")
         assert node in ("node-1", "node-2", "node-3")
-        time.sleep(1.0)
-    finally:
-        watch.terminate()
-        out, _ = watch.communicate(timeout=10)
+        watch.wait_until(lambda rows: any(r[:2] == ["MODIFIED", "api-1"] and r[7:8] == [node] for r in rows),
+                         "api-1 on its node in the watch")
+    out = watch.text()
     lines = [line.split() for line in out.split("\n") if "api-1" in line]
     assert lines[0][0] == "ADDED" and lines[0][7] == "<none>"
     assert any(line[0] == "MODIFIED" and line[7] == node for line in lines), out
@@ -141,13 +178,10 @@ def test_errors_come_back_as_kubernetes_status(kubeconfig: Path) -> None:
 def test_get_pods_watch_starts_with_the_existing_pods(kubeconfig: Path) -> None:
     """``kubectl get pods -w`` shows every existing pod as ADDED first; and a watch without a
     resourceVersion (``--raw``) gets them from the server as 1.6's watch cache sends them."""
-    watch = subprocess.Popen([KUBECTL or "kubectl", "--kubeconfig", str(kubeconfig), "get", "pods", "-w",
-                              "--output-watch-events"], stdout=subprocess.PIPE, text=True)
-    try:
-        time.sleep(2.0)
-    finally:
-        watch.terminate()
-        out, _ = watch.communicate(timeout=10)
+    with Watch(kubeconfig, "get", "pods", "-w", "--output-watch-events") as watch:
+        watch.wait_until(lambda rows: {("ADDED", "db-0"), ("ADDED", "web-1")} <= {tuple(r[:2]) for r in rows},
+                         "db-0 and web-1 as ADDED")
+    out = watch.text()
     rows = [line.split()[:2] for line in out.split("\n")[1:] if line.strip()]
     assert ["ADDED", "db-0"] in rows and ["ADDED", "web-1"] in rows, out
     raw = kubectl(kubeconfig, "get", "--raw", "/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=1")

@@ -88,7 +88,7 @@ def _wait_until_up(url: str, token: str, proc: subprocess.Popen[Any], log: Path,
                     return
         except (urllib.error.URLError, OSError):
             pass
-        time.sleep(0.3)
+        time.sleep(0.1)  # a start-up takes seconds; a refused connection costs next to nothing
     raise RuntimeError(f"jupyter lab did not answer within {timeout:.0f}s; see {log}")
 
 

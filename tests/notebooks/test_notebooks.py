@@ -36,9 +36,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import nbformat
 import pytest
-from jupyter_client import KernelManager
+from jupyter_client import BlockingKernelClient, KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbconvert import HTMLExporter
@@ -86,37 +87,57 @@ RESET_SOURCE = ("%reset -f\nfrom kschedlearn.scheduler.factory import plugins as
                 "_plugins.reset_registry()\ndel _plugins")
 
 
+@attrs.frozen
+class SharedKernel:
+    """The kernel every notebook runs in, and the one client connected to it.
+
+    One client for all: a new client per notebook (nbclient's default) waits for the kernel's
+    answer and then 0.2 s more for stray IOPub messages (jupyter_client's ``wait_for_ready``),
+    idle time for every notebook. The client reads only the replies to the requests it sends
+    (nbclient matches every message to its request), so a notebook sees nothing of the one before.
+    It must stay the kernel's only client: the clients one ``KernelManager`` makes share a ZeroMQ
+    identity, and after a second one had connected and closed, replies no longer reached this one.
+    """
+
+    km: KernelManager
+    kc: BlockingKernelClient
+
+
 @pytest.fixture(scope="module")
-def shared_kernel() -> Iterator[KernelManager]:
+def shared_kernel() -> Iterator[SharedKernel]:
     km = KernelManager(kernel_name="python3")
     km.start_kernel(cwd=str(NOTEBOOKS))
+    kc = km.client()
     try:
-        yield km
+        kc.start_channels()
+        kc.wait_for_ready(timeout=60)
+        kc.allow_stdin = False  # as nbclient sets it on the clients it makes
+        yield SharedKernel(km=km, kc=kc)
     finally:
+        kc.stop_channels()
         km.shutdown_kernel(now=True)
 
 
-def _execute(nb: nbformat.NotebookNode, km: KernelManager | None) -> None:
-    """Run ``nb`` in the shared kernel (after the reset cell) or, with ``km=None``, in its own."""
-    if km is None:
+def _execute(nb: nbformat.NotebookNode, shared: SharedKernel | None) -> None:
+    """Run ``nb`` in the shared kernel (after the reset cell) or, with ``shared=None``, in its own."""
+    if shared is None:
         NotebookClient(nb, timeout=PER_NOTEBOOK_TIMEOUT, kernel_name="python3",
                        resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
         return
     nb.cells.insert(0, nbformat.v4.new_code_cell(RESET_SOURCE))
-    client = NotebookClient(nb, km=km, timeout=PER_NOTEBOOK_TIMEOUT, kernel_name="python3",
+    client = NotebookClient(nb, km=shared.km, timeout=PER_NOTEBOOK_TIMEOUT, kernel_name="python3",
                             resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client.kc = shared.kc  # nbclient then uses it and leaves it open: it does not own the kernel
     try:
         client.execute()
     finally:
         nb.cells.pop(0)
-        if client.kc is not None:
-            client.kc.stop_channels()
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not FOUND, reason="no notebooks built yet (tools/make_notebooks.py)")
 @pytest.mark.parametrize("path", FOUND, ids=[p.stem for p in FOUND])
-def test_notebook_runs_headless(path: Path, timings: _Timings, shared_kernel: KernelManager) -> None:
+def test_notebook_runs_headless(path: Path, timings: _Timings, shared_kernel: SharedKernel) -> None:
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
     try:
