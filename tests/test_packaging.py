@@ -5,12 +5,13 @@ they are marked ``slow`` (``make test-fast`` skips them; ``make test`` runs them
 with ``--no-compile``: byte-compiling every installed file of JupyterLab's tree was most of a
 run's CPU, and Python compiles what it imports anyway.
 
-Each environment gets the pip a newcomer gets from `make setup` (``python -m venv``, then
-``pip install --upgrade pip``): the version this suite's own environment has. Not the pip
-``ensurepip`` bundles with the running Python (23.2.1 with 3.11): unpacking and byte-compiling
-it took ~6.5 CPU-s per environment, and resolving Binder's ~100 packages with it took 29 CPU-s
-against 12 with pip 26 (profiled: it checks every file on a package's index page against a list
-of 914 wheel tags, and re-reads every installed package's metadata at each lookup).
+The light install uses the pip ``python -m venv`` gives a newcomer (``ensurepip``'s, 23.2.1
+with 3.11): ``pip install kschedlearn`` must work with it. Binder's environment gets the pip of
+this suite's own environment (repo2docker brings a current pip, as ``make setup``'s
+``pip install --upgrade pip`` does): resolving Binder's ~100 packages with the bundled 23.2.1
+took 29 CPU-s against 12 with pip 26 (profiled: it checks every file on a package's index page
+against a list of 914 wheel tags, and re-reads every installed package's metadata at each
+lookup), and unpacking and byte-compiling the bundled pip ~6.5 CPU-s more.
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 
 
-def _venv(where: Path) -> Path:
-    """A fresh virtual environment with this suite's pip in it (the module docstring says why
-    not ``ensurepip``'s); its Python."""
-    venv.EnvBuilder(with_pip=False, clear=True).create(where)
+def _venv(where: Path, *, current_pip: bool) -> Path:
+    """A fresh virtual environment, with ``ensurepip``'s pip or this suite's (``current_pip``;
+    the module docstring says which test takes which); its Python."""
+    venv.EnvBuilder(with_pip=not current_pip, clear=True).create(where)
     python = where / "bin" / "python"
-    _run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-compile",
-         f"pip=={version('pip')}")
+    if current_pip:
+        _run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-compile",
+             f"pip=={version('pip')}")
     return python
 
 
@@ -61,7 +63,7 @@ def _run(*cmd: str | Path, cwd: Path | None = None, timeout: float = 600) -> sub
 
 
 def test_light_install_has_no_jupyterlab_and_still_renders_and_traces(tmp_path: Path) -> None:
-    python = _venv(tmp_path / "venv")
+    python = _venv(tmp_path / "venv", current_pip=False)
     _run(python, "-m", "pip", "install", "--quiet", "--no-compile", str(_source_copy(tmp_path / "src")))
     probe = (
         "import importlib.util, json, kschedlearn\n"
@@ -82,7 +84,7 @@ def test_binder_environment_builds_and_runs_the_tour(tmp_path: Path) -> None:
     runtime = (ROOT / "binder" / "runtime.txt").read_text().strip()
     assert runtime == f"python-{sys.version_info.major}.{sys.version_info.minor}", (
         f"binder/runtime.txt says {runtime}; this check builds with the Python it runs on")
-    python = _venv(tmp_path / "venv")
+    python = _venv(tmp_path / "venv", current_pip=True)
     repo = _source_copy(tmp_path / "repo")  # what repo2docker clones
     _run(python, "-m", "pip", "install", "--quiet", "--no-compile", "-r", repo / "binder" / "requirements.txt")
     # repo2docker runs postBuild from the repository root with the environment's pip first on PATH
