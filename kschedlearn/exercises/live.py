@@ -209,12 +209,13 @@ def _without_snapshots(simulation: Any) -> None:
     CPU. A snapshot only reads the world (``trace.snapshot.SnapshotBuilder``); without it the run,
     its calls and its events are the same - each live verdict compares the reference rehearsal's
     calls with the real run's, which keeps its snapshots, call by call
-    (``tests/exercises/test_verdicts.py``, every task). A world not built yet is built without
-    them, as ``Simulation(..., snapshots=False)`` builds it (only this child's copy is changed)."""
+    (``tests/exercises/test_verdicts.py``, every task). A world built from now on - the world a
+    cursor in the past replays to, or a first one - is built without them, as
+    ``Simulation(..., snapshots=False)`` builds it (only this child's copy is changed)."""
+    if isinstance(getattr(simulation, "snapshots", None), bool):
+        simulation.snapshots = False
     world = getattr(simulation, "_world", None)
     if world is None:
-        if isinstance(getattr(simulation, "snapshots", None), bool):
-            simulation.snapshots = False
         return
     tracer = getattr(world, "tracer", None)
     builder = getattr(world, "builder", None)
@@ -290,8 +291,8 @@ def _rehearse(task: Task, fn: Callable[..., Any], simulation: Any,
 
     def work(send: Callable[[Any], None]) -> None:
         log = CallLog(task.function_name)
+        _without_snapshots(simulation)  # first: a replay to the cursor is then made without them too
         _stand_at_cursor(simulation)
-        _without_snapshots(simulation)
         state = MirrorState.take()
         with _live_patch(task, fn, log, simulation):
             simulation.run()
