@@ -201,6 +201,30 @@ def _stand_at_cursor(simulation: Any) -> None:
         fork()
 
 
+def _without_snapshots(simulation: Any) -> None:
+    """In a rehearsal's child only: record the rest of the run without a state snapshot per event.
+
+    Nothing of the child's world comes back but plain data (the calls, the outcome, counts), so
+    no one ever sees a snapshot built there, and building them was about half of a rehearsal's
+    CPU. A snapshot only reads the world (``trace.snapshot.SnapshotBuilder``); without it the run,
+    its calls and its events are the same - each live verdict compares the reference rehearsal's
+    calls with the real run's, which keeps its snapshots, call by call
+    (``tests/exercises/test_verdicts.py``, every task). A world built from now on - the world a
+    cursor in the past replays to, or a first one - is built without them, as
+    ``Simulation(..., snapshots=False)`` builds it (only this child's copy is changed)."""
+    if isinstance(getattr(simulation, "snapshots", None), bool):
+        simulation.snapshots = False
+    world = getattr(simulation, "_world", None)
+    if world is None:
+        return
+    tracer = getattr(world, "tracer", None)
+    builder = getattr(world, "builder", None)
+    if tracer is None or builder is None or tracer.snapshot_fn is not builder:
+        return  # (built without snapshots, or snapshots made some other way: left as they are)
+    tracer.snapshot_fn = None
+    tracer.listeners[:] = [f for f in tracer.listeners if getattr(f, "__self__", None) is not builder]
+
+
 def _refusal(task: Task, simulation: Any) -> str:
     """Why nothing can be plugged in at all, before anything runs ("" when it can)."""
     if getattr(simulation, "engine", "mirrored") != "mirrored":
@@ -267,6 +291,7 @@ def _rehearse(task: Task, fn: Callable[..., Any], simulation: Any,
 
     def work(send: Callable[[Any], None]) -> None:
         log = CallLog(task.function_name)
+        _without_snapshots(simulation)  # first: a replay to the cursor is then made without them too
         _stand_at_cursor(simulation)
         state = MirrorState.take()
         with _live_patch(task, fn, log, simulation):

@@ -14,8 +14,9 @@ restored but not named: they are caches the run fills itself (a compiled selecto
 
 from __future__ import annotations
 
+import operator
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -56,12 +57,16 @@ class MirrorState:
         glob: dict[str, dict[str, Any]] = {}
         containers: dict[tuple[str, str], tuple[Any, Any]] = {}
         classes: dict[str, tuple[type, dict[str, Any]]] = {}
+        copies: dict[int, Any] = {}  # id -> its copy: one per table (every module holds __builtins__)
         for name, module in _mirrored_modules():
             values = dict(vars(module))
             glob[name] = values
             for key, value in values.items():
                 if type(value) in _CONTAINERS:
-                    containers[(name, key)] = (value, value.copy())
+                    copy = copies.get(id(value))
+                    if copy is None:
+                        copy = copies[id(value)] = value.copy()
+                    containers[(name, key)] = (value, copy)
                 elif isinstance(value, type) and getattr(value, "__module__", None) == name:
                     classes[f"{name}.{value.__qualname__}"] = (value, dict(vars(value)))
         tables = {}
@@ -87,6 +92,8 @@ class MirrorState:
             if module is None:
                 continue
             now = vars(module)
+            if _same_entries(before, now):
+                continue  # (the loop below would find nothing: the common case, checked in C)
             for key in set(before) | set(now):
                 if key in before and key in now and before[key] is now[key]:
                     continue
@@ -102,9 +109,13 @@ class MirrorState:
                     now[key] = before[key]
                 else:
                     del now[key]
+        differs: dict[int, bool] = {}  # id -> whether it differs now (a table held by many modules)
         for (module, key), (obj, copy) in self.containers.items():
             label = f"{module}.{key} (its contents)"
-            if not _differs(obj, copy) or label in keep:
+            found = differs.get(id(obj))
+            if found is None:
+                found = differs[id(obj)] = _differs(obj, copy)
+            if not found or label in keep:
                 continue
             if not key.startswith("_"):  # a private table is a cache the run fills itself
                 changed.append(label)
@@ -114,7 +125,10 @@ class MirrorState:
                     obj.extend(copy)
                 else:
                     obj.update(copy)
+                differs[id(obj)] = False  # put back: its other holders find it as it was
         for qualname, (klass, before) in self.classes.items():
+            if _same_entries(before, vars(klass)):
+                continue
             now = dict(vars(klass))
             for key in (set(before) | set(now)) - _SKIP_CLASS_ATTRS:
                 label = f"{qualname}.{key}"
@@ -140,11 +154,19 @@ class MirrorState:
         return tuple(sorted(changed))
 
 
+def _same_entries(before: Mapping[str, Any], now: Mapping[str, Any]) -> bool:
+    """Whether ``now`` has ``before``'s keys in the same order, each bound to the same object
+    (then a key-by-key walk of the two finds no difference)."""
+    return (len(before) == len(now) and list(before) == list(now)
+            and all(map(operator.is_, before.values(), now.values())))
+
+
 def _differs(obj: Any, copy: Any) -> bool:
+    """Whether a module-level table's contents differ from its copy (by identity, in C)."""
     if isinstance(obj, dict):
-        return obj.keys() != copy.keys() or any(obj[k] is not copy[k] for k in obj)
+        return obj.keys() != copy.keys() or any(map(operator.is_not, obj.values(), map(copy.__getitem__, obj)))
     if isinstance(obj, list):
-        return len(obj) != len(copy) or any(a is not b for a, b in zip(obj, copy))
+        return len(obj) != len(copy) or any(map(operator.is_not, obj, copy))
     return obj != copy
 
 

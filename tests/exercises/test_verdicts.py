@@ -236,6 +236,8 @@ def test_live_counting_reference_is_same(task_id):
         assert report.calls == counter.value, (report.calls, counter.value)  # measured in this process
     assert "behaves exactly like" in report.summary()
     assert not any("module-level" in n for n in report.notes), report.notes  # no false "you changed"
+    # the learner's rehearsal (a child, without snapshots) made the real run's calls (with them)
+    assert not any("differently in the real run" in n for n in report.notes), report.notes
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
@@ -244,3 +246,4 @@ def test_live_wrong_variant_is_not_same(task_id):
     assert not report.same, str(report)
     assert "behaves exactly like" not in report.summary()
     assert report.difference or report.changed or report.refused, str(report)
+    assert not any("differently in the real run" in n for n in report.notes), report.notes
