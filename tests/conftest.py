@@ -216,8 +216,20 @@ FORKING_EARLY = (
     "exercises/test_capstone.py",
     "exercises/test_startup_parsons.py",
 )
+#: The files whose tests walk the whole heap on purpose (``gc.collect()`` to see what is freed,
+#: ``gc.get_freeze_count()``, which in CPython 3.11 walks every frozen object, to see what is
+#: frozen): their cost is the worker's size, not their own work. Alone they take 0.3–2.5 CPU-s
+#: each; late in a full run, in a worker of 1.2 GB, 4.9, 7.7 and 8.7 (the lead's full run of
+#: 2026-12-03 session 13). They go first on the worker that does not start with the packaging
+#: test, before the forking files, while it holds little more than its imports.
+HEAP_WALKING_EARLY = (
+    "sim/test_frozen_heap.py",
+    "sim/test_no_world_kept.py",
+    "sim/test_gc_policy.py",
+)
 LONGEST_FIRST = (
     "test_packaging.py",
+    *HEAP_WALKING_EARLY,
     *FORKING_EARLY,
     "test_fault_campaign.py",
     "accelerated/test_differential.py",

@@ -155,3 +155,22 @@ def test_link_text_names_the_linked_symbol():
 def test_known_fixed_links(where, go_file, rng):
     """Links issues reported wrong (swapped, past the end of the file, off by a function)."""
     assert any(link["where"] == where and link["go_file"] == go_file and link["range"] == rng for link in _links())
+
+
+@pytest.mark.parametrize("text", [
+    "x = 1  # see fifo.go#L10-L20\n",
+    's = "#"  # cache.go\n',
+    's = "# a string, not a comment: cache.go"\n',
+    "s = '''\n# inside a string: https://github.com/kubernetes/kubernetes/blob/v1.6.1/a.go\n'''\n",
+    "a = 1\r# fifo.go in a comment after a lone CR\r",
+    "a = 1\r\n# fifo.go in a comment after a CRLF\r\n",
+    "# a comment\nx = 'fifo.go'  # another, without a link\n",
+    "# fifo.go\\\n",
+    "",
+], ids=["comment", "hash-in-string-then-comment", "string-only", "docstring-only", "cr", "crlf",
+        "link-outside-comment", "backslash", "empty"])
+def test_the_comment_prefilter_keeps_every_link_comment(text: str) -> None:
+    """``_link_comments`` tokenizes only texts with a line holding ``.go`` or ``/v1.6.1/`` after a
+    ``#``: the same comments as tokenizing every text and keeping those that name a Go file."""
+    every = [(line, c) for line, c in glt._comments(text) if ".go" in c or "/v1.6.1/" in c]
+    assert list(glt._link_comments(text)) == every

@@ -294,6 +294,27 @@ def _comments(text: str) -> Iterator[tuple[int, str]]:
             yield tok.start[0], tok.string
 
 
+def _may_have_a_link_comment(text: str) -> bool:
+    """Whether some line has ``.go`` or ``/v1.6.1/`` after a ``#``: a comment runs from its
+    ``#`` to the end of its line, so without such a line no comment can hold a link, and the file
+    need not be tokenized (pure-Python ``tokenize`` was a third of the collection under
+    cProfile; 322 of the 362 modules with links have none in a comment)."""
+    for line in text.split("\n"):  # (every line tokenize sees lies inside one of these pieces)
+        at = line.find("#")
+        if at >= 0 and (".go" in line[at:] or "/v1.6.1/" in line[at:]):
+            return True
+    return False
+
+
+def _link_comments(text: str) -> Iterator[tuple[int, str]]:
+    """The comments of ``text`` that name a Go file or a v1.6.1 URL, with their line numbers."""
+    if not _may_have_a_link_comment(text):
+        return
+    for line, comment in _comments(text):
+        if ".go" in comment or "/v1.6.1/" in comment:
+            yield line, comment
+
+
 def _owner_at(tree: ast.Module) -> dict[int, str]:
     """Line -> qualname of the innermost def/class spanning it."""
     owners: dict[int, str] = {}
@@ -338,8 +359,7 @@ def _package_links(package: Path) -> list[dict[str, Any]]:
             continue
         texts = [(line, owner, text, is_doc) for line, owner, text, is_doc in _Collector(mod).run()]
         owners = _owner_at(mod.tree)
-        texts += [(line, owners.get(line, ""), text, False) for line, text in _comments(source)
-                  if ".go" in text or "/v1.6.1/" in text]
+        texts += [(line, owners.get(line, ""), text, False) for line, text in _link_comments(source)]
         full = {m.group(2) for _, _, text, _ in texts for m in _URL.finditer(text) if m.group(2).endswith(".go")}
         by_name: dict[str, set[str]] = {}
         for go in full:

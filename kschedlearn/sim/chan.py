@@ -183,6 +183,12 @@ def _require_goroutine(what: str) -> Goroutine:
     return g
 
 
+def _select_text(cases: tuple[tuple[Any, ...], ...]) -> str:
+    """What a goroutine blocked in ``select`` waits on (written only when someone reads it)."""
+    names = ", ".join(f"{c[0]} {c[1].name or 'chan'}" for c in cases if c[1] is not None)
+    return f"select [{names}]"
+
+
 def select(*cases: tuple[Any, ...], default: bool = False) -> tuple[int, Any, bool]:
     """Go's ``select``: cases are ``("recv", ch)`` or ``("send", ch, value)``.
 
@@ -219,8 +225,7 @@ def select(*cases: tuple[Any, ...], default: bool = False) -> tuple[int, Any, bo
             _enqueue(case[1]._recvq, _Entry(state, i))
         else:
             _enqueue(case[1]._sendq, _Entry(state, i, case[2]))
-    names = ", ".join(f"{c[0]} {c[1].name or 'chan'}" for c in cases if c[1] is not None)
-    g.runtime._park("blocked", f"select [{names}]")
+    g.runtime._park("blocked", lambda: _select_text(cases))
     index, value, ok = state.result
     if cases[index][0] == "send":
         if not ok:

@@ -87,6 +87,8 @@ class Goroutine:
     _state: str = "runnable"  # runnable | running | blocked | sleeping | paused | done | killed
     _waiting_on: str = ""
     killed: bool = False
+    #: what :attr:`waiting_on` will read, written only when first asked (see :meth:`wait_on_later`)
+    _waiting_on_later: Callable[[], str] | None = attrs.field(default=None, repr=False)
 
     @property
     def state(self) -> str:
@@ -99,11 +101,21 @@ class Goroutine:
 
     @property
     def waiting_on(self) -> str:
+        later = self._waiting_on_later
+        if later is not None:
+            self._waiting_on, self._waiting_on_later = later(), None
         return self._waiting_on
 
     @waiting_on.setter
     def waiting_on(self, value: str) -> None:
-        self._waiting_on = value
+        self._waiting_on, self._waiting_on_later = value, None
+        self.runtime.changed(self)
+
+    def wait_on_later(self, describe: Callable[[], str]) -> None:
+        """Set :attr:`waiting_on` to ``describe()``, called when something first reads it: a
+        blocking ``select`` names every case's channel, and in most runs nobody reads it before
+        the goroutine wakes (the fault campaign takes no snapshots)."""
+        self._waiting_on, self._waiting_on_later = "", describe
         self.runtime.changed(self)
 
     @property
@@ -269,14 +281,20 @@ class Runtime:
                 self._kill(g)
 
     # -- blocking and waking (used by channels, mutexes, timers) ------------------------
-    def _park(self, state: str, waiting_on: str) -> Any:
-        """Block the current goroutine until something wakes it; returns the wake value."""
+    def _park(self, state: str, waiting_on: str | Callable[[], str]) -> Any:
+        """Block the current goroutine until something wakes it; returns the wake value.
+        ``waiting_on``: what it waits for, or a function that says it when first asked."""
         g = self.current
         if g is None:
-            raise WouldBlockError(f"would block outside a goroutine ({waiting_on})")
+            what = waiting_on if isinstance(waiting_on, str) else waiting_on()
+            raise WouldBlockError(f"would block outside a goroutine ({what})")
         if g.killed:
             raise GoroutineExit()
-        g.state, g.waiting_on = state, waiting_on
+        g.state = state
+        if isinstance(waiting_on, str):
+            g.waiting_on = waiting_on
+        else:
+            g.wait_on_later(waiting_on)
         value = self._hub.switch()  # type: ignore[union-attr]
         if g.killed:
             raise GoroutineExit()
@@ -300,8 +318,9 @@ class Runtime:
         g = self.current
         if g is None:
             raise WouldBlockError("time.Sleep outside a goroutine")
-        self.call_at(self.now + max(d, 0.0), lambda: self._wake(g), owner=g)
-        self._park("sleeping", f"sleep until t={self.now + max(d, 0.0):g}")
+        until = self.now + max(d, 0.0)
+        self.call_at(until, lambda: self._wake(g), owner=g)
+        self._park("sleeping", lambda: f"sleep until t={until:g}")
 
     def yield_now(self) -> None:
         """Let every other ready goroutine run first (Go's ``runtime.Gosched``)."""

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from kschedlearn.scenarios.scenario import Scenario
     from kschedlearn.simulation.world import World
     from kschedlearn.trace import TraceEvent
+    from kschedlearn.viz.decision import AttemptParse, Decision
 
 
 class TracePods:
@@ -49,11 +50,42 @@ class TracePods:
         return keys
 
 
+class TraceDecisions:
+    """``decisions_from_events(events[:stop], pod)`` for each pod asked about, brought up to date
+    from the events recorded since the last look (the decision view asks at every drawing;
+    reading the whole trace each time was a twentieth of drawing every view at every step). As
+    :class:`TracePods`: a list that is not the one last seen, a stop before the last one (the
+    cursor went back), or an event last read that is not where it was, is read again from the
+    start."""
+
+    def __init__(self) -> None:
+        self._events_id = 0
+        #: pod -> (its parse, the events read, the last of them: held, so no other event can be
+        #: mistaken for it)
+        self._parses: dict[str, tuple[AttemptParse, int, TraceEvent | None]] = {}
+
+    def of(self, events: list[TraceEvent], stop: int, pod: str) -> list[Decision]:
+        """The attempts of ``pod`` in ``events[:stop]``."""
+        from kschedlearn.viz.decision import AttemptParse  # (viz is imported when first drawn)
+
+        stop = max(0, min(stop, len(events)))
+        if id(events) != self._events_id:
+            self._events_id, self._parses = id(events), {}
+        kept = self._parses.get(pod)
+        if kept is None or kept[1] > stop or (kept[1] and events[kept[1] - 1] is not kept[2]):
+            kept = (AttemptParse(pod), 0, None)
+        parse, seen, _ = kept
+        parse.feed(itertools.islice(events, seen, stop))
+        self._parses[pod] = (parse, stop, events[stop - 1] if stop else None)
+        return parse.decisions()
+
+
 class Questions:
     """The read-only questions of the notebook API (see the module docstring)."""
 
     if TYPE_CHECKING:
         _trace_pods: TracePods
+        _trace_decisions: TraceDecisions
         scenario: Scenario
         seed: int
         cursor: int
@@ -86,8 +118,6 @@ class Questions:
 
     def decision(self, pod: str | None = None) -> list[Any]:
         """Every scheduling attempt for ``pod`` so far: predicates per node, scores, choice."""
-        from kschedlearn.viz.decision import decisions_from_events
-
         if pod is not None and not isinstance(pod, str):
             raise SimulationError(f"decision: pod must be 'namespace/name', got {pod!r} ({type(pod).__name__})")
         if pod == "":
@@ -96,7 +126,7 @@ class Questions:
         if not key:
             raise SimulationError("decision() needs a pod: decision('default/web-1')")
         key = args.pod_key("decision", key, self.known_pods())
-        return decisions_from_events(self.trace[: self.cursor + 1], key)
+        return self._trace_decisions.of(self.trace, self.cursor + 1, key)
 
     def known_pods(self) -> set[str]:
         """Keys of every pod the API server stores or the trace mentions (for argument checks)."""
@@ -155,4 +185,4 @@ class Questions:
                 "time": self.time, "bound": sum(1 for p in pods if p.node_name), "pods": len(pods)}
 
 
-__all__ = ["Questions", "TracePods"]
+__all__ = ["Questions", "TraceDecisions", "TracePods"]

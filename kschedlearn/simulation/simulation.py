@@ -26,7 +26,7 @@ import attrs
 
 from kschedlearn.scenarios.scenario import Action, Scenario, load_scenario
 from kschedlearn.simulation import arguments as args, lifetime
-from kschedlearn.simulation.asking import Questions, TracePods
+from kschedlearn.simulation.asking import Questions, TraceDecisions, TracePods
 from kschedlearn.simulation.checks import (
     Breakpoint, ProcessCrash, ScenarioEnded, SimulatedProcessCrashed, SimulationError, UnknownNameError,
     WrongThreadError, check_names, crashes_in, event_pods, owner_thread_check, owner_thread_only,
@@ -72,6 +72,8 @@ class Simulation(Questions):
     _owner: threading.Thread = attrs.field(init=False, factory=threading.current_thread, repr=False)
     #: the pod keys the trace names, kept up to date for ``known_pods`` (asking.TracePods)
     _trace_pods: TracePods = attrs.field(init=False, factory=TracePods, repr=False)
+    #: each asked pod's scheduling attempts, kept up to date for ``decision`` (asking.TraceDecisions)
+    _trace_decisions: TraceDecisions = attrs.field(init=False, factory=TraceDecisions, repr=False)
 
     def __attrs_post_init__(self) -> None:
         from kschedlearn.simulation.inject import Injector

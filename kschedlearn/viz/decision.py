@@ -82,33 +82,53 @@ def decisions_from_events(events: Iterable[Any], pod: str) -> list[Decision]:
 
     ``events``: ``TraceEvent`` objects or their ``to_json()`` dicts.
     """
-    attempts: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    for event in events:
-        stage = _field(event, "stage")
-        if stage not in _ATTEMPT_STAGES:
-            continue
-        data = _field(event, "data")
-        if data.get("pod") != pod:
-            continue
-        if stage == "schedule.start":  # Schedule() begins: a new attempt
-            current = {"phase": "start", "verdicts": [], "priorities": None, "select": None}
-            attempts.append(current)
-            continue
-        if stage == "schedule.predicate_node":
-            if current is None or current["phase"] not in ("start", "predicates"):
-                current = {"phase": "predicates", "verdicts": [], "priorities": None, "select": None}
+    parse = AttemptParse(pod)
+    parse.feed(events)
+    return parse.decisions()
+
+
+class AttemptParse:
+    """:func:`decisions_from_events` that can be fed more events later: the attempts of ``pod``
+    read so far and the one in progress (the decision view is drawn at every step; reading only
+    the events recorded since the last drawing spares a walk of the whole trace each time)."""
+
+    def __init__(self, pod: str) -> None:
+        self.pod = pod
+        self._attempts: list[dict[str, Any]] = []
+        self._current: dict[str, Any] | None = None
+
+    def feed(self, events: Iterable[Any]) -> None:
+        """Read ``events`` (the ones after those fed before, in order)."""
+        pod, attempts, current = self.pod, self._attempts, self._current
+        for event in events:
+            stage = _field(event, "stage")
+            if stage not in _ATTEMPT_STAGES:
+                continue
+            data = _field(event, "data")
+            if data.get("pod") != pod:
+                continue
+            if stage == "schedule.start":  # Schedule() begins: a new attempt
+                current = {"phase": "start", "verdicts": [], "priorities": None, "select": None}
                 attempts.append(current)
-            current["phase"] = "predicates"
-            current["verdicts"].append(NodeVerdict(
-                node=str(data["node"]), fits=bool(data["fits"]),
-                predicates=tuple((k, tuple(v)) for k, v in sorted(data.get("predicates", {}).items())),
-            ))
-        elif current is not None and stage == "schedule.priorities":
-            current["priorities"], current["phase"] = data, "priorities"
-        elif current is not None:
-            current["select"], current["phase"] = data, "done"
-    return [_decision(pod, a) for a in attempts]
+                continue
+            if stage == "schedule.predicate_node":
+                if current is None or current["phase"] not in ("start", "predicates"):
+                    current = {"phase": "predicates", "verdicts": [], "priorities": None, "select": None}
+                    attempts.append(current)
+                current["phase"] = "predicates"
+                current["verdicts"].append(NodeVerdict(
+                    node=str(data["node"]), fits=bool(data["fits"]),
+                    predicates=tuple((k, tuple(v)) for k, v in sorted(data.get("predicates", {}).items())),
+                ))
+            elif current is not None and stage == "schedule.priorities":
+                current["priorities"], current["phase"] = data, "priorities"
+            elif current is not None:
+                current["select"], current["phase"] = data, "done"
+        self._current = current
+
+    def decisions(self) -> list[Decision]:
+        """The attempts read so far, as :class:`Decision` values (new ones at every call)."""
+        return [_decision(self.pod, a) for a in self._attempts]
 
 
 def _decision(pod: str, attempt: dict[str, Any]) -> Decision:

@@ -113,4 +113,23 @@ class Digraph(graphviz.Digraph):
             self.body = body
 
 
-__all__ = ["Digraph", "a_list", "attr_list", "quote", "quote_edge"]
+def same_rank(g: graphviz.Digraph, nodes: Iterable[str]) -> None:
+    """``with g.subgraph() as r: r.attr(rank="same")``, then ``r.node(n)`` for each of ``nodes``.
+
+    On the house :class:`Digraph` the subgraph's lines are written from the library's own line
+    formats without building it: a ``Digraph`` each (its ``__init__`` and the ``subgraph``
+    context manager were a seventh of the startup view, which asks for one per row). Any other
+    graph, or one with graph / node / edge attribute mappings (the subgraph would copy them),
+    goes through the library."""
+    if type(g) is not Digraph or g.graph_attr or g.node_attr or g.edge_attr:
+        with g.subgraph() as r:
+            r.attr(rank="same")
+            for node in nodes:
+                r.node(node)
+        return
+    inner = [g._attr_plain(g._a_list(None, kwargs={"rank": "same"})), *(g._node(g._quote(node), "") for node in nodes)]
+    # (a subgraph's lines are indented once more inside its parent, as the library does)
+    g.body += [f"\t{line}" for line in (g._subgraph_plain(""), *inner, g._tail)]
+
+
+__all__ = ["Digraph", "a_list", "attr_list", "quote", "quote_edge", "same_rank"]

@@ -28,6 +28,7 @@ from kschedlearn.viz._common import (
     new_digraph, record_table, thinned_caption,
 )
 from kschedlearn.viz.controllers import add_pod_source
+from kschedlearn.viz.dot import same_rank
 from kschedlearn.viz.pod_states import pod_state
 
 POD_QUEUE = "podQueue"
@@ -343,10 +344,7 @@ def pipeline(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
     _legend(g)
     for group in (("apiserver", "legend"), ("backoff", "podQueue", "deltaFIFO", "nodeQueue"),
                   ("scheduleOne", "processLoop", "cleanup"), ("bind", "cache")):
-        with g.subgraph() as s:
-            s.attr(rank="same")
-            for node in group:
-                s.node(node)
+        same_rank(g, group)
     for src, dst, label, stages in _EDGES:
         active = snap.stage in stages
         style = {"color": ACTIVE, "penwidth": "3", "fontcolor": ACTIVE} if active else {}

@@ -15,6 +15,7 @@ from kschedlearn.viz._common import (
     ACTIVE, FOLLOW_BG, IDLE_FG, MAX_ROWS, VISITED_BG, esc, mark, new_digraph,
 )
 from kschedlearn.viz.controllers import add_startup_box
+from kschedlearn.viz.dot import same_rank
 
 # (label, Go file, stages that mean "reached", Python function names on the stack); the Go file is
 # in the v1.6.1 tree, written without its plugin/cmd/kube-scheduler/, plugin/pkg/scheduler/, pkg/ or
@@ -168,9 +169,6 @@ def startup(snapshot: Snapshot, previous_snapshot: Snapshot | None = None, *,
     for level in range(max(len(col) for col in columns)):
         same = [col[level] for col in columns if level < len(col)]
         if len(same) > 1:
-            with g.subgraph() as r:
-                r.attr(rank="same")
-                for node in same:
-                    r.node(node)
+            same_rank(g, same)
     add_startup_box(g, snap)  # kube-controller-manager, when the world runs it (viz/controllers.py)
     return g

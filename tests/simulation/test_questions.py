@@ -7,6 +7,9 @@ factory's own bookkeeping.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import pytest
 
 from kschedlearn import Simulation
@@ -19,6 +22,13 @@ def _fresh(q: Q.Question) -> Simulation:
     sim = Simulation.from_scenario(q.scenario, seed=q.seed)
     sim.run()
     return sim
+
+
+@functools.cache
+def _asked(factory: Any, seed: int, **kw: str) -> Q.Question:
+    """``factory(seed, **kw)``, asked once per module: a question is a frozen value, and several
+    tests check the same one (the determinism check below calls the factory again, fresh)."""
+    return factory(seed, **kw)
 
 
 FACTORIES = {
@@ -41,7 +51,7 @@ FACTORIES = {
 def test_question_is_well_formed_and_deterministic(name: str) -> None:
     factory, kw = FACTORIES[name]
     for seed in SEEDS:
-        q = factory(seed, **kw)
+        q = _asked(factory, seed, **kw)
         assert q.answer in q.choices and len(q.choices) >= 2
         assert q.seed == seed and q.prompt and q.explanation
         assert factory(seed, **kw) == q  # same scenario + seed ⇒ same question
@@ -55,7 +65,7 @@ def test_question_is_well_formed_and_deterministic(name: str) -> None:
 @pytest.mark.parametrize("name", ["pod_location", "winner-spread", "failing_predicate", "next_stage", "leader", "binder"])
 def test_new_seed_rerolls_something(name: str) -> None:
     factory, kw = FACTORIES[name]
-    prompts = {factory(seed, **kw).prompt.split(":", 1)[1] for seed in range(1, 7)}
+    prompts = {_asked(factory, seed, **kw).prompt.split(":", 1)[1] for seed in range(1, 7)}
     assert len(prompts) > 1
 
 
@@ -77,7 +87,7 @@ def test_scenario_without_the_event_is_a_clear_error() -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_winner_matches_run_until_select_host(seed: int) -> None:
-    q = Q.winner_question(seed, scenario="spread-and-affinity")
+    q = _asked(Q.winner_question, seed, scenario="spread-and-affinity")
     pod = q.prompt.split("`")[1]
     sim = Simulation.from_scenario("spread-and-affinity", seed=seed, snapshots=False)  # (events only)
     ev = sim.run_until("selectHost", pod=pod)
@@ -86,7 +96,7 @@ def test_winner_matches_run_until_select_host(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_pod_location_matches_the_snapshot(seed: int) -> None:
-    q = Q.pod_location_question(seed)
+    q = _asked(Q.pod_location_question, seed)
     sim = Simulation.from_scenario("three-nodes", seed=seed)
     ev = sim.goto(q.event)
     assert ev is not None and ev.seq == q.event
@@ -108,7 +118,7 @@ def test_pod_location_matches_the_snapshot(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_leader_matches_the_lock_record(seed: int) -> None:
-    q = Q.leader_question(seed)
+    q = _asked(Q.leader_question, seed)
     t = float(q.prompt.rsplit("t=", 1)[1].rstrip("s?"))
     sim = _fresh(q)
     holder = [e.snapshot.leader.holder for e in sim.trace if e.time <= t and e.snapshot is not None and e.snapshot.leader is not None][-1]
@@ -117,19 +127,19 @@ def test_leader_matches_the_lock_record(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_binder_and_backoff_match_the_trace(seed: int) -> None:
-    q = Q.binder_question(seed)
+    q = _asked(Q.binder_question, seed)
     pod = q.prompt.split("`")[1]
     # (events only: runs without snapshots record the same ones, test_questions_without_snapshots.py)
     sim = Simulation.from_scenario("ha-failover", seed=seed, snapshots=False)
     assert sim.run_until("apiserver.bind", pod=pod).process == q.answer
-    b = Q.backoff_question(seed)
+    b = _asked(Q.backoff_question, seed)
     assert Simulation.from_scenario("unschedulable-then-fits", seed=seed, snapshots=False).goto(
         b.event).message.endswith(b.answer.replace(" ", ""))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_failing_predicate_matches_the_decision(seed: int) -> None:
-    q = Q.failing_predicate_question(seed)
+    q = _asked(Q.failing_predicate_question, seed)
     pod = q.prompt.split("`")[1]
     node = q.prompt.split("`")[3]
     sim = Simulation.from_scenario("spread-and-affinity", seed=seed, snapshots=False)  # (events only)

@@ -7,8 +7,10 @@ trace and API server), not from the factory's own bookkeeping.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -19,6 +21,13 @@ from kschedlearn.widgets.predict import PredictCell
 
 SEEDS = (1, 2, 3)
 ALL = [f for fs in T.FACTORIES.values() for f in fs]
+
+
+@functools.cache
+def _asked(factory: Any, seed: int) -> Q.Question:
+    """``factory(seed)``, asked once per module: a question is a frozen value, and several tests
+    check the same one (the determinism check below calls the factory again, fresh)."""
+    return factory(seed)
 
 
 def _fresh(q: Q.Question, **kwargs: object) -> Simulation:
@@ -33,7 +42,7 @@ def _fresh(q: Q.Question, **kwargs: object) -> Simulation:
 @pytest.mark.parametrize("factory", ALL, ids=[f.__name__ for f in ALL])
 def test_question_is_well_formed_deterministic_and_checked(factory) -> None:
     for seed in SEEDS:
-        q = factory(seed)
+        q = _asked(factory, seed)
         assert q.answer in q.choices and len(q.choices) >= 2 and q.seed == seed
         assert q.scenario in T.FACTORIES and factory in T.FACTORIES[q.scenario]
         assert factory(seed) == q  # same scenario + seed ⇒ same question
@@ -46,7 +55,7 @@ def test_question_is_well_formed_deterministic_and_checked(factory) -> None:
 
 @pytest.mark.parametrize("factory", ALL, ids=[f.__name__ for f in ALL])
 def test_new_seed_rerolls_something(factory) -> None:
-    prompts = {re.sub(r"seed \d+", "seed N", factory(seed).prompt) for seed in range(1, 5)}
+    prompts = {re.sub(r"seed \d+", "seed N", _asked(factory, seed).prompt) for seed in range(1, 5)}
     assert len(prompts) > 1
 
 
@@ -61,7 +70,7 @@ def test_predict_cell_over_the_factory_answers_right_and_wrong(factory) -> None:
 
 def test_scheduler_name_truth_is_the_binding_process() -> None:
     for seed in SEEDS:
-        q = T.scheduler_name_question(seed)
+        q = _asked(T.scheduler_name_question, seed)
         pod = q.prompt.split("`")[1]
         binds = [e.process for e in _fresh(q).trace if e.stage == "apiserver.bind" and e.data["pod"] == pod]
         assert q.answer == (binds[0] if binds else T._NOBODY)
@@ -69,7 +78,7 @@ def test_scheduler_name_truth_is_the_binding_process() -> None:
 
 def test_node_condition_truth_is_whether_the_node_was_evaluated() -> None:
     for seed in range(1, 6):
-        q = T.node_condition_question(seed)
+        q = _asked(T.node_condition_question, seed)
         node = q.prompt.split("`")[1]
         seen = {e.data["node"] for e in _fresh(q).trace if e.stage == "schedule.predicate_node"}
         assert q.answer == (T.REACHES if node in seen else T.DROPPED)
@@ -78,7 +87,7 @@ def test_node_condition_truth_is_whether_the_node_was_evaluated() -> None:
 def test_assume_truth_is_the_number_bound_and_differs_with_the_switch() -> None:
     answers = {}
     for seed in (1, 2):
-        q = T.assume_question(seed)
+        q = _asked(T.assume_question, seed)
         assume = "assume on" in q.prompt
         bound = sum(1 for p in _fresh(q, assume=assume).world.api.storage.items("pods") if p.spec.node_name)
         assert q.answer == str(bound)
@@ -87,14 +96,14 @@ def test_assume_truth_is_the_number_bound_and_differs_with_the_switch() -> None:
 
 
 def test_unfenced_truths() -> None:
-    q = T.leaders_at_question(2)  # the moment inside the window
+    q = _asked(T.leaders_at_question, 2)  # the moment inside the window
     assert q.answer == "both scheduler-a and scheduler-b"
     t = float(q.prompt.split("At t=")[1].split("s,")[0])
     sim = _fresh(q)
     scheduling = {e.process for e in sim.trace if e.stage in ("schedule.start", "bind") and abs(e.time - t) < 5}
     assert scheduling == {"scheduler-a", "scheduler-b"}
     for seed in SEEDS:
-        q = T.double_bind_question(seed)
+        q = _asked(T.double_bind_question, seed)
         pod = q.prompt.split("`")[1]
         ok = Counter(e.data["pod"] for e in _fresh(q).trace if e.stage == "apiserver.bind")[pod]
         assert q.answer == f"{ok} time" + ("" if ok == 1 else "s")
@@ -102,14 +111,14 @@ def test_unfenced_truths() -> None:
 
 def test_extender_total_is_the_decision_total() -> None:
     for seed in (1, 2):
-        q = T.extender_total_question(seed)
+        q = _asked(T.extender_total_question, seed)
         node = q.prompt.split("`")[3]
         (decision,) = _fresh(q).decision("default/web-1")
         assert q.answer == str(dict(decision.totals)[node])
 
 
 def test_deleted_in_flight_truths() -> None:
-    q1, q2 = T.deleted_in_flight_question(1), T.deleted_in_flight_question(2)
+    q1, q2 = _asked(T.deleted_in_flight_question, 1), _asked(T.deleted_in_flight_question, 2)
     assert q1.prompt != q2.prompt
     sim = _fresh(q1)
     assert not [e for e in sim.trace if e.stage == "apiserver.bind"]

@@ -83,6 +83,15 @@ def _statement_calls(loc: CodeLocation) -> set[str]:
 
 
 @functools.cache
+def _source_lines(fn: object) -> tuple[tuple[str, ...], int]:
+    """``inspect.getsourcelines(fn)``, read once per function: it tokenizes the function's whole
+    block each time (pure-Python ``tokenize``), and the check below meets the same few dozen
+    functions at every stop of every scenario (a third of this file's CPU)."""
+    lines, first = inspect.getsourcelines(fn)
+    return tuple(lines), first
+
+
+@functools.cache
 def _recorded(name: str, engine: str = "mirrored") -> Simulation:
     sim = Simulation.from_scenario(name, seed=1, snapshots=False, engine=engine)
     sim.run_until(lambda e: False)
@@ -105,7 +114,7 @@ def test_where_at_every_stop_is_a_go_twin_statement_with_the_functions_exact_ran
             continue
         checked.add((loc.module, loc.python_function, loc.python_line))
         assert not loc.module.startswith(NOT_MIRRORED), (event.stage, loc)
-        lines, first = inspect.getsourcelines(_resolve(loc))
+        lines, first = _source_lines(_resolve(loc))
         assert first <= loc.python_line < first + len(lines), loc
         assert sum(line.current for line in loc.source()) == 1
         assert not _statement_calls(loc) & TRACE_NAMES, (event.stage, loc)  # never a trace line
@@ -234,3 +243,14 @@ def test_stepping_around_where_stays_on_mirrored_go_twin_lines(name, moves, star
         if loc is not None:
             assert not loc.module.startswith(NOT_MIRRORED)
             assert loc.go_url.startswith(GO) and "#L" in loc.go_url
+
+
+def test_a_module_files_repository_path_is_read_once_and_is_the_resolved_one() -> None:
+    """``where``'s file paths come from a per-file memo of ``Path.resolve``: the same as resolving
+    at every call, for modules inside the repository and for a file outside it."""
+    from kschedlearn.simulation import where as where_module
+
+    files = [m.__file__ for m in (where_module, inspect, importlib) if m.__file__]
+    for path in [*files, "/nonexistent/outside/the/repo.py"]:
+        assert where_module._repo_file(path) == where_module._repo_file.__wrapped__(path)
+    assert where_module._repo_file(where_module.__file__) == "kschedlearn/simulation/where.py"

@@ -64,3 +64,31 @@ def test_too_many_positional_arguments_warn_as_in_the_library(call) -> None:
         assert [type(w.message) for w in caught] == [DeprecationWarning]
         texts.append((g.source, str(caught[0].message)))
     assert texts[0] == texts[1]
+
+
+def _same_rank_by_the_library(g: graphviz.Digraph, nodes: list[str]) -> None:
+    with g.subgraph() as r:
+        r.attr(rank="same")
+        for node in nodes:
+            r.node(node)
+
+
+@pytest.mark.parametrize("attrs", [{}, {"graph_attr": {"color": "blue"}}, {"node_attr": {"shape": "box"}},
+                                   {"edge_attr": {"style": "dashed"}}], ids=["plain", "graph", "node", "edge"])
+def test_same_rank_adds_the_library_s_subgraph_lines(attrs: dict[str, dict[str, str]]) -> None:
+    """``dot.same_rank`` writes the lines of a ``rank=same`` subgraph without building it: the same
+    text as the library's subgraph with the same nodes (names that need quoting, a port-like
+    name, a keyword), and through the library when the graph has attribute mappings to copy."""
+    nodes = ["a", "node with space", "g0", "edge", 'q"uote', "a:b", "ünïcode"]
+    house, library = dot.Digraph("g", **attrs), graphviz.Digraph("g", **attrs)
+    for g in (house, library):
+        g.attr(rankdir="TB")
+        g.node("x")
+    dot.same_rank(house, nodes)
+    _same_rank_by_the_library(library, nodes)
+    dot.same_rank(house, ["x"])
+    _same_rank_by_the_library(library, ["x"])
+    dot.same_rank(library, ["x"])  # not the house graph: the library's own subgraph
+    _same_rank_by_the_library(house, ["x"])
+    assert house.source == library.source
+    assert house.source.count("rank=same") == 3
