@@ -215,14 +215,8 @@ def _without_snapshots(simulation: Any) -> None:
     if isinstance(getattr(simulation, "snapshots", None), bool):
         simulation.snapshots = False
     world = getattr(simulation, "_world", None)
-    if world is None:
-        return
-    tracer = getattr(world, "tracer", None)
-    builder = getattr(world, "builder", None)
-    if tracer is None or builder is None or tracer.snapshot_fn is not builder:
-        return  # (built without snapshots, or snapshots made some other way: left as they are)
-    tracer.snapshot_fn = None
-    tracer.listeners[:] = [f for f in tracer.listeners if getattr(f, "__self__", None) is not builder]
+    if world is not None:  # (one built without snapshots, or made some other way, stays as it is)
+        world.stop_snapshots()
 
 
 def _refusal(task: Task, simulation: Any) -> str:

@@ -45,6 +45,12 @@ YOUNG = 50_000
 _HELD: list[bool] = []
 
 
+def _frozen_already() -> bool:
+    """Whether objects are frozen already: by :func:`frozen_before` (known without asking), or by
+    something else (``gc.freeze`` is the caller's then; asking walks what they froze)."""
+    return bool(_HELD) or gc.get_freeze_count() != 0
+
+
 @contextmanager
 def no_collections() -> Iterator[None]:
     """No cyclic collection inside the block (the collector is re-enabled after it if it was on)."""
@@ -68,7 +74,7 @@ def promote_to_oldest() -> None:
     generations are linked lists, spliced whole), so only full collections walk it. Nothing
     stays frozen, and cyclic garbage among those objects is still found, by a full collection.
     Left undone when something else has frozen objects (``gc.freeze`` is the caller's then)."""
-    if not _HELD and gc.get_freeze_count() == 0:
+    if not _frozen_already():
         gc.freeze()
         gc.unfreeze()
 
@@ -103,7 +109,7 @@ def freeze_for_run() -> bool:
     then). Left undone with the collector off or when something else has frozen objects
     (``gc.freeze`` is the caller's then; asking costs a walk of what they froze). Freezing and
     thawing are O(1): CPython splices the generations' lists."""
-    if not gc.isenabled() or _HELD or gc.get_freeze_count() != 0:
+    if not gc.isenabled() or _frozen_already():
         return False
     gc.freeze()
     return True
@@ -125,7 +131,7 @@ def frozen_before() -> Iterator[None]:
     heap too), so a run's collections walk what the block made, not what it found. Left undone
     (a plain block) with the collector off, inside another such block, or when something else
     has frozen objects (``gc.freeze`` is the caller's then)."""
-    if not gc.isenabled() or _HELD or gc.get_freeze_count() != 0:
+    if not gc.isenabled() or _frozen_already():
         yield
         return
     gc.freeze()

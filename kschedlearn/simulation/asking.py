@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from kschedlearn.viz.decision import AttemptParse, Decision
 
 
+def _still_read(events: list[TraceEvent], seen: int, last: TraceEvent | None) -> bool:
+    """Whether the first ``seen`` events of ``events`` are still the ones read before, whose last
+    was ``last`` (a trace only grows; a list that lost or replaced them is read again)."""
+    return seen <= len(events) and (not seen or events[seen - 1] is last)
+
+
 class TracePods:
     """The pod keys (``"namespace/name"``) the events of a trace name in ``data["pod"]``, brought
     up to date from the events recorded since the last look. ``known_pods`` is asked at every
@@ -38,7 +44,7 @@ class TracePods:
     def of(self, events: list[TraceEvent]) -> set[str]:
         """The pod keys ``events`` name (the set is kept: do not change it)."""
         seen = self._seen
-        if id(events) != self._events_id or seen > len(events) or (seen and events[seen - 1] is not self._last):
+        if id(events) != self._events_id or not _still_read(events, seen, self._last):
             self._events_id, seen, self._keys = id(events), 0, set()
         keys = self._keys
         for ev in itertools.islice(events, seen, None):
@@ -72,7 +78,7 @@ class TraceDecisions:
         if id(events) != self._events_id:
             self._events_id, self._parses = id(events), {}
         kept = self._parses.get(pod)
-        if kept is None or kept[1] > stop or (kept[1] and events[kept[1] - 1] is not kept[2]):
+        if kept is None or kept[1] > stop or not _still_read(events, kept[1], kept[2]):
             kept = (AttemptParse(pod), 0, None)
         parse, seen, _ = kept
         parse.feed(itertools.islice(events, seen, stop))

@@ -90,6 +90,20 @@ class World:
             self.finished = True
         return event
 
+    def take_snapshots(self) -> None:
+        """Build a state snapshot at every recorded event from now on (``build_world``'s
+        ``snapshots=True``): the builder as the tracer's snapshot function and listener."""
+        self.tracer.snapshot_fn = self.builder
+        self.tracer.listeners.append(self.builder.observe)
+
+    def stop_snapshots(self) -> None:
+        """Undo :meth:`take_snapshots` (the events after record no snapshot). Left as it is when
+        snapshots are made some other way (another snapshot function: not this world's builder)."""
+        if self.tracer.snapshot_fn is not self.builder:
+            return
+        self.tracer.snapshot_fn = None
+        self.tracer.listeners[:] = [f for f in self.tracer.listeners if getattr(f, "__self__", None) is not self.builder]
+
     def close(self) -> None:
         """This world will not run again (the notebook replaced it): its trace points come off
         the process-wide probes and its lease on the fast paths ends."""
@@ -340,8 +354,7 @@ def build_world(
     builder.api_version = lambda: api.storage.resource_version
     builder.api_changes = lambda rv: api.storage.changes_since(rv, _SNAPSHOT_RESOURCES)
     if snapshots:
-        tracer.snapshot_fn = builder
-        tracer.listeners.append(builder.observe)
+        world.take_snapshots()
 
     def on_config(handles: ReplicaHandles, config: Any) -> None:
         """A replica's CreateFromKeys returned its scheduler Config: point the views at it."""
