@@ -27,12 +27,15 @@ $(LAB_OVERRIDES): tools/lab/overrides.json $(STAMP)
 
 setup: $(STAMP) $(LAB_OVERRIDES)
 
-# Two pytest processes (the CI machine has 2 cores) share the suite a whole test file at a time
-# (tools/run_tests.py with the tests/file_claims.py plugin: a file's module-scoped worlds are
-# built once), the longest files first (tests/conftest.py's LONGEST_FIRST). It replaced
-# pytest-xdist, whose controller process spent ~2 ms of CPU per test on its reports on the same
-# two cores (~16 of make test-fast's ~127 CPU-s). PYTEST_WORKERS=0 runs plain pytest in one process.
-PYTEST_WORKERS ?= 2
+# Three pytest processes share the suite a whole test file at a time (tools/run_tests.py with
+# the tests/file_claims.py plugin: a file's module-scoped worlds are built once), the longest
+# files first (tests/conftest.py's LONGEST_FIRST). Three on the CI machine's 2 cores: a process
+# often waits (on a notebook kernel, JupyterLab, Chromium, pip, a sandbox child), and a third
+# keeps both cores busy then (make test 376.8-386.0 s with three against 398.6-418.5 with two,
+# make test-fast 50.7 against 53.2 s, 2026-12-03 session 14; session 13: 392.6 against 406.7).
+# It replaced pytest-xdist, whose controller process spent ~2 ms of CPU per test on its reports
+# on the same cores. PYTEST_WORKERS=0 runs plain pytest in one process.
+PYTEST_WORKERS ?= 3
 
 # Compiled modules are cached (in git-ignored __pycache__ folders) even where the environment
 # says PYTHONDONTWRITEBYTECODE: without the cache every process, notebook kernel and subprocess

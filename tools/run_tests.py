@@ -1,7 +1,7 @@
 """Run the suite in several pytest processes that share it a whole file at a time.
 
 Usage: ``python tools/run_tests.py [--processes N] [--durations K] [pytest arguments ...]``
-(``make test`` and ``make test-fast`` call it with N = 2, the machine's cores).
+(``make test`` and ``make test-fast`` call it with N = 3 on the 2-core machine: see the Makefile).
 
 Each process is a plain pytest run with the ``tests.file_claims`` plugin: it collects the whole
 suite and runs the files it claims first (see that module for why this replaced
@@ -36,7 +36,7 @@ _ORDER = ("failed", "passed", "skipped", "deselected", "xfailed", "xpassed", "wa
 
 def _arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
-    parser.add_argument("--processes", type=int, default=2, help="how many pytest processes (default 2)")
+    parser.add_argument("--processes", type=int, default=3, help="how many pytest processes (default 3)")
     parser.add_argument("--durations", type=int, default=0, help="list the slowest K test phases (0: none)")
     parser.add_argument("--progress-every", type=float, default=30.0, help="seconds between progress lines")
     return parser.parse_known_args(argv)
