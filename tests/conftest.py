@@ -190,7 +190,7 @@ def _end_to_end(item: pytest.Item) -> bool:
 
 #: The files that take longest, longest first (their summed test-seconds in a full run of
 #: 2026-12-03, ``--junitxml``, two workers: 231, 210, 92, 84, 84, 75, 71, 64, 63, 61, 51, 48, 47,
-#: 43, 43, 42, 41, 39, 36, 35 s under load ~5). ``make test``'s two pytest processes claim whole
+#: 43, 43, 42, 41, 39, 36, 35 s under load ~5). ``make test``'s pytest processes claim whole
 #: files in collection order (``tools/run_tests.py``, ``tests/file_claims.py``); pytest-xdist's
 #: own order (most tests first), used before, sent the two longest files, which hold 2 and 5 tests,
 #: last, and one worker ran them alone for minutes after the other had finished. Longest first,

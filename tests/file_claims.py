@@ -1,6 +1,6 @@
 """A pytest plugin: several pytest processes share one suite, a whole test file at a time.
 
-``tools/run_tests.py`` (``make test``, ``make test-fast``) starts two pytest processes with
+``tools/run_tests.py`` (``make test``, ``make test-fast``) starts three pytest processes with
 ``-p tests.file_claims --claims-dir DIR``. Each collects the whole suite (in the same order:
 ``tests/conftest.py`` sorts the longest files first) and then, instead of pytest's own loop, runs
 only the files it *claims*: a claim is a file created in ``DIR`` with ``O_CREAT | O_EXCL``, which
