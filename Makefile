@@ -31,8 +31,9 @@ setup: $(STAMP) $(LAB_OVERRIDES)
 # the tests/file_claims.py plugin: a file's module-scoped worlds are built once), the longest
 # files first (tests/conftest.py's LONGEST_FIRST). Three on the CI machine's 2 cores: a process
 # often waits (on a notebook kernel, JupyterLab, Chromium, pip, a sandbox child), and a third
-# keeps both cores busy then (make test 376.8-386.0 s with three against 398.6-418.5 with two,
-# make test-fast 50.7 against 53.2 s, 2026-12-03 session 14; session 13: 392.6 against 406.7).
+# keeps both cores busy then (make test 376.8-391.7 s in pytest with three, four runs, against
+# 398.6-418.5 with two and 391.9 with four; make test-fast 50.7 against 53.2 s with two;
+# 2026-12-03 session 14; session 13: 392.6 with three against 406.7 with two).
 # It replaced pytest-xdist, whose controller process spent ~2 ms of CPU per test on its reports
 # on the same cores. PYTEST_WORKERS=0 runs plain pytest in one process.
 PYTEST_WORKERS ?= 3
