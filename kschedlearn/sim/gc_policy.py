@@ -19,8 +19,9 @@ Three policies, each restoring what it found (a notebook's own settings are left
   threshold is raised from CPython's 700 to :data:`YOUNG`, so collections of every generation
   start about 70 times less often; each young one frees the same garbage a little later.
 - :func:`freeze_for_run` while a runtime runs, too: what existed when the run started is
-  frozen (no collection walks it) and thawed when it returns, so a run's collections walk only
-  what that run made.
+  frozen (no collection walks it) and thawed when it returns, and what survives each young
+  collection during the run is frozen as well, so a run's collections walk each object it made
+  at most once.
 
 A fourth, for a caller that keeps a big heap of its own (a test worker late in the suite holds
 what earlier test files left): :func:`frozen_before` freezes what exists when the block starts,
@@ -96,29 +97,46 @@ def restore_threshold(found: tuple[int, int, int] | None) -> None:
 
 
 def freeze_for_run() -> bool:
-    """Move every tracked object to the permanent generation while a runtime runs; True when it
-    did (then :func:`thaw` undoes it when the run returns).
+    """Move every tracked object to the permanent generation while a runtime runs, and each
+    young collection's survivors after it; True when it did (then :func:`thaw` undoes it when
+    the run returns).
 
     A world runs in many short ``Runtime.run`` calls (one per step or chunk), and what each
     leaves behind is as long-lived as what the load made: without this, the young and middle
     collections of the next run walked the previous run's survivors again (a replay's run phase
     at 5,000 nodes / 150,000 pods: 40 collections, ~3.3 CPU-s under load 8; with it 35, ~1.9 CPU-s
-    under load 5 — ``benchmarks/README.md``, replay6). Frozen objects are still freed by
-    reference counting; a cycle that became garbage before the run starts is found by the first
-    full collection after a later :func:`thaw` instead (finished goroutines: a few per pod until
-    then). Left undone with the collector off or when something else has frozen objects
-    (``gc.freeze`` is the caller's then; asking costs a walk of what they froze). Freezing and
-    thawing are O(1): CPython splices the generations' lists."""
+    under load 5 — ``benchmarks/README.md``, replay6). Within one run, too, nearly everything a
+    young collection finds is kept (the trace, new object versions, store entries: at that
+    shape 125 young collections freed 7,884 objects and 10 middle ones 1,966, and the middle ones
+    cost 0.66 CPU-s, ~2 % of the run, walking the young ones' survivors a second time), so the
+    survivors are frozen right after each collection (:func:`_freeze_survivors`) and no middle
+    collection walks them again. Frozen objects are still freed by reference counting; a
+    cycle that becomes garbage after it was frozen is found by the first full collection after
+    a later :func:`thaw` instead (finished goroutines: a few per pod until then). Left undone
+    with the collector off or when something else has frozen objects (``gc.freeze`` is the
+    caller's then; asking costs a walk of what they froze). Freezing and thawing are O(1):
+    CPython splices the generations' lists."""
     if not gc.isenabled() or _frozen_already():
         return False
     gc.freeze()
+    gc.callbacks.append(_freeze_survivors)
     return True
+
+
+def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    """``gc.callbacks`` entry while a run holds the heap frozen: after a collection (a young
+    one, or every tenth a middle one over the young generation), what it kept joins the frozen
+    heap."""
+    if phase == "stop":
+        gc.freeze()
 
 
 def thaw(frozen: bool) -> None:
     """Undo :func:`freeze_for_run` (``frozen``: what it answered): every frozen object goes to
     the oldest generation, where full collections walk it again."""
     if frozen:
+        if _freeze_survivors in gc.callbacks:
+            gc.callbacks.remove(_freeze_survivors)
         gc.unfreeze()
 
 

@@ -107,6 +107,40 @@ def test_runtime_run_freezes_what_existed_and_thaws_it_when_it_returns() -> None
     assert gc.get_freeze_count() == 0
 
 
+def test_a_young_collection_s_survivors_are_frozen_during_a_run_and_its_garbage_freed() -> None:
+    """A young collection inside a run frees the young cycles that became garbage and freezes
+    what it kept (no middle collection walks it again); after the run nothing stays frozen and
+    the hook is gone (``gc_policy._freeze_survivors``)."""
+    import weakref
+
+    class Node:
+        pass
+
+    gc.enable()
+    gc.set_threshold(700, 10, 10)
+    seen: dict[str, object] = {}
+    rt = sim.Runtime()
+
+    def worker() -> None:
+        frozen_at_start = gc.get_freeze_count()
+        kept = [Node() for _ in range(50)]
+        dropped = Node()
+        dropped.me = dropped  # a cycle: only the collector frees it
+        gone = weakref.ref(dropped)
+        del dropped
+        gc.collect(0)
+        seen.update(freed=gone() is None, grew=gc.get_freeze_count() - frozen_at_start,
+                    young=gc.get_count()[0], kept=len(kept))
+
+    rt.go(worker, name="w")
+    rt.run()
+    assert seen["freed"] and seen["kept"] == 50
+    assert seen["grew"] >= 50  # the kept nodes (and the list) joined the frozen heap
+    assert seen["young"] < 50  # and left the young generation
+    assert gc.get_freeze_count() == 0
+    assert not any(getattr(cb, "__name__", "") == "_freeze_survivors" for cb in gc.callbacks)
+
+
 def test_no_freeze_when_something_else_froze_or_the_collector_is_off() -> None:
     gc.enable()
     gc.freeze()
