@@ -19,7 +19,7 @@ Three policies, each restoring what it found (a notebook's own settings are left
   threshold is raised from CPython's 700 to :data:`YOUNG`, so collections of every generation
   start about 70 times less often; each young one frees the same garbage a little later.
 - :func:`freeze_for_run` while a runtime runs, too: what existed when the run started is
-  frozen (no collection walks it) and thawed when it returns, and what survives each young
+  frozen (no collection walks it) and thawed when it returns, and what survives each
   collection during the run is frozen as well, so a run's collections walk each object it made
   at most once.
 
@@ -98,8 +98,8 @@ def restore_threshold(found: tuple[int, int, int] | None) -> None:
 
 def freeze_for_run() -> bool:
     """Move every tracked object to the permanent generation while a runtime runs, and each
-    young collection's survivors after it; True when it did (then :func:`thaw` undoes it when
-    the run returns).
+    collection's survivors after it; True when it did (then :func:`thaw` undoes it when the run
+    returns).
 
     A world runs in many short ``Runtime.run`` calls (one per step or chunk), and what each
     leaves behind is as long-lived as what the load made: without this, the young and middle

@@ -11,6 +11,7 @@ import gc
 import json
 import subprocess
 import sys
+import weakref
 
 import pytest
 
@@ -111,8 +112,6 @@ def test_a_young_collection_s_survivors_are_frozen_during_a_run_and_its_garbage_
     """A young collection inside a run frees the young cycles that became garbage and freezes
     what it kept (no middle collection walks it again); after the run nothing stays frozen and
     the hook is gone (``gc_policy._freeze_survivors``)."""
-    import weakref
-
     class Node:
         pass
 
