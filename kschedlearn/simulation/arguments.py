@@ -68,6 +68,16 @@ def flag(call: str, param: str, value: Any) -> bool:
     return value
 
 
+def snapshot_mode(call: str, value: Any) -> Any:
+    """``snapshots=``: True (one at every event, as it is recorded), False, or "on-demand"."""
+    from kschedlearn.simulation.on_demand import ON_DEMAND
+
+    if value is True or value is False or value == ON_DEMAND:
+        return value
+    raise SimulationError(f"{call}: snapshots must be True, False or {ON_DEMAND!r}, got {value!r} ({type(value).__name__})"
+                          + (suggest(value, [ON_DEMAND]) if isinstance(value, str) else ""))
+
+
 def text(call: str, param: str, value: Any) -> str:
     """``value`` if it is a string."""
     if not isinstance(value, str):
@@ -132,7 +142,7 @@ def check_keywords(sim: Simulation) -> None:
     call = "Simulation"
     # numpy-style integers become plain ints (random.Random refuses them)
     sim.seed = whole_number(call, "seed", sim.seed, low=-(2**63), high=2**63 - 1)
-    flag(call, "snapshots", sim.snapshots)
+    snapshot_mode(call, sim.snapshots)
     sim.snapshot_every = whole_number(call, "snapshot_every", sim.snapshot_every, low=1)
     sim.log_verbosity = whole_number(call, "log_verbosity", sim.log_verbosity, high=999)  # as the CLI's --v
     text(call, "follow", sim.follow)

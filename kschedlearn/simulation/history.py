@@ -62,18 +62,22 @@ class Injection:
     action: Action
 
 
-def replay(world: World, injections: list[Injection], target: int) -> tuple[World, list[Injection]]:
+def replay(world: World, injections: list[Injection], target: int, applied: int = 0) -> tuple[World, list[Injection]]:
     """Run a fresh ``world`` up to event ``target``, re-applying the injections made before it.
 
     Returns the world and the injections that still belong to this past (the later ones are the
-    discarded future).
+    discarded future). ``applied``: the world is not fresh but an earlier replay of this history,
+    which has re-applied that many of the injections already (``on_demand.Twin``).
     """
     # an injection made after event `seq` belongs to a past that still contains `target`
     # only if it happened strictly before the target event
     pending = [inj for inj in injections if inj.seq < target]
-    for inj in pending:
+    for inj in pending[applied:]:
         if inj.paused:
-            world.run(lambda ev, s=inj.seq: ev.seq >= s)
+            if world.tracer.events and world.tracer.events[-1].seq >= inj.seq:
+                pass  # (an earlier replay stopped at that very event: it stands where it was made)
+            else:
+                world.run(lambda ev, s=inj.seq: ev.seq >= s)
         else:
             world.run(lambda ev, s=inj.seq: ev.seq > s)  # to the end, as it was
             if world.runtime.now < inj.time:

@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 _ABANDONED: list[Any] = []
 
 
-def new_world(sim: Simulation) -> World:
-    """A fresh world for ``sim`` (closed when ``sim`` is freed)."""
+def new_world(sim: Simulation, *, snapshots: bool | None = None) -> World:
+    """A fresh world for ``sim`` (closed when ``sim`` is freed). ``snapshots``: whether it takes
+    a snapshot at every event (default: when ``sim.snapshots`` is True; the twin of an
+    on-demand simulation asks for them, ``on_demand.py``)."""
     # The plugin registry is copied once, when the first world is built: replays (forks)
     # then schedule with exactly the same predicates and priorities as the original run.
     if sim._registry is None:
@@ -38,7 +40,8 @@ def new_world(sim: Simulation) -> World:
     # no collections while the world is filled: its objects are all kept, a collection could only
     # walk them (150,000 pods: sim/gc_policy.py)
     with no_collections():
-        world = build_world(sim.scenario, sim.seed, snapshots=sim.snapshots, snapshot_every=sim.snapshot_every,
+        world = build_world(sim.scenario, sim.seed, snapshots=(sim.snapshots is True) if snapshots is None else snapshots,
+                            snapshot_every=sim.snapshot_every if snapshots is None else 1,
                             log_verbosity=sim.log_verbosity, registry=sim._registry, engine=sim.engine,
                             record=sim.record)
     closing = weakref.finalize(sim, abandon, world.runtime)
@@ -103,7 +106,11 @@ def thinning_note(sim: Simulation) -> str:
     snapshot taken before the cursor (``snapshot_every`` > 1: the views show that event's state)."""
     thin = thinned(sim.record, sim.engine)
     notes = [thin] if thin else []
-    if sim.snapshots and sim.cursor >= 0:
+    if sim.snapshots == "on-demand" and sim.cursor >= 0:  # (every event's own: never an earlier one)
+        snap = sim.snapshot
+        if snap is not None and snap.thinned:
+            notes.append(_thinned_parts(snap))
+    elif sim.snapshots and sim.cursor >= 0:
         for i in range(sim.cursor, -1, -1):
             snap = sim.trace[i].snapshot
             if snap is not None:

@@ -128,14 +128,18 @@ _SCHEDULE_ONE_STAGES = frozenset({"fifo.pop", "scheduleOne.pop", "schedule.start
 def _state_after(sim: Simulation, i: int) -> Snapshot | None:
     """The state once event ``i`` took effect (event numbers are trace indices). With
     ``snapshot_every`` > 1 the nearest earlier snapshot stands in."""
+    from kschedlearn.simulation.on_demand import own_snapshot
+
     trace = sim.trace
     if trace[i].stage in _BEFORE_STAGES:
         for j in range(i + 1, len(trace)):
-            if trace[j].snapshot is not None:
-                return trace[j].snapshot
+            snap = own_snapshot(sim, j)
+            if snap is not None:
+                return snap
     for j in range(i, -1, -1):
-        if trace[j].snapshot is not None:
-            return trace[j].snapshot
+        snap = own_snapshot(sim, j)
+        if snap is not None:
+            return snap
     return None
 
 

@@ -23,11 +23,14 @@ FORMAT = "kschedlearn-trace/1"
 
 def dump_trace(sim: Simulation, *, with_snapshots: bool = True) -> str:
     """The simulation's whole recorded history as JSON text."""
+    from kschedlearn.simulation.on_demand import own_snapshot
+
     events = []
     for ev in sim.trace:
         data = ev.to_json()
-        if with_snapshots and ev.snapshot is not None:
-            data["snapshot"] = ev.snapshot.to_json()
+        snap = own_snapshot(sim, ev.seq) if with_snapshots else None  # (on demand: built now)
+        if snap is not None:
+            data["snapshot"] = snap.to_json()
         events.append(data)
     doc = {"format": FORMAT, "scenario": sim.scenario.name, "seed": sim.seed, "events": events}
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), default=_default)

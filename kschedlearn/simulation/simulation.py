@@ -3,7 +3,8 @@
 Go: none — kschedlearn-only (DESIGN §7). Python Tutor's and RaftScope's design:
 
 - every trace event is recorded with an immutable snapshot, so ``back`` / ``goto`` only move a
-  cursor through the recorded history;
+  cursor through the recorded history (``snapshots="on-demand"``: a twin world builds the
+  snapshot of an event when it is first asked for, ``on_demand.py``);
 - stepping past the end of the history runs the world on until the next event worth a pause;
 - changing the past (``inject.*`` while the cursor is not at the end) *forks*: the world is
   rebuilt from the scenario and seed and replayed — deterministically — up to the cursor, the
@@ -25,13 +26,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from kschedlearn.scenarios.scenario import Action, Scenario, load_scenario
-from kschedlearn.simulation import arguments as args, lifetime
+from kschedlearn.simulation import arguments as args, lifetime, on_demand
 from kschedlearn.simulation.asking import Questions, TraceDecisions, TracePods
 from kschedlearn.simulation.checks import (
     Breakpoint, ProcessCrash, ScenarioEnded, SimulatedProcessCrashed, SimulationError, UnknownNameError,
     WrongThreadError, check_names, crashes_in, event_pods, owner_thread_check, owner_thread_only,
 )
 from kschedlearn.simulation.history import GRANULARITIES, TEACHING_STAGES, Injection, replay
+from kschedlearn.simulation.on_demand import ON_DEMAND
 from kschedlearn.simulation.where import CodeLocation
 from kschedlearn.trace import TraceEvent
 
@@ -44,7 +46,9 @@ class Simulation(Questions):
 
     scenario: Scenario
     seed: int = 0
-    snapshots: bool = True
+    #: True: a snapshot at every event as it is recorded (teaching mode); False: none;
+    #: "on-demand": each built when first asked for (``snapshot_at``; on_demand.py)
+    snapshots: bool | str = True
     snapshot_every: int = 1
     log_verbosity: int = 4
     follow: str = ""
@@ -60,6 +64,8 @@ class Simulation(Questions):
     _world: World | None = attrs.field(default=None, repr=False)
     _injections: list[Injection] = attrs.field(factory=list, repr=False)
     _registry: Any = attrs.field(default=None, repr=False)
+    #: snapshots="on-demand": the world that builds them (on_demand.Twin; None until asked)
+    _twin: Any = attrs.field(default=None, repr=False)
     inject: Any = attrs.field(default=None, repr=False)
     serving: Any = attrs.field(default=None, repr=False)
     #: what :meth:`from_manifests` kept, dropped and converted (None for scenarios)
@@ -145,11 +151,31 @@ class Simulation(Questions):
     @property
     def snapshot(self) -> Any:
         """The state at the cursor (the nearest recorded snapshot at or before it)."""
+        if self.snapshots == ON_DEMAND and self.cursor >= 0:
+            return self.snapshot_at(self.cursor)
         for i in range(self.cursor, -1, -1):
             snap = self.trace[i].snapshot
             if snap is not None:
                 return snap
         return self.world.builder() if self.snapshots else None
+
+    def snapshot_at(self, seq: int) -> Any:
+        """The state at event ``seq``: its snapshot, or with ``snapshot_every`` > 1 the nearest
+        recorded one before it (None without snapshots, or for an event not recorded yet). With
+        ``snapshots="on-demand"`` it is built now if nobody asked for it before: a twin world
+        runs on to that event taking teaching mode's snapshots (``on_demand.py``)."""
+        seq = args.whole_number("snapshot_at", "seq", seq, low=-(2**63))
+        if self.snapshots == ON_DEMAND:
+            self.check_thread("Simulation.snapshot_at")
+            return on_demand.snapshot_at(self, seq)
+        trace = self.trace
+        if seq >= len(trace):
+            return None
+        for i in range(seq, -1, -1):
+            snap = trace[i].snapshot
+            if snap is not None:
+                return snap
+        return None
 
     @property
     def time(self) -> float:
@@ -335,6 +361,7 @@ class Simulation(Questions):
         if self.cursor >= len(self.trace) - 1:
             return world
         world.close()
+        on_demand.forget(self)  # (its future is discarded with the world's)
         self._world = self._replay(self.cursor)
         lifetime.abandon(world.runtime)  # the old future: nothing reads its goroutines any more
         return self._world

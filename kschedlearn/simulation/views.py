@@ -19,9 +19,11 @@ def previous_snapshot(sim: Simulation) -> Any:
     """The last snapshot recorded strictly before the cursor's."""
     current = sim.snapshot
     for i in range(sim.cursor - 1, -1, -1):
-        snap = sim.trace[i].snapshot
+        snap = sim.snapshot_at(i)
         if snap is not None and snap is not current:
             return snap
+        if snap is None:  # (none recorded before this one either)
+            return None
     return None
 
 
