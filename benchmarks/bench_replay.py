@@ -24,7 +24,14 @@ Prints one JSON object::
 ``--trace off`` runs without a tracer; ``event`` records every event, ``stage`` and ``pod`` record
 only the stages of that granularity (``Simulation(record=...)``: the per-node events and the
 queue-level ones are not kept). ``--snapshots every`` takes a snapshot at every recorded event
-(teaching mode). ``--dump FILE`` replays a real dump (``kubectl get nodes,pods,services,rc,rs,
+(teaching mode); ``on-demand`` records none while it runs and builds each when first asked for
+(``Simulation(snapshots="on-demand")``), and then times looking at the replay::
+
+    lookMidCpuS   the snapshot of the run's middle event: a twin world runs there from the start
+    lookLastCpuS  then of its last event: the twin runs on to the end
+    lookAgainMs   then of any event (100 at random): already built
+    twinSame      the twin recorded the run's very events; peakRssAfterLooksMiB with the twin
+ ``--dump FILE`` replays a real dump (``kubectl get nodes,pods,services,rc,rs,
 statefulsets,pv,pvc -A -o json``) instead of a generated one. ``--shapes`` runs the two shapes of
 issue 25 (1,000 / 30,000 / 3,000 and 5,000 / 150,000 / 10,000), a fresh process each.
 
@@ -150,7 +157,8 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
     from kschedlearn.sim.gc_policy import young_threshold
 
     t0, c0 = time.perf_counter(), time.process_time()
-    sim = Simulation.from_manifests(path, seed=seed, engine=engine, snapshots=(snapshots == "every"),
+    mode = {"off": False, "every": True, "on-demand": "on-demand"}[snapshots]
+    sim = Simulation.from_manifests(path, seed=seed, engine=engine, snapshots=mode,
                                     snapshot_every=1, record=("event" if trace == "off" else trace))
     sim.scenario = _long_enough(sim.scenario)
     world = sim.world  # every object created in the API server
@@ -196,7 +204,37 @@ def replay(path: str, engine: str, trace: str, snapshots: str, seed: int = 1) ->
            "podsPerS": round(resolved / run_s, 2) if run_s else None, "peakRssMiB": round(peak, 1),
            "events": events, "loadEvents": load_events, "pending": resolved + len(unresolved), "bound": sum(1 for v in placements.values() if v),
            "failed": sum(1 for v in placements.values() if not v), "unresolved": len(unresolved)}
+    if snapshots == "on-demand":
+        out.update(look(sim, load_events))
     return out, placements
+
+
+def look(sim: Any, first: int) -> dict[str, Any]:
+    """``--snapshots on-demand``: what looking at the replay costs once it has run. The snapshot of
+    the middle event of the run (the twin world runs from the start to there, taking teaching
+    mode's snapshots), then of the last one (it runs on to the end), then of 100 events chosen at
+    random (already built: each is a lookup). ``twinSame``: the twin recorded the run's very
+    events (seq, stage, time, message at every one)."""
+    import random
+
+    last = len(sim.trace) - 1
+    mid = (first + last) // 2
+    c0 = time.process_time()
+    sim.snapshot_at(mid)
+    c1 = time.process_time()
+    sim.snapshot_at(last)
+    c2 = time.process_time()
+    rng = random.Random(1)
+    picks = [rng.randint(first, last) for _ in range(100)]
+    for i in picks:
+        sim.snapshot_at(i)
+    c3 = time.process_time()
+    twin = sim._twin.world.tracer.events
+    same = len(twin) == len(sim.trace) and all(
+        (a.seq, a.stage, a.time, a.message) == (b.seq, b.stage, b.time, b.message) for a, b in zip(twin, sim.trace))
+    return {"lookMidCpuS": round(c1 - c0, 3), "lookLastCpuS": round(c2 - c1, 3),
+            "lookAgainMs": round((c3 - c2) * 1000 / len(picks), 3), "twinSame": same,
+            "peakRssAfterLooksMiB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
 
 def _run_phase_done() -> None:
@@ -320,7 +358,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--pending", type=int, default=1000)
     ap.add_argument("--engine", choices=("accelerated", "mirrored"), default="accelerated")
     ap.add_argument("--trace", choices=("off", "pod", "stage", "event"), default="pod")
-    ap.add_argument("--snapshots", choices=("off", "every"), default="off")
+    ap.add_argument("--snapshots", choices=("off", "every", "on-demand"), default="off")
     ap.add_argument("--dump", help="replay this dump file instead of a generated one")
     ap.add_argument("--json", action="store_true", help="print only the JSON object")
     ap.add_argument("--placements", action="store_true", help="include every pending pod's placement")
@@ -329,6 +367,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reps", type=int, default=1, help="--shapes: runs per shape")
     ap.add_argument("--workdir", default="/tmp/kschedlearn-bench", help="where generated dumps are kept")
     args = ap.parse_args(argv)
+    if args.snapshots == "on-demand" and args.trace == "off":
+        ap.error("--snapshots on-demand needs a trace: its snapshots are those of the recorded events")
     if args.shapes:
         run_shapes(args)
         return

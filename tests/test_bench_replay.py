@@ -71,3 +71,22 @@ def test_bench_replay_untraced_mirrored_places_the_same(dump: Path) -> None:
     assert plain["events"] == 0
     assert plain["placements"] == traced["placements"]
     assert plain["placementsSha256"] == traced["placementsSha256"]
+
+
+def test_bench_replay_on_demand_snapshots_times_the_looks_and_places_the_same(dump: Path) -> None:
+    """``--snapshots on-demand``: the run records no snapshot; the looks after it are timed, the
+    twin world recorded the run's very events, and the placements are those of the plain run."""
+    r = _bench(dump, "--engine", "accelerated", "--trace", "pod", "--snapshots", "on-demand", "--no-bare")
+    assert r["snapshots"] == "on-demand"
+    assert {"lookMidCpuS", "lookLastCpuS", "lookAgainMs", "twinSame", "peakRssAfterLooksMiB"} <= set(r)
+    assert r["twinSame"] is True
+    assert r["lookMidCpuS"] > 0 and r["lookLastCpuS"] >= 0 and r["lookAgainMs"] >= 0
+    assert r["placements"] == _replayed(dump)
+
+
+def test_bench_replay_refuses_on_demand_snapshots_without_a_trace(dump: Path) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_replay.py"), "--dump", str(dump),
+                           "--trace", "off", "--snapshots", "on-demand"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert done.returncode == 2
+    assert "--snapshots on-demand needs a trace" in done.stderr

@@ -231,6 +231,48 @@ print(dict(attempt.totals))
 replay.show("decision", pod="shop/canary")
 
 # %% [markdown]
+# ## Looking back through a replay: snapshots on demand
+#
+# Every view above is drawn from a *snapshot*: the queues, the cache, the API server's objects
+# and the goroutines as they stood at one event. Teaching mode builds one at every event while
+# it records it, and for a big cluster that costs more than the simulation itself
+# (`benchmarks/README.md` measures it at 1,000 nodes). Most replays are run to the end first and
+# looked at in a few places afterwards. `snapshots="on-demand"` records the events alone and
+# builds an event's snapshot the first time you ask for it (`sim.snapshot_at(i)`, or any view
+# at the cursor): a *twin* world of the same dump and seed runs, taking teaching mode's
+# snapshots, as far as you have looked. The run is deterministic, so the twin reaches the same
+# state at every event, and each event it answers for is checked against yours.
+
+# %%
+import time
+
+def cpu(fn):
+    start = time.process_time()
+    out = fn()
+    return out, time.process_time() - start
+
+lazy = Simulation.from_manifests(R.SAMPLE_DUMP, seed=1, snapshots="on-demand")
+_, t_run = cpu(lambda: lazy.run_until(lambda e: e.time > 20))
+i = next(e.seq for e in lazy.trace if e.stage == "selectHost" and "canary" in str(e.data))
+snap, t_first = cpu(lambda: lazy.snapshot_at(i))
+_, t_again = cpu(lambda: lazy.snapshot_at(i - 1))
+print(f"run to t=20s without snapshots: {t_run:.2f} CPU-s, {len(lazy.trace)} events")
+print(f"first look, at event {i} (shop/canary's selectHost): {t_first:.2f} CPU-s")
+print(f"a look at event {i - 1}, before it: {t_again * 1000:.2f} ms")
+
+# %% [markdown]
+# Is it the state teaching mode would have shown? Run the same dump with a snapshot at every
+# event and compare that event's snapshot, part for part:
+
+# %%
+eager = Simulation.from_manifests(R.SAMPLE_DUMP, seed=1, snapshot_every=1)
+eager.run_until(lambda e: e.time > 20)
+print("same events:", [(e.stage, e.message) for e in eager.trace] == [(e.stage, e.message) for e in lazy.trace])
+print(f"same snapshot at event {i}:", eager.trace[i].snapshot.to_json() == snap.to_json())
+lazy.goto(i)
+lazy.show("cache")
+
+# %% [markdown]
 # **Predict, then check** once more, with another pod of the dump (the button re-rolls which):
 
 # %% tags=["predict"]
@@ -250,3 +292,6 @@ PredictCell(R.replay_placement_question, seed=3, activity="13/replay-3")
 #   silently.
 # - A replay is only as complete as its capture: the OpenShift router fits in the replay because
 #   the pod that held its ports was not captured.
+# - `snapshots="on-demand"` records a replay without snapshots and builds the one of an event
+#   when first asked for, in a twin world run as far as you have looked: the same state as
+#   teaching mode's, paid for only where you look.
