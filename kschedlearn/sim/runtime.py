@@ -166,6 +166,8 @@ class Runtime:
     max_switches: int | None = None
     #: set by :meth:`close`: every goroutine has been unwound and nothing runs any more
     closed: bool = attrs.field(default=False, init=False)
+    #: set by the first :meth:`run`: before it no goroutine has run a statement
+    started: bool = attrs.field(default=False, init=False)
     #: bumped whenever a goroutine starts or any goroutine's state or waiting_on changes, so the
     #: trace snapshots reuse the goroutine views they built while it stands still
     version: int = attrs.field(default=0, init=False, repr=False)
@@ -389,6 +391,7 @@ class Runtime:
         if self.closed:
             return None
         self._driver = greenlet.getcurrent()
+        self.started = True
         self._until = until
         self._stop_when = stop_when
         hub = self._ensure_hub()

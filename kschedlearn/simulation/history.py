@@ -54,12 +54,15 @@ RECORD_LEVELS: dict[str, frozenset[str] | None] = {
 
 @attrs.frozen
 class Injection:
-    """A change made by hand: after event ``seq`` (the world paused there, or finished at ``time``)."""
+    """A change made by hand: after event ``seq`` — the world paused there, or (``paused``
+    False) stopped at ``time`` after a run to that time or to its end, or not run at all yet
+    (``started`` False)."""
 
     seq: int
     paused: bool
     time: float
     action: Action
+    started: bool = True
 
 
 def replay(world: World, injections: list[Injection], target: int, applied: int = 0) -> tuple[World, list[Injection]]:
@@ -73,15 +76,13 @@ def replay(world: World, injections: list[Injection], target: int, applied: int 
     # only if it happened strictly before the target event
     pending = [inj for inj in injections if inj.seq < target]
     for inj in pending[applied:]:
-        if inj.paused:
-            if world.tracer.events and world.tracer.events[-1].seq >= inj.seq:
-                pass  # (an earlier replay stopped at that very event: it stands where it was made)
-            else:
-                world.run(lambda ev, s=inj.seq: ev.seq >= s)
-        else:
-            world.run(lambda ev, s=inj.seq: ev.seq > s)  # to the end, as it was
-            if world.runtime.now < inj.time:
-                world.runtime.run(until=inj.time)
+        events = world.tracer.events
+        if not events or events[-1].seq < inj.seq:  # (else it stands there already: a second
+            world.run(lambda ev, s=inj.seq: ev.seq >= s)  # change at that event, or an earlier replay)
+        if not inj.paused and inj.started:
+            # made with no goroutine paused: after a run to a time (``run_for``) or to the end,
+            # which left every goroutine blocked at that time with no event after `seq`
+            world.runtime.run(until=inj.time)
         world.apply(inj.action, stage="inject")
     if target >= 0 and (not world.tracer.events or world.tracer.events[-1].seq < target):
         world.run(lambda ev: ev.seq >= target)

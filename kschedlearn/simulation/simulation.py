@@ -386,7 +386,7 @@ class Simulation(Questions):
         world = self._fork_here()
         paused = world.runtime.paused is not None
         last = self.trace[-1].seq if self.trace else -1
-        self._injections.append(Injection(last, paused, world.runtime.now, action))
+        self._injections.append(Injection(last, paused, world.runtime.now, action, world.runtime.started))
         result = world.apply(action, stage="inject")
         self.cursor = len(self.trace) - 1
         return result

@@ -127,21 +127,3 @@ def test_snapshot_at_outside_the_history_is_none_and_a_bad_number_an_error() -> 
         assert sim.snapshot_at(-1) is None
         with pytest.raises(SimulationError, match=r"snapshot_at: seq must be a whole number, got 'x'"):
             sim.snapshot_at("x")  # type: ignore[arg-type]
-
-
-def test_a_fork_re_applies_two_changes_made_while_paused_at_one_event_at_that_event() -> None:
-    """A fixed bug (``history.replay``): the second of two changes made while the world stood
-    at one event was re-applied one event later in a replay (the first change's own "inject"
-    event made the replay run on), so a fork's past differed from the history from there on."""
-    sim = Simulation.from_scenario("three-nodes", seed=2, snapshots=False)
-    for _ in range(12):
-        sim.step("event")
-    sim.inject.add_pod({"metadata": {"name": "extra-1"}, "spec": {"containers": [{"name": "c", "image": "x"}]}})
-    sim.inject.cordon("node-2")
-    for _ in range(30):
-        sim.step("event")
-    before = [(e.seq, e.stage, e.time, e.message) for e in sim.trace]
-    sim.goto(len(before) - 3)
-    sim.inject.cordon("node-1")  # (a fork: the world is replayed up to the cursor)
-    after = [(e.seq, e.stage, e.time, e.message) for e in sim.trace]
-    assert after[:len(before) - 2] == before[:-2]
