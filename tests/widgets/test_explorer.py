@@ -283,3 +283,26 @@ def test_one_toolbar_row_holds_the_controls(ex: Explorer) -> None:
     toolbar = next(c for c in ex.box.children if "ks-toolbar" in c._dom_classes)
     for name in ("back", "step", "play", "granularity", "timeline", "position", "view", "panes"):
         assert ex.w[name] in toolbar.children, name
+
+
+def test_an_on_demand_simulation_shows_what_teaching_mode_shows() -> None:
+    """``snapshots="on-demand"``: the same clicks draw the same diagrams as teaching mode, each
+    snapshot built by the twin world when the explorer first shows its event."""
+    eager, lazy = (Simulation.from_scenario("three-nodes", seed=1, snapshots=mode) for mode in (True, "on-demand"))
+    explorers = [Explorer(eager), Explorer(lazy)]
+    for ex in explorers:
+        ex.w["granularity"].value = "event"
+        for _ in range(40):
+            ex.w["step"].click()
+        ex.w["timeline"].value = 20
+    assert [ex.last_error for ex in explorers] == [None, None]
+    assert lazy.cursor == eager.cursor == 20
+    for view in VIEW_NAMES:
+        explorers[0].w["view"].value = explorers[1].w["view"].value = view
+        assert shown_svg(explorers[1], view) == shown_svg(explorers[0], view), view
+    for ex in explorers:
+        ex.w["inject"]["jump_clock"].click()  # in the past: a fork discards the twin's future too
+    assert [ex.last_error for ex in explorers] == [None, None]
+    # (a new twin replayed the new past, the change included, up to the event shown)
+    assert lazy.cursor == len(lazy.trace) - 1 and len(lazy._twin.world.tracer.events) == len(lazy.trace)
+    assert shown_svg(explorers[1], "pipeline") == shown_svg(explorers[0], "pipeline")
