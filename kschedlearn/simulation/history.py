@@ -76,9 +76,11 @@ def replay(world: World, injections: list[Injection], target: int, applied: int 
     # only if it happened strictly before the target event
     pending = [inj for inj in injections if inj.seq < target]
     for inj in pending[applied:]:
+        # on to the event it was made after (unless the world stands there already: a second
+        # change made at that event, or an earlier replay that stopped there)
         events = world.tracer.events
-        if not events or events[-1].seq < inj.seq:  # (else it stands there already: a second
-            world.run(lambda ev, s=inj.seq: ev.seq >= s)  # change at that event, or an earlier replay)
+        if not events or events[-1].seq < inj.seq:
+            world.run(lambda ev, s=inj.seq: ev.seq >= s)
         if not inj.paused and inj.started:
             # made with no goroutine paused: after a run to a time (``run_for``) or to the end,
             # which left every goroutine blocked at that time with no event after `seq`

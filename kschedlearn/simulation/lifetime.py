@@ -104,9 +104,11 @@ def thinned(record: str, engine: str) -> str:
 def thinning_note(sim: Simulation) -> str:
     """What the views at ``sim``'s cursor leave out ("" when nothing): a thinned history, or a
     snapshot taken before the cursor (``snapshot_every`` > 1: the views show that event's state)."""
+    from kschedlearn.simulation.on_demand import ON_DEMAND
+
     thin = thinned(sim.record, sim.engine)
     notes = [thin] if thin else []
-    if sim.snapshots == "on-demand" and sim.cursor >= 0:  # (every event's own: never an earlier one)
+    if sim.snapshots == ON_DEMAND and sim.cursor >= 0:  # (every event's own: never an earlier one)
         snap = sim.snapshot
         if snap is not None and snap.thinned:
             notes.append(_thinned_parts(snap))

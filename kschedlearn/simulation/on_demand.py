@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 
 #: ``Simulation(snapshots=ON_DEMAND)``
 ON_DEMAND = "on-demand"
-#: the values ``Simulation(snapshots=...)`` takes
-SNAPSHOT_MODES: tuple[Any, ...] = (True, False, ON_DEMAND)
 
 
 @attrs.define(eq=False)
@@ -110,4 +108,4 @@ def forget(sim: Simulation) -> None:
         twin.close()
 
 
-__all__ = ["ON_DEMAND", "SNAPSHOT_MODES", "Twin", "snapshot_at", "own_snapshot", "forget"]
+__all__ = ["ON_DEMAND", "Twin", "snapshot_at", "own_snapshot", "forget"]

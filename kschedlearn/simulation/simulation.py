@@ -151,11 +151,9 @@ class Simulation(Questions):
     @property
     def snapshot(self) -> Any:
         """The state at the cursor (the nearest recorded snapshot at or before it)."""
-        if self.snapshots == ON_DEMAND and self.cursor >= 0:
-            return self.snapshot_at(self.cursor)
-        for i in range(self.cursor, -1, -1):
-            snap = self.trace[i].snapshot
-            if snap is not None:
+        if self.cursor >= 0:
+            snap = self.snapshot_at(self.cursor)
+            if snap is not None or self.snapshots == ON_DEMAND:
                 return snap
         return self.world.builder() if self.snapshots else None
 
